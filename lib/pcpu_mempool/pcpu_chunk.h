@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+#ifndef _PCPU_CHUNK_H_
+#define _PCPU_CHUNK_H_
+
+/**
+ * @file
+ * @internal Bitmap allocator for one chunk (no EAL dependency).
+ *
+ * The design follows Linux mm/percpu.c (the 2017 bitmap allocator with the
+ * 2019 scan hints): a 4-byte granule, an allocation map, a boundary map
+ * (start bit and the bit just past the end of every object, so free needs
+ * no size), per-block metadata (a block is 1024 bits, 4 KiB of one unit)
+ * with contig hint, scan hint, left/right free and first free, and a
+ * chunk-level hint set. Block hints are exact after an allocation; after a
+ * free they are conservative (never larger than the truth) and a full
+ * rescan happens only when a block becomes free or a free spans blocks.
+ * Every position passed to the hint updates is chunk-relative (Linux mixes
+ * a block-relative end into a chunk-level update there).
+ *
+ * Population is tracked per *page* (4 KiB or 2 MiB: one page covers
+ * blocks_per_page blocks). A page is *empty* when all its blocks are
+ * fully free.
+ *
+ * All functions assume the caller holds the lock that guards the chunk.
+ * Positions and sizes are in bits (granules of 4 bytes) unless named
+ * *_bytes.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PCPU_MIN_ALLOC_SHIFT 2                      /**< 4 B granule. */
+#define PCPU_MIN_ALLOC_SIZE (1u << PCPU_MIN_ALLOC_SHIFT)
+#define PCPU_BLOCK_SIZE 4096u                       /**< Bytes per block. */
+#define PCPU_BLOCK_BITS (PCPU_BLOCK_SIZE >> PCPU_MIN_ALLOC_SHIFT) /**< 1024 */
+
+/** Hints of one block, or of the whole chunk (all in bits). */
+struct pcpu_block_md {
+	uint32_t scan_hint;        /**< A free run before the contig hint. */
+	uint32_t scan_hint_start;
+	uint32_t contig_hint;      /**< Largest free run (chunk: lower bound). */
+	uint32_t contig_hint_start;
+	uint32_t left_free;        /**< Free run touching bit 0. */
+	uint32_t right_free;       /**< Free run touching the last bit. */
+	uint32_t first_free;       /**< Lower bound on the first free bit. */
+	uint32_t nr_bits;          /**< Bits covered. */
+};
+
+/** One chunk's allocator state. */
+struct pcpu_chunk {
+	TAILQ_ENTRY(pcpu_chunk) next; /**< Slot list link (caller's). */
+	int slot;                  /**< Slot the caller placed it in. */
+	uint32_t index;            /**< Caller's: chunk number in the unit. */
+	int isolated;              /**< Caller's: set aside to depopulate. */
+
+	uint32_t map_bits;         /**< chunk_size / 4. */
+	uint32_t nr_blocks;        /**< map_bits / PCPU_BLOCK_BITS. */
+	uint32_t nr_pages;         /**< chunk_size / page_size. */
+	uint32_t blocks_per_page;  /**< page_size / PCPU_BLOCK_SIZE. */
+
+	uint32_t free_bytes;       /**< Free bytes (per unit). */
+	uint32_t nr_alloc;         /**< Live objects. */
+	uint32_t nr_populated;     /**< Populated pages. */
+	uint32_t nr_empty_pop_pages; /**< Populated pages that are empty. */
+
+	uint64_t *alloc_map;       /**< map_bits bits, 1 = allocated. */
+	uint64_t *bound_map;       /**< map_bits + 1 bits. */
+	uint64_t *populated;       /**< nr_pages bits, 1 = populated. */
+	uint32_t *page_busy_blocks; /**< Per page: blocks not fully free. */
+	struct pcpu_block_md *md_blocks; /**< nr_blocks entries. */
+	struct pcpu_block_md chunk_md;   /**< Chunk-wide hints. */
+};
+
+/** Fragmentation figures of one chunk, as Linux percpu_stats. */
+struct pcpu_chunk_frag {
+	uint32_t nr_alloc;        /**< Live objects. */
+	uint32_t free_bytes;      /**< Free bytes. */
+	uint32_t contig_bytes;    /**< Chunk contig hint in bytes. */
+	uint32_t first_free;      /**< First free bit. */
+	uint32_t sum_frag;        /**< Bytes of free runs before the last object. */
+	uint32_t max_frag;        /**< Largest such run, bytes. */
+	uint32_t min_alloc;       /**< Smallest live object, bytes (0 if none). */
+	uint32_t max_alloc;       /**< Largest live object, bytes. */
+	uint32_t empty_pop_pages; /**< Populated empty pages. */
+	uint32_t populated_pages; /**< Populated pages. */
+};
+
+/**
+ * Set up an empty, unpopulated chunk.
+ * @param chunk_size Bytes per unit: a multiple of page_size and of 4 KiB,
+ *   at most 2^31 bytes.
+ * @param page_size Population granule: a power of two >= 4096.
+ * @return 0, -EINVAL (bad sizes) or -ENOMEM (metadata).
+ */
+int pcpu_chunk_init(struct pcpu_chunk *c, uint64_t chunk_size,
+		uint64_t page_size);
+
+/** Release the metadata of a chunk set up by pcpu_chunk_init(). */
+void pcpu_chunk_fini(struct pcpu_chunk *c);
+
+/**
+ * Allocate @p bits granules aligned to @p align_bits granules (a power of
+ * two, >= 1). Takes the first fit the hints allow (Linux's "not quite first
+ * fit"). With @p pop_only, only space on populated pages is used.
+ * @return The start bit, or -1 when the chunk cannot fit the request.
+ */
+int pcpu_chunk_alloc(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits,
+		int pop_only);
+
+/**
+ * Free the object that starts at bit @p off.
+ * @return Its size in bits, or -1 (nothing changed) if no live object
+ *   starts at @p off.
+ */
+int pcpu_chunk_free(struct pcpu_chunk *c, uint32_t off);
+
+/**
+ * Size in bits of the live object starting at @p off, or 0 if no live
+ * object starts there.
+ */
+uint32_t pcpu_chunk_obj_bits(const struct pcpu_chunk *c, uint32_t off);
+
+/** Page index holding bit @p bit. */
+static inline uint32_t
+pcpu_chunk_bit_to_page(const struct pcpu_chunk *c, uint32_t bit)
+{
+	return bit / (c->blocks_per_page * PCPU_BLOCK_BITS);
+}
+
+/** Whether page @p page is populated. */
+int pcpu_chunk_page_populated(const struct pcpu_chunk *c, uint32_t page);
+
+/** Whether page @p page holds no allocated bit. */
+int pcpu_chunk_page_empty(const struct pcpu_chunk *c, uint32_t page);
+
+/**
+ * Find the first run of unpopulated pages inside [@p ps, @p pe).
+ * @return 1 and the run in [*rs, *re), or 0 if every page is populated.
+ */
+int pcpu_chunk_next_unpop(const struct pcpu_chunk *c, uint32_t ps, uint32_t pe,
+		uint32_t *rs, uint32_t *re);
+
+/**
+ * Find the last run of populated empty pages inside [@p ps, @p pe)
+ * (searching from the end, as Linux reclaims last page first).
+ * @return 1 and the run in [*rs, *re), or 0 if there is none.
+ */
+int pcpu_chunk_prev_empty_pop(const struct pcpu_chunk *c, uint32_t ps,
+		uint32_t pe, uint32_t *rs, uint32_t *re);
+
+/** Mark pages [@p ps, @p pe) populated (they must not be); updates the
+ * populated and empty-page counters. */
+void pcpu_chunk_set_populated(struct pcpu_chunk *c, uint32_t ps, uint32_t pe);
+
+/** Mark pages [@p ps, @p pe) depopulated (they must be populated and
+ * empty); updates the counters. */
+void pcpu_chunk_set_depopulated(struct pcpu_chunk *c, uint32_t ps,
+		uint32_t pe);
+
+/**
+ * Slot for a free run of @p bytes: max(fls(bytes) - 3, 1), 0 for fewer
+ * than 4 bytes (as Linux's pcpu_size_to_slot()).
+ */
+int pcpu_size_to_slot(uint32_t bytes);
+
+/** Slot the chunk belongs in by its contig hint (0 if it has no free
+ * space); a fully free chunk maps to pcpu_size_to_slot(chunk bytes). */
+int pcpu_chunk_slot(const struct pcpu_chunk *c);
+
+/** Fill @p f for the chunk. */
+void pcpu_chunk_frag_stats(const struct pcpu_chunk *c,
+		struct pcpu_chunk_frag *f);
+
+/**
+ * Check every invariant of the chunk by recomputing from the maps: block
+ * hints exact-or-conservative as documented, left/right free, first free
+ * not after the first free bit, chunk hint never above the truth,
+ * free_bytes, nr_alloc from the boundary map, page counters.
+ * @return 0, or -1 with a description of the first broken one in @p msg.
+ */
+int pcpu_chunk_audit(const struct pcpu_chunk *c, char *msg, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _PCPU_CHUNK_H_ */

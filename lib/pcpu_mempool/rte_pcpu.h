@@ -1,0 +1,455 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+#ifndef _RTE_PCPU_H_
+#define _RTE_PCPU_H_
+
+/**
+ * @file
+ * Per-lcore ("percpu") dynamic memory.
+ *
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * rte_pcpu_alloc() returns a *handle* for an object that exists once per
+ * lcore, as alloc_percpu() does in Linux (mm/percpu.c). The handle is the
+ * address of lcore 0's copy; lcore @c i's copy is at
+ * @c handle + (i << unit_shift), one shift and one add, with no lookup.
+ * A handle must never be dereferenced directly: use RTE_PCPU(),
+ * RTE_PCPU_LCORE() or RTE_PCPU_FOREACH().
+ *
+ * Memory comes from one virtual area reserved at initialisation:
+ * RTE_MAX_LCORE *units* of @c unit_stride bytes each (unit @c i belongs to
+ * lcore id @c i). Inside every unit, *chunks* of @c chunk_size bytes sit at
+ * the same offsets; the pages of a chunk are *populated* (backed by memory)
+ * only for lcores that exist, only when first used, with 2 MiB hugepages
+ * when the system has free ones (else 4 KiB pages), each bound to the NUMA
+ * node of its lcore. Empty pages are given back to the system (partial
+ * depopulation, as Linux 5.14).
+ *
+ * Lcores that have memory: EAL lcores, service lcores and threads
+ * registered with rte_thread_register(). A thread that registers after
+ * objects exist finds its copies of all of them populated and zeroed. When
+ * a registered thread unregisters, its copies are kept (their values still
+ * count in sums) and belong to the next thread that receives that lcore id.
+ */
+
+#include <stdalign.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rte_common.h>
+#include <rte_compat.h>
+#include <rte_debug.h>
+#include <rte_lcore.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Largest object rte_pcpu_alloc() accepts, in bytes (per lcore copy). */
+#define RTE_PCPU_MAX_SIZE (256u * 1024u)
+
+/** Largest alignment rte_pcpu_alloc() accepts, in bytes. */
+#define RTE_PCPU_MAX_ALIGN 4096u
+
+/** Smallest alignment of any object, in bytes (the bitmap granule is 4 B). */
+#define RTE_PCPU_MIN_ALIGN 8u
+
+/** Default address space reserved per lcore (unit stride): 1 GiB. */
+#define RTE_PCPU_DEFAULT_UNIT_STRIDE (UINT64_C(1) << 30)
+
+/** Default chunk size (bytes of one chunk inside one unit): 2 MiB. */
+#define RTE_PCPU_DEFAULT_CHUNK_SIZE (UINT64_C(2) << 20)
+
+/** How the pages of a unit are backed. */
+enum rte_pcpu_page_policy {
+	/** 2 MiB hugepages while the system has free ones, else 4 KiB pages. */
+	RTE_PCPU_PAGE_AUTO = 0,
+	/** 2 MiB hugepages only; population fails with ENOMEM without them. */
+	RTE_PCPU_PAGE_HUGE,
+	/** 4 KiB pages only. */
+	RTE_PCPU_PAGE_NORMAL,
+};
+
+/**
+ * Configuration for rte_pcpu_init(). Zero in any field means its default.
+ */
+struct rte_pcpu_conf {
+	/** Address space per lcore in bytes: a power of two, at least
+	 * @c chunk_size. Default RTE_PCPU_DEFAULT_UNIT_STRIDE. The number of
+	 * chunks is unit_stride / chunk_size. */
+	uint64_t unit_stride;
+	/** Bytes of one chunk in one unit: a power of two between 64 KiB and
+	 * unit_stride; with hugepages, at least 2 MiB.
+	 * Default RTE_PCPU_DEFAULT_CHUNK_SIZE. */
+	uint64_t chunk_size;
+	/** Limit on populated bytes, summed over all lcores with memory.
+	 * 0 means no limit. Allocations that need more fail with ENOMEM. */
+	uint64_t max_populated;
+	/** Page policy, see enum rte_pcpu_page_policy. */
+	enum rte_pcpu_page_policy page_policy;
+	/** Number of empty populated pages kept for reuse before
+	 * depopulation gives pages back; default 4 (Linux's
+	 * PCPU_EMPTY_POP_PAGES_HIGH). */
+	uint32_t empty_pages_reserve;
+	/** Reserved for future use, must be 0. */
+	uint32_t flags;
+};
+
+/**
+ * Statistics, as Linux's percpu_stats plus memory placement.
+ * Counts are of objects; sizes are in bytes per lcore copy unless the
+ * name says otherwise.
+ */
+struct rte_pcpu_stats {
+	uint64_t nr_alloc;          /**< Successful allocations, lifetime. */
+	uint64_t nr_dealloc;        /**< Successful frees, lifetime. */
+	uint64_t nr_cur_alloc;      /**< Live objects (allocated, not freed). */
+	uint64_t nr_max_alloc;      /**< High-water mark of nr_cur_alloc. */
+	uint64_t nr_alloc_fail;     /**< rte_pcpu_alloc() calls that failed. */
+	uint32_t nr_chunks;         /**< Chunks that exist now. */
+	uint32_t nr_max_chunks;     /**< High-water mark of nr_chunks. */
+	uint64_t min_alloc_size;    /**< Smallest size ever allocated. */
+	uint64_t max_alloc_size;    /**< Largest size ever allocated. */
+	uint64_t populated_bytes;   /**< Populated bytes, all lcores. */
+	uint64_t max_populated_bytes; /**< High-water mark of populated_bytes. */
+	/** Populated bytes per NUMA socket id. */
+	uint64_t populated_bytes_socket[RTE_MAX_NUMA_NODES];
+	uint64_t populated_pages;   /**< Populated pages per lcore. */
+	uint64_t empty_pop_pages;   /**< Populated pages holding no object. */
+	uint64_t page_size;         /**< Page size in use: 4096 or 2097152. */
+	uint64_t max_populated;     /**< Limit on populated bytes, 0 = none. */
+	uint64_t unit_stride;       /**< Address space per lcore, bytes. */
+	uint64_t chunk_size;        /**< Chunk size per unit, bytes. */
+	uint32_t nr_lcores;         /**< Lcores that have memory. */
+	uint32_t nr_huge_fallback;  /**< Times policy auto fell back to 4 KiB. */
+	uint64_t cached_objs;       /**< Free objects held in lcore caches. */
+	uint64_t cached_bytes;      /**< Bytes per lcore held in lcore caches. */
+};
+
+/**
+ * @internal State the inline accessors read. Written only at
+ * initialisation and when an lcore gains memory.
+ */
+struct rte_pcpu_shared {
+	uintptr_t base;              /**< Address of unit 0. */
+	uint32_t unit_shift;         /**< log2(unit_stride). */
+	uint32_t initialised;        /**< Non-zero once set up. */
+	/** Bit i set: lcore id i has memory. */
+	uint64_t lcore_mask[(RTE_MAX_LCORE + 63) / 64];
+} __rte_cache_aligned;
+
+/** @internal The one instance, defined in the library. */
+extern struct rte_pcpu_shared rte_pcpu_shared;
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Set up the percpu allocator explicitly. Optional: without it, the first
+ * rte_pcpu_alloc() after rte_eal_init() sets up the defaults.
+ *
+ * Reserves RTE_MAX_LCORE * unit_stride bytes of address space (no memory)
+ * and registers an lcore callback so that lcores appearing later get
+ * memory.
+ *
+ * @param conf
+ *   Configuration, or NULL for all defaults.
+ * @return
+ *   0 on success; -1 with rte_errno set: EALREADY (already set up),
+ *   EINVAL (bad configuration, or EAL not initialised), ENOMEM (the
+ *   address space could not be reserved).
+ *
+ * Thread-safety: MT-safe, but call it before other threads allocate.
+ */
+__rte_experimental
+int rte_pcpu_init(const struct rte_pcpu_conf *conf);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Release everything: all chunks, the reserved area, the lcore callback.
+ * Live handles become invalid (a warning gives their number). Call it
+ * before rte_eal_cleanup().
+ *
+ * @return
+ *   0 on success; -1 with rte_errno = EALREADY if not set up.
+ *
+ * Thread-safety: not MT-safe; no other thread may use the allocator.
+ */
+__rte_experimental
+int rte_pcpu_cleanup(void);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Allocate an object that has one copy per lcore, every copy zeroed.
+ *
+ * @param size
+ *   Bytes per copy, 1 .. RTE_PCPU_MAX_SIZE.
+ * @param align
+ *   Alignment in bytes: 0 for natural alignment (the largest power of
+ *   two dividing the size rounded up to a multiple of 8, capped at 64, the
+ *   cache line), or a power of two up to RTE_PCPU_MAX_ALIGN. Alignments
+ *   below 8 are raised to 8.
+ * @return
+ *   The handle, or NULL with rte_errno set: EINVAL (size 0 or above
+ *   RTE_PCPU_MAX_SIZE, bad align, EAL not initialised), ENOMEM (the
+ *   populated-bytes limit is reached, the system has no memory, or the
+ *   reserved address space is full).
+ *
+ * Thread-safety: MT-safe, from any thread, including unregistered ones.
+ */
+__rte_experimental
+void *rte_pcpu_alloc(size_t size, size_t align);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Free an object allocated by rte_pcpu_alloc(). The copies of every lcore
+ * are released together; the handle must not be used afterwards.
+ *
+ * @param handle
+ *   The handle; NULL is a no-op.
+ * @return
+ *   0 on success; -1 with rte_errno = EINVAL if @p handle is not a live
+ *   allocation (never allocated, interior pointer, already freed). One
+ *   log line is written and nothing changes.
+ *
+ * Thread-safety: MT-safe, from any thread.
+ */
+__rte_experimental
+int rte_pcpu_free(void *handle);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Give empty populated pages back to the system, keeping the reserve of
+ * empty pages, and destroy fully free chunks beyond one spare.
+ *
+ * @return
+ *   Bytes given back (all lcores), or -1 with rte_errno = EALREADY if
+ *   not set up.
+ *
+ * Thread-safety: MT-safe.
+ */
+__rte_experimental
+int64_t rte_pcpu_reclaim(void);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Read the statistics.
+ *
+ * @param stats
+ *   Filled on success.
+ * @return
+ *   0, or -1 with rte_errno = EINVAL (@p stats NULL).
+ *   Before set-up, all counters are 0.
+ *
+ * Thread-safety: MT-safe; takes the allocator lock.
+ */
+__rte_experimental
+int rte_pcpu_stats_get(struct rte_pcpu_stats *stats);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Print the statistics and, per chunk, free bytes, contig hint,
+ * fragmentation (sum and largest free run before the last object), first
+ * free bit and populated pages.
+ *
+ * @param f
+ *   Output stream; NULL means stdout.
+ * @return
+ *   0, or -1 with rte_errno = EALREADY if not set up.
+ *
+ * Thread-safety: MT-safe; takes the allocator lock.
+ */
+__rte_experimental
+int rte_pcpu_dump(FILE *f);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Check every invariant: bitmaps against block and chunk hints, free
+ * bytes, empty-page and populated counters, slot placement, object
+ * counters against the maps.
+ *
+ * @return
+ *   0 when all hold (also before set-up); -1 with rte_errno = EFAULT and
+ *   one log line naming the first invariant that does not hold.
+ *
+ * Thread-safety: MT-safe; takes the allocator lock (slow).
+ */
+__rte_experimental
+int rte_pcpu_audit(void);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Whether lcore @p lcore_id has memory (has copies of every object).
+ *
+ * @param lcore_id
+ *   Lcore id; ids at or above RTE_MAX_LCORE have no memory.
+ * @return 1 or 0.
+ *
+ * Thread-safety: MT-safe, lock-free.
+ */
+static inline int
+rte_pcpu_lcore_has_memory(unsigned int lcore_id)
+{
+	if (lcore_id >= RTE_MAX_LCORE)
+		return 0;
+	return (__atomic_load_n(&rte_pcpu_shared.lcore_mask[lcore_id / 64],
+			__ATOMIC_ACQUIRE) >> (lcore_id % 64)) & 1;
+}
+
+/**
+ * @internal First lcore id >= @p lcore_id that has memory.
+ *
+ * @param lcore_id First lcore id to consider.
+ * @return The lcore id, or RTE_MAX_LCORE if there is none.
+ */
+static inline unsigned int
+rte_pcpu_lcore_next(unsigned int lcore_id)
+{
+	while (lcore_id < RTE_MAX_LCORE) {
+		uint64_t w = __atomic_load_n(
+			&rte_pcpu_shared.lcore_mask[lcore_id / 64],
+			__ATOMIC_ACQUIRE) >> (lcore_id % 64);
+
+		if (w != 0)
+			return lcore_id + (unsigned int)__builtin_ctzll(w);
+		lcore_id = (lcore_id | 63) + 1;
+	}
+	return RTE_MAX_LCORE;
+}
+
+/**
+ * @internal Untyped address of lcore @p lcore_id's copy of @p handle.
+ *
+ * @param lcore_id Lcore id, below RTE_MAX_LCORE.
+ * @param handle Handle from rte_pcpu_alloc().
+ * @return Address of that lcore's copy.
+ */
+static inline void *
+rte_pcpu_lcore_ptr(unsigned int lcore_id, const void *handle)
+{
+	RTE_ASSERT(lcore_id < RTE_MAX_LCORE);
+	return (void *)((uintptr_t)handle +
+		((uintptr_t)lcore_id << rte_pcpu_shared.unit_shift));
+}
+
+/**
+ * Lcore @p lcore_id's copy of the object behind @p handle, with the type
+ * of @p handle. @p lcore_id must be below RTE_MAX_LCORE and have memory
+ * (checked only with RTE_ENABLE_ASSERT).
+ */
+#define RTE_PCPU_LCORE(lcore_id, handle) \
+	((__typeof__(handle))rte_pcpu_lcore_ptr(lcore_id, handle))
+
+/**
+ * @internal Calling lcore's copy; asserts (debug builds) that the caller
+ * is an lcore.
+ *
+ * @param handle Handle from rte_pcpu_alloc().
+ * @return Address of the calling lcore's copy.
+ */
+static inline void *
+rte_pcpu_self_ptr(const void *handle)
+{
+	unsigned int lcore_id = rte_lcore_id();
+
+	RTE_ASSERT(lcore_id != LCORE_ID_ANY);
+	return rte_pcpu_lcore_ptr(lcore_id, handle);
+}
+
+/**
+ * The calling lcore's copy of the object behind @p handle, typed as
+ * @p handle. For EAL lcores, service lcores and registered threads only
+ * (an unregistered thread asserts with RTE_ENABLE_ASSERT).
+ */
+#define RTE_PCPU(handle) ((__typeof__(handle))rte_pcpu_self_ptr(handle))
+
+/**
+ * Iterate over the lcores that have memory: @p lcore_id (unsigned int)
+ * takes each such lcore id, and @p value (same type as @p handle) points to
+ * that lcore's copy.
+ */
+#define RTE_PCPU_FOREACH(lcore_id, value, handle)			\
+	for ((lcore_id) = rte_pcpu_lcore_next(0);			\
+	     (lcore_id) < RTE_MAX_LCORE &&				\
+		(((value) = RTE_PCPU_LCORE(lcore_id, handle)), 1);	\
+	     (lcore_id) = rte_pcpu_lcore_next((lcore_id) + 1))
+
+/** Declare a percpu handle @p name for objects of type @p type. */
+#define RTE_PCPU_HANDLE(type, name) type *name
+
+/**
+ * Allocate one object of the pointee type of @p handle and store the handle
+ * in it; NULL on error (see rte_pcpu_alloc()).
+ */
+#define RTE_PCPU_ALLOC(handle) \
+	((handle) = (__typeof__(handle))rte_pcpu_alloc(sizeof(*(handle)), \
+		alignof(__typeof__(*(handle)))))
+
+/** Allocate @p size bytes per lcore, natural alignment, into @p handle. */
+#define RTE_PCPU_ALLOC_SIZE(handle, size) \
+	((handle) = (__typeof__(handle))rte_pcpu_alloc(size, 0))
+
+/** Allocate @p size bytes per lcore aligned to @p align into @p handle. */
+#define RTE_PCPU_ALLOC_SIZE_ALIGN(handle, size, align) \
+	((handle) = (__typeof__(handle))rte_pcpu_alloc(size, align))
+
+/**
+ * Sum @p n consecutive uint64_t counters over the copies of every lcore
+ * with memory, reading each with a relaxed atomic load.
+ *
+ * Consistency: each counter's sum is exact up to increments in flight
+ * (every copy is read once, atomically); two counters of one block (say
+ * packets and bytes) may be momentarily inconsistent with each other, as
+ * VPP's per-thread counters are. Writers must be the owning lcores only.
+ *
+ * @param handle
+ *   Handle of an object holding at least @p n uint64_t.
+ * @param n
+ *   Number of counters.
+ * @param sum
+ *   Array of @p n results (overwritten).
+ *
+ * Thread-safety: MT-safe, lock-free; any thread.
+ */
+static inline void
+rte_pcpu_sum_u64(const void *handle, unsigned int n, uint64_t *sum)
+{
+	unsigned int lcore_id, i;
+
+	for (i = 0; i < n; i++)
+		sum[i] = 0;
+	for (lcore_id = rte_pcpu_lcore_next(0); lcore_id < RTE_MAX_LCORE;
+	     lcore_id = rte_pcpu_lcore_next(lcore_id + 1)) {
+		const uint64_t *c = (const uint64_t *)
+			rte_pcpu_lcore_ptr(lcore_id, handle);
+
+		for (i = 0; i < n; i++)
+			sum[i] += __atomic_load_n(&c[i], __ATOMIC_RELAXED);
+	}
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _RTE_PCPU_H_ */
