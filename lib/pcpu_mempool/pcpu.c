@@ -1,0 +1,1249 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+/*
+ * The percpu allocator: chunks in the reserved area, slots, population,
+ * partial depopulation, lcore arrival, statistics and audit.
+ *
+ * Locking, as Linux mm/percpu.c: g.mutex serialises everything that
+ * populates or depopulates memory, creates or destroys chunks, or adds an
+ * lcore (the whole allocation slow path holds it); g.lock (a spinlock)
+ * guards the index state: chunk maps, slot lists and counters. Population
+ * runs with the mutex held and the spinlock released; free takes only the
+ * spinlock and does balance work only when it can take the mutex without
+ * waiting.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/queue.h>
+
+#include <rte_common.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_spinlock.h>
+
+#include "rte_pcpu.h"
+#include "pcpu_chunk.h"
+#include "pcpu_private.h"
+
+RTE_LOG_REGISTER_DEFAULT(pcpu_logtype, INFO);
+
+struct rte_pcpu_shared rte_pcpu_shared;
+
+/* active slots by contig hint; then the special lists, as Linux */
+#define NR_ACTIVE_SLOTS 32
+#define LIST_SIDELINED NR_ACTIVE_SLOTS
+#define LIST_FREE (NR_ACTIVE_SLOTS + 1)
+#define LIST_TO_DEPOP (NR_ACTIVE_SLOTS + 2)
+#define NR_LISTS (NR_ACTIVE_SLOTS + 3)
+/* a chunk in a slot below this that fails a fit goes to slot 0 */
+#define SLOT_FAIL_THRESHOLD 3
+
+#define MAX_UNIT_STRIDE (UINT64_C(1) << 36)
+#define MAX_CHUNK_SIZE (UINT64_C(1) << 30)
+
+TAILQ_HEAD(pcpu_chunk_list, pcpu_chunk);
+
+static struct pcpu_global {
+	pthread_mutex_t mutex;
+	rte_spinlock_t lock;
+	int initialised;
+	struct rte_pcpu_conf conf;
+	struct pcpu_arena arena;
+	uint64_t page_size;       /* bookkeeping page: 2 MiB or 4 KiB */
+	int huge;                 /* pages are hugepages (policy allowing) */
+	uint32_t reserve;         /* empty populated pages kept */
+	uint32_t chunk_shift;
+	uint32_t nr_chunk_max;    /* unit_stride / chunk_size */
+	struct pcpu_chunk **chunks;
+	struct pcpu_chunk_list lists[NR_LISTS];
+	void *lcore_cb;
+
+	uint32_t nr_lcores;
+	int lcore_socket[RTE_MAX_LCORE];
+	uint32_t lcores_on_socket[RTE_MAX_NUMA_NODES];
+
+	uint64_t populated_pages;  /* per lcore */
+	uint64_t empty_pop_pages;
+	uint64_t max_populated_bytes;
+	int need_balance;
+
+	uint64_t nr_alloc;
+	uint64_t nr_dealloc;
+	uint64_t nr_cur_alloc;
+	uint64_t nr_max_alloc;
+	uint64_t nr_alloc_fail;
+	uint32_t nr_chunks;
+	uint32_t nr_max_chunks;
+	uint64_t min_alloc_size;
+	uint64_t max_alloc_size;
+	uint32_t nr_huge_fallback;
+	uint64_t cached_objs;     /* objects held by lcore caches */
+	uint64_t cached_bytes;
+} g = {
+	.mutex = PTHREAD_MUTEX_INITIALIZER,
+	.lock = RTE_SPINLOCK_INITIALIZER,
+};
+
+static inline uint64_t
+chunk_bytes(void)
+{
+	return g.conf.chunk_size;
+}
+
+static inline int
+chunk_is_free(const struct pcpu_chunk *c)
+{
+	return c->free_bytes == chunk_bytes();
+}
+
+static inline uint64_t
+pages_to_bytes(uint64_t pages)
+{
+	return pages * g.page_size * g.nr_lcores;
+}
+
+static void
+chunk_move(struct pcpu_chunk *c, int list, int head)
+{
+	if (c->slot >= 0)
+		TAILQ_REMOVE(&g.lists[c->slot], c, next);
+	c->slot = list;
+	if (head)
+		TAILQ_INSERT_HEAD(&g.lists[list], c, next);
+	else
+		TAILQ_INSERT_TAIL(&g.lists[list], c, next);
+}
+
+/* Put the chunk on the list its free space asks for. */
+static void
+chunk_relocate(struct pcpu_chunk *c)
+{
+	int nslot;
+
+	if (c->isolated)
+		return;
+	if (chunk_is_free(c))
+		nslot = LIST_FREE;
+	else if (c->slot == LIST_SIDELINED)
+		return;
+	else
+		nslot = pcpu_chunk_slot(c);
+	if (nslot == c->slot)
+		return;
+	chunk_move(c, nslot, nslot > c->slot);
+}
+
+/* Allocate in a chunk, keeping the global empty-page count. */
+static int
+chunk_alloc_tracked(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits)
+{
+	uint32_t before = c->nr_empty_pop_pages;
+	int off = pcpu_chunk_alloc(c, bits, align_bits, 0);
+
+	g.empty_pop_pages += (int64_t)c->nr_empty_pop_pages - before;
+	return off;
+}
+
+static int
+chunk_free_tracked(struct pcpu_chunk *c, uint32_t off)
+{
+	uint32_t before = c->nr_empty_pop_pages;
+	int bits = pcpu_chunk_free(c, off);
+
+	g.empty_pop_pages += (int64_t)c->nr_empty_pop_pages - before;
+	return bits;
+}
+
+/* Populate pages [ps, pe) of chunk c for one lcore. Mutex held. */
+static int
+populate_lcore(struct pcpu_chunk *c, unsigned int lcore_id, uint32_t ps,
+		uint32_t pe)
+{
+	uint64_t off = ((uint64_t)c->index << g.chunk_shift) +
+		(uint64_t)ps * g.page_size;
+	uint64_t len = (uint64_t)(pe - ps) * g.page_size;
+	int socket = g.lcore_socket[lcore_id];
+	int ret;
+
+	ret = pcpu_arena_populate(&g.arena, lcore_id, socket, off, len,
+		g.huge);
+	if (ret == -ENOMEM && g.huge &&
+	    g.conf.page_policy == RTE_PCPU_PAGE_AUTO) {
+		if (g.nr_huge_fallback++ == 0)
+			PCPU_LOG(WARNING,
+				"no free hugepages: falling back to 4 KiB pages");
+		ret = pcpu_arena_populate(&g.arena, lcore_id, socket, off,
+			len, 0);
+	}
+	return ret;
+}
+
+static void
+depopulate_lcore(struct pcpu_chunk *c, unsigned int lcore_id, uint32_t ps,
+		uint32_t pe)
+{
+	uint64_t off = ((uint64_t)c->index << g.chunk_shift) +
+		(uint64_t)ps * g.page_size;
+
+	pcpu_arena_depopulate(&g.arena, lcore_id, off,
+		(uint64_t)(pe - ps) * g.page_size);
+}
+
+/* Populate [ps, pe) for every lcore with memory, or nothing. Mutex held. */
+static int
+populate_range(struct pcpu_chunk *c, uint32_t ps, uint32_t pe)
+{
+	unsigned int lcore_id, undo;
+	int ret;
+
+	for (lcore_id = rte_pcpu_lcore_next(0); lcore_id < RTE_MAX_LCORE;
+	     lcore_id = rte_pcpu_lcore_next(lcore_id + 1)) {
+		ret = populate_lcore(c, lcore_id, ps, pe);
+		if (ret == 0)
+			continue;
+		for (undo = rte_pcpu_lcore_next(0); undo < lcore_id;
+		     undo = rte_pcpu_lcore_next(undo + 1))
+			depopulate_lcore(c, undo, ps, pe);
+		return ret;
+	}
+	return 0;
+}
+
+static void
+depopulate_range(struct pcpu_chunk *c, uint32_t ps, uint32_t pe)
+{
+	unsigned int lcore_id;
+
+	for (lcore_id = rte_pcpu_lcore_next(0); lcore_id < RTE_MAX_LCORE;
+	     lcore_id = rte_pcpu_lcore_next(lcore_id + 1))
+		depopulate_lcore(c, lcore_id, ps, pe);
+}
+
+/* Create a chunk in the first free index. Mutex held, spinlock not. */
+static struct pcpu_chunk *
+chunk_create(void)
+{
+	struct pcpu_chunk *c;
+	uint32_t idx;
+	int ret;
+
+	for (idx = 0; idx < g.nr_chunk_max; idx++)
+		if (g.chunks[idx] == NULL)
+			break;
+	if (idx == g.nr_chunk_max) {
+		PCPU_LOG(ERR, "reserved address space used up (%u chunks of %"
+			PRIu64 " bytes)", g.nr_chunk_max, chunk_bytes());
+		return NULL;
+	}
+	c = calloc(1, sizeof(*c));
+	if (c == NULL)
+		return NULL;
+	ret = pcpu_chunk_init(c, chunk_bytes(), g.page_size);
+	if (ret != 0) {
+		free(c);
+		return NULL;
+	}
+	c->index = idx;
+	c->slot = -1;
+	c->isolated = 0;
+	return c;
+}
+
+/* Depopulate every populated page of a chunk and free it. Mutex held,
+ * the chunk already off the lists and out of g.chunks. */
+static uint64_t
+chunk_destroy(struct pcpu_chunk *c)
+{
+	uint32_t rs, re, ps = 0;
+	uint64_t pages = 0;
+
+	while (ps < c->nr_pages) {
+		if (!pcpu_chunk_page_populated(c, ps)) {
+			ps++;
+			continue;
+		}
+		rs = ps;
+		while (ps < c->nr_pages && pcpu_chunk_page_populated(c, ps))
+			ps++;
+		re = ps;
+		depopulate_range(c, rs, re);
+		pages += re - rs;
+	}
+	pcpu_chunk_fini(c);
+	free(c);
+	return pages;
+}
+
+/* Find space for an object and make sure its pages are populated.
+ * Mutex held, spinlock not. Returns the handle or NULL (rte_errno). */
+static void *
+alloc_area(size_t size, uint32_t bits, uint32_t align_bits)
+{
+	struct pcpu_chunk *c, *tmp;
+	uint32_t ps, pe, rs, re, needed;
+	int slot, off = -1, ret;
+	uintptr_t h;
+
+	rte_spinlock_lock(&g.lock);
+restart:
+	for (slot = pcpu_size_to_slot(size); slot < NR_ACTIVE_SLOTS; slot++) {
+		for (c = TAILQ_FIRST(&g.lists[slot]); c != NULL; c = tmp) {
+			tmp = TAILQ_NEXT(c, next);
+			off = chunk_alloc_tracked(c, bits, align_bits);
+			if (off >= 0)
+				goto found;
+			if (slot < SLOT_FAIL_THRESHOLD && slot != 0)
+				chunk_move(c, 0, 0);
+		}
+	}
+	TAILQ_FOREACH(c, &g.lists[LIST_SIDELINED], next) {
+		off = chunk_alloc_tracked(c, bits, align_bits);
+		if (off >= 0) {
+			/* reintegrate */
+			chunk_move(c, pcpu_chunk_slot(c), 1);
+			goto found;
+		}
+	}
+	TAILQ_FOREACH(c, &g.lists[LIST_FREE], next) {
+		off = chunk_alloc_tracked(c, bits, align_bits);
+		if (off >= 0)
+			goto found;
+	}
+	if (!TAILQ_EMPTY(&g.lists[LIST_FREE])) {
+		rte_spinlock_unlock(&g.lock);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	rte_spinlock_unlock(&g.lock);
+	c = chunk_create();
+	if (c == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	rte_spinlock_lock(&g.lock);
+	g.chunks[c->index] = c;
+	chunk_move(c, LIST_FREE, 1);
+	g.nr_chunks++;
+	if (g.nr_chunks > g.nr_max_chunks)
+		g.nr_max_chunks = g.nr_chunks;
+	goto restart;
+
+found:
+	chunk_relocate(c);
+	ps = pcpu_chunk_bit_to_page(c, off);
+	pe = pcpu_chunk_bit_to_page(c, off + bits - 1) + 1;
+	needed = 0;
+	for (rs = ps; pcpu_chunk_next_unpop(c, rs, pe, &rs, &re); rs = re)
+		needed += re - rs;
+	if (needed != 0 && g.conf.max_populated != 0 &&
+	    pages_to_bytes(g.populated_pages + needed) > g.conf.max_populated) {
+		chunk_free_tracked(c, off);
+		chunk_relocate(c);
+		rte_spinlock_unlock(&g.lock);
+		PCPU_LOG(DEBUG, "populated-bytes limit %" PRIu64 " reached",
+			g.conf.max_populated);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	rs = ps;
+	while (needed != 0 && pcpu_chunk_next_unpop(c, rs, pe, &rs, &re)) {
+		rte_spinlock_unlock(&g.lock);
+		ret = populate_range(c, rs, re);
+		rte_spinlock_lock(&g.lock);
+		if (ret != 0) {
+			chunk_free_tracked(c, off);
+			chunk_relocate(c);
+			rte_spinlock_unlock(&g.lock);
+			PCPU_LOG(ERR, "cannot populate %" PRIu64
+				" bytes per lcore: %s",
+				(uint64_t)(re - rs) * g.page_size,
+				strerror(-ret));
+			rte_errno = ENOMEM;
+			return NULL;
+		}
+		{
+			uint32_t before = c->nr_empty_pop_pages;
+
+			pcpu_chunk_set_populated(c, rs, re);
+			g.empty_pop_pages +=
+				(int64_t)c->nr_empty_pop_pages - before;
+		}
+		g.populated_pages += re - rs;
+		if (pages_to_bytes(g.populated_pages) > g.max_populated_bytes)
+			g.max_populated_bytes =
+				pages_to_bytes(g.populated_pages);
+		rs = re;
+	}
+	g.nr_alloc++;
+	g.nr_cur_alloc++;
+	if (g.nr_cur_alloc > g.nr_max_alloc)
+		g.nr_max_alloc = g.nr_cur_alloc;
+	if (size < g.min_alloc_size)
+		g.min_alloc_size = size;
+	if (size > g.max_alloc_size)
+		g.max_alloc_size = size;
+	h = g.arena.base + ((uintptr_t)c->index << g.chunk_shift) +
+		((uintptr_t)off << PCPU_MIN_ALLOC_SHIFT);
+	rte_spinlock_unlock(&g.lock);
+	return (void *)h;
+}
+
+static size_t
+natural_align(size_t size)
+{
+	size_t r = RTE_ALIGN_CEIL(size, RTE_PCPU_MIN_ALIGN);
+
+	return RTE_MIN(r & -r, (size_t)RTE_CACHE_LINE_SIZE);
+}
+
+/* Validate and normalise alloc arguments; 0 or -1 with rte_errno. */
+static int
+alloc_args(size_t size, size_t *align)
+{
+	if (size == 0 || size > RTE_PCPU_MAX_SIZE) {
+		PCPU_LOG(ERR, "alloc: size %zu not in 1..%u", size,
+			RTE_PCPU_MAX_SIZE);
+		rte_errno = EINVAL;
+		return -1;
+	}
+	if (*align != 0 && (!rte_is_power_of_2(*align) ||
+			    *align > RTE_PCPU_MAX_ALIGN)) {
+		PCPU_LOG(ERR, "alloc: align %zu not a power of two up to %u",
+			*align, RTE_PCPU_MAX_ALIGN);
+		rte_errno = EINVAL;
+		return -1;
+	}
+	if (*align == 0)
+		*align = natural_align(size);
+	else if (*align < RTE_PCPU_MIN_ALIGN)
+		*align = RTE_PCPU_MIN_ALIGN;
+	return 0;
+}
+
+static int
+ensure_init(void)
+{
+	if (likely(__atomic_load_n(&rte_pcpu_shared.initialised,
+			__ATOMIC_ACQUIRE)))
+		return 0;
+	if (rte_pcpu_init(NULL) == 0 || rte_errno == EALREADY)
+		return 0;
+	return -1;
+}
+
+void
+pcpu_zero_copies(void *handle, size_t size)
+{
+	unsigned int lcore_id;
+
+	for (lcore_id = rte_pcpu_lcore_next(0); lcore_id < RTE_MAX_LCORE;
+	     lcore_id = rte_pcpu_lcore_next(lcore_id + 1))
+		memset(rte_pcpu_lcore_ptr(lcore_id, handle), 0, size);
+}
+
+void *
+pcpu_alloc_slow(size_t size, size_t align)
+{
+	uint32_t bits, align_bits;
+	void *h;
+
+	bits = (uint32_t)(RTE_ALIGN_CEIL(size, PCPU_MIN_ALLOC_SIZE) >>
+		PCPU_MIN_ALLOC_SHIFT);
+	align_bits = (uint32_t)(align >> PCPU_MIN_ALLOC_SHIFT);
+	pthread_mutex_lock(&g.mutex);
+	h = alloc_area(size, bits, align_bits);
+	if (h == NULL) {
+		rte_spinlock_lock(&g.lock);
+		g.nr_alloc_fail++;
+		rte_spinlock_unlock(&g.lock);
+	}
+	pthread_mutex_unlock(&g.mutex);
+	if (h != NULL)
+		pcpu_zero_copies(h, size);
+	return h;
+}
+
+unsigned int
+pcpu_alloc_bulk_slow(size_t size, size_t align, void **objs, unsigned int n)
+{
+	uint32_t bits, align_bits;
+	unsigned int i;
+
+	bits = (uint32_t)(RTE_ALIGN_CEIL(size, PCPU_MIN_ALLOC_SIZE) >>
+		PCPU_MIN_ALLOC_SHIFT);
+	align_bits = (uint32_t)(align >> PCPU_MIN_ALLOC_SHIFT);
+	pthread_mutex_lock(&g.mutex);
+	for (i = 0; i < n; i++) {
+		objs[i] = alloc_area(size, bits, align_bits);
+		if (objs[i] == NULL)
+			break;
+	}
+	pthread_mutex_unlock(&g.mutex);
+	for (n = 0; n < i; n++)
+		pcpu_zero_copies(objs[n], size);
+	return i;
+}
+
+void *
+rte_pcpu_alloc(size_t size, size_t align)
+{
+	if (ensure_init() != 0)
+		return NULL;
+	if (alloc_args(size, &align) != 0) {
+		rte_spinlock_lock(&g.lock);
+		g.nr_alloc_fail++;
+		rte_spinlock_unlock(&g.lock);
+		return NULL;
+	}
+	return pcpu_alloc_slow(size, align);
+}
+
+/* Whether a chunk should be set aside for depopulation (Linux 5.14). */
+static int
+should_isolate(const struct pcpu_chunk *c)
+{
+	uint32_t quarter = RTE_MAX(c->nr_pages / 4, 1u);
+
+	if (c->isolated || chunk_is_free(c))
+		return 0;
+	return c->nr_empty_pop_pages >= quarter &&
+		g.empty_pop_pages > g.reserve + c->nr_empty_pop_pages;
+}
+
+static uint64_t balance(int explicit);
+
+/* Split a handle into chunk and bit; NULL if outside the area. Lock held. */
+static struct pcpu_chunk *
+handle_to_chunk(const void *handle, uint32_t *bit)
+{
+	uintptr_t h = (uintptr_t)handle;
+	uint64_t off;
+
+	if (h < g.arena.base || h - g.arena.base >= g.arena.unit_stride ||
+	    (h & (PCPU_MIN_ALLOC_SIZE - 1)) != 0)
+		return NULL;
+	off = h - g.arena.base;
+	*bit = (uint32_t)((off & (chunk_bytes() - 1)) >> PCPU_MIN_ALLOC_SHIFT);
+	return g.chunks[off >> g.chunk_shift];
+}
+
+/* Free one object. Spinlock held. Returns its bits or -1. */
+static int
+free_locked(void *handle, int *trigger)
+{
+	struct pcpu_chunk *c;
+	uint32_t bit = 0;
+	int bits;
+
+	c = handle_to_chunk(handle, &bit);
+	bits = c != NULL ? chunk_free_tracked(c, bit) : -1;
+	if (bits < 0)
+		return -1;
+	g.nr_dealloc++;
+	g.nr_cur_alloc--;
+	chunk_relocate(c);
+	if (chunk_is_free(c)) {
+		if (TAILQ_FIRST(&g.lists[LIST_FREE]) != c ||
+		    TAILQ_NEXT(c, next) != NULL)
+			g.need_balance = 1;
+	} else if (should_isolate(c)) {
+		chunk_move(c, LIST_TO_DEPOP, 0);
+		c->isolated = 1;
+		g.need_balance = 1;
+	}
+	*trigger = g.need_balance;
+	return bits;
+}
+
+static void
+balance_if_free(int trigger)
+{
+	if (trigger && pthread_mutex_trylock(&g.mutex) == 0) {
+		balance(0);
+		pthread_mutex_unlock(&g.mutex);
+	}
+}
+
+int
+pcpu_free_slow(void *handle, size_t *size)
+{
+	int bits, trigger = 0;
+
+	rte_spinlock_lock(&g.lock);
+	bits = free_locked(handle, &trigger);
+	rte_spinlock_unlock(&g.lock);
+	if (bits < 0) {
+		PCPU_LOG(ERR, "free: %p is not a live allocation", handle);
+		rte_errno = EINVAL;
+		return -1;
+	}
+	if (size != NULL)
+		*size = (size_t)bits << PCPU_MIN_ALLOC_SHIFT;
+	balance_if_free(trigger);
+	return 0;
+}
+
+unsigned int
+pcpu_free_bulk_slow(void * const *handles, unsigned int n)
+{
+	unsigned int i, done = 0;
+	int trigger = 0;
+
+	rte_spinlock_lock(&g.lock);
+	for (i = 0; i < n; i++) {
+		if (free_locked(handles[i], &trigger) >= 0) {
+			done++;
+			continue;
+		}
+		PCPU_LOG(ERR, "free: %p is not a live allocation",
+			handles[i]);
+	}
+	rte_spinlock_unlock(&g.lock);
+	balance_if_free(trigger);
+	return done;
+}
+
+int
+rte_pcpu_free(void *handle)
+{
+	if (handle == NULL)
+		return 0;
+	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE)) {
+		PCPU_LOG(ERR, "free: %p: allocator not initialised", handle);
+		rte_errno = EINVAL;
+		return -1;
+	}
+	return pcpu_free_slow(handle, NULL);
+}
+
+/* Depopulate empty pages of an isolated chunk, last page first, while the
+ * global count exceeds the reserve. Mutex and spinlock held; returns with
+ * both held. Returns pages given back. */
+static uint64_t
+depopulate_isolated(struct pcpu_chunk *c)
+{
+	uint32_t rs, re, pe = c->nr_pages;
+	uint64_t pages = 0;
+
+	while (g.empty_pop_pages > g.reserve && c->nr_empty_pop_pages > 0 &&
+	       pcpu_chunk_prev_empty_pop(c, 0, pe, &rs, &re)) {
+		uint32_t n = re - rs, before = c->nr_empty_pop_pages;
+
+		/* keep the reserve */
+		if (g.empty_pop_pages - n < g.reserve) {
+			rs = re - (uint32_t)(g.empty_pop_pages - g.reserve);
+			n = re - rs;
+		}
+		pcpu_chunk_set_depopulated(c, rs, re);
+		g.empty_pop_pages += (int64_t)c->nr_empty_pop_pages - before;
+		g.populated_pages -= n;
+		/* allocations wait on the mutex we hold; frees do not
+		 * change empty pages: safe to drop the spinlock */
+		rte_spinlock_unlock(&g.lock);
+		depopulate_range(c, rs, re);
+		rte_spinlock_lock(&g.lock);
+		pages += n;
+		pe = rs;
+	}
+	return pages;
+}
+
+/*
+ * Give memory back. Mutex held. Destroys fully free chunks beyond one
+ * spare, then depopulates isolated chunks (explicit: every chunk with
+ * empty pages) down to the reserve of empty pages, and sidelines them.
+ */
+static uint64_t
+balance(int explicit)
+{
+	struct pcpu_chunk *c, *tmp;
+	uint64_t pages = 0, bytes_per_page;
+
+	rte_spinlock_lock(&g.lock);
+	g.need_balance = 0;
+	bytes_per_page = g.page_size * g.nr_lcores;
+	/* fully free chunks beyond the first */
+	c = TAILQ_FIRST(&g.lists[LIST_FREE]);
+	while (c != NULL && (tmp = TAILQ_NEXT(c, next)) != NULL) {
+		TAILQ_REMOVE(&g.lists[LIST_FREE], tmp, next);
+		g.chunks[tmp->index] = NULL;
+		g.nr_chunks--;
+		g.populated_pages -= tmp->nr_populated;
+		g.empty_pop_pages -= tmp->nr_empty_pop_pages;
+		rte_spinlock_unlock(&g.lock);
+		pages += chunk_destroy(tmp);
+		rte_spinlock_lock(&g.lock);
+		c = TAILQ_FIRST(&g.lists[LIST_FREE]);
+	}
+	if (explicit) {
+		int l;
+
+		for (l = 0; l < NR_LISTS; l++) {
+			if (l == LIST_TO_DEPOP)
+				continue;
+			for (c = TAILQ_FIRST(&g.lists[l]); c != NULL; c = tmp) {
+				tmp = TAILQ_NEXT(c, next);
+				if (c->nr_empty_pop_pages == 0)
+					continue;
+				chunk_move(c, LIST_TO_DEPOP, 0);
+				c->isolated = 1;
+			}
+		}
+	}
+	while ((c = TAILQ_FIRST(&g.lists[LIST_TO_DEPOP])) != NULL) {
+		pages += depopulate_isolated(c);
+		c->isolated = 0;
+		if (chunk_is_free(c))
+			chunk_move(c, LIST_FREE, 0);
+		else
+			chunk_move(c, LIST_SIDELINED, 0);
+	}
+	rte_spinlock_unlock(&g.lock);
+	return pages * bytes_per_page;
+}
+
+int64_t
+rte_pcpu_reclaim(void)
+{
+	uint64_t bytes;
+
+	pthread_mutex_lock(&g.mutex);
+	if (!g.initialised) {
+		pthread_mutex_unlock(&g.mutex);
+		rte_errno = EALREADY;
+		return -1;
+	}
+	bytes = balance(1);
+	pthread_mutex_unlock(&g.mutex);
+	return (int64_t)bytes;
+}
+
+/*
+ * Populate (or with @p undo, depopulate) lcore @p lcore_id's copy of the
+ * populated pages of chunk @p c below page @p limit. Mutex held.
+ * Returns 0 or -errno and, on error, the failing page in *fail.
+ */
+static int
+lcore_pages(struct pcpu_chunk *c, unsigned int lcore_id, uint32_t limit,
+		int undo, uint32_t *fail)
+{
+	uint32_t rs, re;
+	int ret;
+
+	for (rs = 0; rs < limit; rs = re) {
+		if (!pcpu_chunk_page_populated(c, rs)) {
+			re = rs + 1;
+			continue;
+		}
+		for (re = rs; re < limit && pcpu_chunk_page_populated(c, re);
+		     re++)
+			;
+		if (undo) {
+			depopulate_lcore(c, lcore_id, rs, re);
+			continue;
+		}
+		ret = populate_lcore(c, lcore_id, rs, re);
+		if (ret != 0) {
+			*fail = rs;
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* Lcore callbacks: give an lcore memory, keep it when it leaves. */
+static int
+lcore_init_cb(unsigned int lcore_id, void *arg __rte_unused)
+{
+	uint32_t idx, fail = 0;
+	unsigned int socket;
+	int ret = 0;
+
+	pthread_mutex_lock(&g.mutex);
+	if (!g.initialised || rte_pcpu_lcore_has_memory(lcore_id))
+		goto out;
+	socket = rte_lcore_to_socket_id(lcore_id);
+	g.lcore_socket[lcore_id] = socket < RTE_MAX_NUMA_NODES ?
+		(int)socket : -1;
+	if (g.conf.max_populated != 0 &&
+	    g.populated_pages * g.page_size * (g.nr_lcores + 1) >
+	    g.conf.max_populated) {
+		PCPU_LOG(ERR, "lcore %u: populated-bytes limit reached",
+			lcore_id);
+		ret = -1;
+		goto out;
+	}
+	for (idx = 0; idx < g.nr_chunk_max; idx++) {
+		struct pcpu_chunk *c = g.chunks[idx];
+
+		if (c == NULL)
+			continue;
+		ret = lcore_pages(c, lcore_id, c->nr_pages, 0, &fail);
+		if (ret == 0)
+			continue;
+		PCPU_LOG(ERR, "lcore %u: cannot populate: %s", lcore_id,
+			strerror(-ret));
+		lcore_pages(c, lcore_id, fail, 1, &fail);
+		while (idx-- > 0)
+			if (g.chunks[idx] != NULL)
+				lcore_pages(g.chunks[idx], lcore_id,
+					g.chunks[idx]->nr_pages, 1, &fail);
+		ret = -1;
+		goto out;
+	}
+	rte_spinlock_lock(&g.lock);
+	g.nr_lcores++;
+	g.lcores_on_socket[g.lcore_socket[lcore_id] < 0 ? 0 :
+		g.lcore_socket[lcore_id]]++;
+	if (pages_to_bytes(g.populated_pages) > g.max_populated_bytes)
+		g.max_populated_bytes = pages_to_bytes(g.populated_pages);
+	__atomic_fetch_or(&rte_pcpu_shared.lcore_mask[lcore_id / 64],
+		UINT64_C(1) << (lcore_id % 64), __ATOMIC_RELEASE);
+	rte_spinlock_unlock(&g.lock);
+out:
+	pthread_mutex_unlock(&g.mutex);
+	return ret;
+}
+
+/* Hook the cache layer sets to flush a departing lcore's caches. */
+void (*pcpu_lcore_leave_hook)(unsigned int lcore_id);
+
+static void
+lcore_uninit_cb(unsigned int lcore_id, void *arg __rte_unused)
+{
+	/* the copies stay: their values still count in sums */
+	if (pcpu_lcore_leave_hook != NULL)
+		pcpu_lcore_leave_hook(lcore_id);
+}
+
+static int
+conf_check(struct rte_pcpu_conf *c)
+{
+	if (c->flags != 0) {
+		PCPU_LOG(ERR, "init: flags %#x not supported", c->flags);
+		return -1;
+	}
+	if (c->page_policy > RTE_PCPU_PAGE_NORMAL) {
+		PCPU_LOG(ERR, "init: bad page policy %d", (int)c->page_policy);
+		return -1;
+	}
+	if (c->unit_stride == 0)
+		c->unit_stride = RTE_PCPU_DEFAULT_UNIT_STRIDE;
+	if (c->chunk_size == 0)
+		c->chunk_size = RTE_MIN(RTE_PCPU_DEFAULT_CHUNK_SIZE,
+			c->unit_stride);
+	if (!rte_is_power_of_2(c->unit_stride) ||
+	    c->unit_stride > MAX_UNIT_STRIDE) {
+		PCPU_LOG(ERR, "init: unit stride %" PRIu64
+			" not a power of two up to %" PRIu64,
+			c->unit_stride, MAX_UNIT_STRIDE);
+		return -1;
+	}
+	if (!rte_is_power_of_2(c->chunk_size) ||
+	    c->chunk_size < RTE_PCPU_MAX_SIZE ||
+	    c->chunk_size > RTE_MIN(c->unit_stride, MAX_CHUNK_SIZE)) {
+		PCPU_LOG(ERR, "init: chunk size %" PRIu64
+			" not a power of two in %u..min(unit stride, %" PRIu64
+			")", c->chunk_size, RTE_PCPU_MAX_SIZE,
+			MAX_CHUNK_SIZE);
+		return -1;
+	}
+	if (c->page_policy == RTE_PCPU_PAGE_HUGE &&
+	    c->chunk_size < PCPU_HUGE_PAGE_SIZE) {
+		PCPU_LOG(ERR, "init: hugepages need chunks of at least 2 MiB");
+		return -1;
+	}
+	return 0;
+}
+
+int
+rte_pcpu_init(const struct rte_pcpu_conf *conf)
+{
+	struct rte_pcpu_conf c = { 0 };
+	uint64_t free_huge;
+	void *cb;
+	int l, ret;
+
+	if (conf != NULL)
+		c = *conf;
+	if (rte_lcore_count() == 0) {
+		PCPU_LOG(ERR, "init: EAL is not initialised");
+		rte_errno = EINVAL;
+		return -1;
+	}
+	pthread_mutex_lock(&g.mutex);
+	if (g.initialised) {
+		pthread_mutex_unlock(&g.mutex);
+		rte_errno = EALREADY;
+		return -1;
+	}
+	if (conf_check(&c) != 0) {
+		pthread_mutex_unlock(&g.mutex);
+		rte_errno = EINVAL;
+		return -1;
+	}
+	free_huge = pcpu_arena_free_hugepages();
+	switch (c.page_policy) {
+	case RTE_PCPU_PAGE_HUGE:
+		g.huge = 1;
+		break;
+	case RTE_PCPU_PAGE_NORMAL:
+		g.huge = 0;
+		break;
+	default:
+		g.huge = rte_eal_has_hugepages() && free_huge > 0 &&
+			c.chunk_size >= PCPU_HUGE_PAGE_SIZE;
+		break;
+	}
+	g.page_size = g.huge ? PCPU_HUGE_PAGE_SIZE : PCPU_SMALL_PAGE_SIZE;
+	g.reserve = c.empty_pages_reserve != 0 ? c.empty_pages_reserve :
+		(g.huge ? 1 : 4);
+	ret = pcpu_arena_reserve(&g.arena, c.unit_stride);
+	if (ret != 0) {
+		pthread_mutex_unlock(&g.mutex);
+		PCPU_LOG(ERR, "init: cannot reserve %" PRIu64
+			" bytes of address space", c.unit_stride * RTE_MAX_LCORE);
+		rte_errno = ENOMEM;
+		return -1;
+	}
+	g.nr_chunk_max = (uint32_t)(c.unit_stride / c.chunk_size);
+	g.chunks = calloc(g.nr_chunk_max, sizeof(*g.chunks));
+	if (g.chunks == NULL) {
+		pcpu_arena_release(&g.arena);
+		pthread_mutex_unlock(&g.mutex);
+		rte_errno = ENOMEM;
+		return -1;
+	}
+	g.conf = c;
+	g.chunk_shift = (uint32_t)rte_log2_u64(c.chunk_size);
+	for (l = 0; l < NR_LISTS; l++)
+		TAILQ_INIT(&g.lists[l]);
+	g.min_alloc_size = UINT64_MAX;
+	rte_pcpu_shared.base = g.arena.base;
+	rte_pcpu_shared.unit_shift = g.arena.unit_shift;
+	g.initialised = 1;
+	__atomic_store_n(&rte_pcpu_shared.initialised, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&g.mutex);
+
+	PCPU_LOG(INFO, "%" PRIu64 " MiB of address space per lcore at %p, "
+		"chunks of %" PRIu64 " KiB, %s pages (%" PRIu64
+		" hugepages free), limit %" PRIu64 " bytes",
+		c.unit_stride >> 20, (void *)g.arena.base, c.chunk_size >> 10,
+		g.huge ? "2 MiB" : "4 KiB", free_huge, c.max_populated);
+
+	/* outside the mutex: EAL calls lcore_init_cb for existing lcores */
+	cb = rte_lcore_callback_register("pcpu_mempool", lcore_init_cb,
+		lcore_uninit_cb, NULL);
+	if (cb == NULL) {
+		PCPU_LOG(ERR, "init: cannot give the lcores memory");
+		rte_pcpu_cleanup();
+		rte_errno = ENOMEM;
+		return -1;
+	}
+	pthread_mutex_lock(&g.mutex);
+	g.lcore_cb = cb;
+	pthread_mutex_unlock(&g.mutex);
+	return 0;
+}
+
+/* Hook the pool layer sets to release its state before cleanup. */
+void (*pcpu_cleanup_hook)(void);
+
+int
+rte_pcpu_cleanup(void)
+{
+	void *cb;
+	uint32_t idx;
+
+	pthread_mutex_lock(&g.mutex);
+	if (!g.initialised) {
+		pthread_mutex_unlock(&g.mutex);
+		rte_errno = EALREADY;
+		return -1;
+	}
+	cb = g.lcore_cb;
+	g.lcore_cb = NULL;
+	pthread_mutex_unlock(&g.mutex);
+	if (pcpu_cleanup_hook != NULL)
+		pcpu_cleanup_hook();
+	if (cb != NULL)
+		rte_lcore_callback_unregister(cb);
+
+	pthread_mutex_lock(&g.mutex);
+	if (g.nr_cur_alloc != 0)
+		PCPU_LOG(WARNING, "cleanup: %" PRIu64
+			" objects still allocated become invalid",
+			g.nr_cur_alloc);
+	__atomic_store_n(&rte_pcpu_shared.initialised, 0, __ATOMIC_RELEASE);
+	for (idx = 0; idx < g.nr_chunk_max; idx++) {
+		if (g.chunks[idx] == NULL)
+			continue;
+		pcpu_chunk_fini(g.chunks[idx]);
+		free(g.chunks[idx]);
+	}
+	free(g.chunks);
+	pcpu_arena_release(&g.arena);
+	memset(&rte_pcpu_shared, 0, sizeof(rte_pcpu_shared));
+	/* reset everything but the locks */
+	memset((char *)&g + offsetof(struct pcpu_global, initialised), 0,
+		sizeof(g) - offsetof(struct pcpu_global, initialised));
+	pthread_mutex_unlock(&g.mutex);
+	return 0;
+}
+
+void
+pcpu_cached_add(int64_t objs, int64_t bytes)
+{
+	rte_spinlock_lock(&g.lock);
+	g.cached_objs += objs;
+	g.cached_bytes += bytes;
+	rte_spinlock_unlock(&g.lock);
+}
+
+int
+rte_pcpu_stats_get(struct rte_pcpu_stats *s)
+{
+	int i;
+
+	if (s == NULL) {
+		rte_errno = EINVAL;
+		return -1;
+	}
+	memset(s, 0, sizeof(*s));
+	pthread_mutex_lock(&g.mutex);
+	if (!g.initialised) {
+		pthread_mutex_unlock(&g.mutex);
+		return 0;
+	}
+	rte_spinlock_lock(&g.lock);
+	s->nr_alloc = g.nr_alloc;
+	s->nr_dealloc = g.nr_dealloc;
+	s->nr_cur_alloc = g.nr_cur_alloc;
+	s->nr_max_alloc = g.nr_max_alloc;
+	s->nr_alloc_fail = g.nr_alloc_fail;
+	s->nr_chunks = g.nr_chunks;
+	s->nr_max_chunks = g.nr_max_chunks;
+	s->min_alloc_size = g.min_alloc_size == UINT64_MAX ? 0 :
+		g.min_alloc_size;
+	s->max_alloc_size = g.max_alloc_size;
+	s->populated_bytes = pages_to_bytes(g.populated_pages);
+	s->max_populated_bytes = g.max_populated_bytes;
+	for (i = 0; i < RTE_MAX_NUMA_NODES; i++)
+		s->populated_bytes_socket[i] = g.populated_pages *
+			g.page_size * g.lcores_on_socket[i];
+	s->populated_pages = g.populated_pages;
+	s->empty_pop_pages = g.empty_pop_pages;
+	s->page_size = g.page_size;
+	s->max_populated = g.conf.max_populated;
+	s->unit_stride = g.conf.unit_stride;
+	s->chunk_size = g.conf.chunk_size;
+	s->nr_lcores = g.nr_lcores;
+	s->nr_huge_fallback = g.nr_huge_fallback;
+	s->cached_objs = g.cached_objs;
+	s->cached_bytes = g.cached_bytes;
+	rte_spinlock_unlock(&g.lock);
+	pthread_mutex_unlock(&g.mutex);
+	return 0;
+}
+
+static const char *
+list_name(int slot)
+{
+	switch (slot) {
+	case LIST_SIDELINED:
+		return "sidelined";
+	case LIST_FREE:
+		return "free";
+	case LIST_TO_DEPOP:
+		return "to_depopulate";
+	default:
+		return "active";
+	}
+}
+
+int
+rte_pcpu_dump(FILE *f)
+{
+	struct rte_pcpu_stats s;
+	struct pcpu_chunk_frag fr;
+	uint32_t idx;
+
+	if (f == NULL)
+		f = stdout;
+	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE)) {
+		rte_errno = EALREADY;
+		return -1;
+	}
+	rte_pcpu_stats_get(&s);
+	fprintf(f, "pcpu: unit stride %" PRIu64 " chunk %" PRIu64
+		" page %" PRIu64 " lcores %u limit %" PRIu64 "\n",
+		s.unit_stride, s.chunk_size, s.page_size, s.nr_lcores,
+		s.max_populated);
+	fprintf(f, "  nr_alloc %" PRIu64 " nr_dealloc %" PRIu64
+		" nr_cur_alloc %" PRIu64 " nr_max_alloc %" PRIu64
+		" nr_alloc_fail %" PRIu64 "\n", s.nr_alloc, s.nr_dealloc,
+		s.nr_cur_alloc, s.nr_max_alloc, s.nr_alloc_fail);
+	fprintf(f, "  nr_chunks %u nr_max_chunks %u min_alloc %" PRIu64
+		" max_alloc %" PRIu64 "\n", s.nr_chunks, s.nr_max_chunks,
+		s.min_alloc_size, s.max_alloc_size);
+	fprintf(f, "  populated %" PRIu64 " bytes (max %" PRIu64
+		"), %" PRIu64 " pages per lcore, %" PRIu64
+		" empty, huge fallbacks %u, cached %" PRIu64 " objs %" PRIu64
+		" bytes\n", s.populated_bytes, s.max_populated_bytes,
+		s.populated_pages, s.empty_pop_pages, s.nr_huge_fallback,
+		s.cached_objs, s.cached_bytes);
+	pthread_mutex_lock(&g.mutex);
+	rte_spinlock_lock(&g.lock);
+	for (idx = 0; idx < g.nr_chunk_max; idx++) {
+		struct pcpu_chunk *c = g.chunks[idx];
+
+		if (c == NULL)
+			continue;
+		pcpu_chunk_frag_stats(c, &fr);
+		fprintf(f, "  chunk %u (%s slot %d): nr_alloc %u free_bytes %u"
+			" contig_bytes %u sum_frag %u max_frag %u first_bit %u"
+			" min_alloc %u max_alloc %u pages %u/%u empty %u\n",
+			c->index, list_name(c->slot), c->slot, fr.nr_alloc,
+			fr.free_bytes, fr.contig_bytes, fr.sum_frag,
+			fr.max_frag, fr.first_free, fr.min_alloc, fr.max_alloc,
+			fr.populated_pages, c->nr_pages, fr.empty_pop_pages);
+	}
+	rte_spinlock_unlock(&g.lock);
+	pthread_mutex_unlock(&g.mutex);
+	return 0;
+}
+
+static int
+list_holds(int slot, const struct pcpu_chunk *c)
+{
+	const struct pcpu_chunk *it;
+
+	if (slot < 0 || slot >= NR_LISTS)
+		return 0;
+	TAILQ_FOREACH(it, &g.lists[slot], next)
+		if (it == c)
+			return 1;
+	return 0;
+}
+
+#define AUDIT_FAIL(...) do { \
+	PCPU_LOG(ERR, "audit: " __VA_ARGS__); \
+	ret = -1; \
+	goto out; \
+} while (0)
+
+/* Compare populated state with the real mappings of every lcore. */
+static int
+audit_mappings(const struct pcpu_chunk *c, char *msg, size_t len)
+{
+	unsigned int lcore_id;
+	uint32_t ps, pe;
+	uint64_t bad;
+
+	for (lcore_id = rte_pcpu_lcore_next(0); lcore_id < RTE_MAX_LCORE;
+	     lcore_id = rte_pcpu_lcore_next(lcore_id + 1)) {
+		for (ps = 0; ps < c->nr_pages; ps = pe) {
+			int pop = pcpu_chunk_page_populated(c, ps);
+
+			for (pe = ps + 1; pe < c->nr_pages &&
+			     pcpu_chunk_page_populated(c, pe) == pop; pe++)
+				;
+			bad = pcpu_arena_check(&g.arena, lcore_id,
+				((uint64_t)c->index << g.chunk_shift) +
+				(uint64_t)ps * g.page_size,
+				(uint64_t)(pe - ps) * g.page_size, g.page_size,
+				pop);
+			if (bad != 0) {
+				snprintf(msg, len, "lcore %u page %" PRIu64
+					" is %s but the map says %s", lcore_id,
+					ps + bad - 1,
+					pop ? "not backed" : "backed",
+					pop ? "populated" : "unpopulated");
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+int
+rte_pcpu_audit(void)
+{
+	uint64_t nr_alloc = 0, populated = 0, empty = 0;
+	uint32_t idx, nr_chunks = 0;
+	char msg[256];
+	int ret = 0;
+
+	pthread_mutex_lock(&g.mutex);
+	if (!g.initialised) {
+		pthread_mutex_unlock(&g.mutex);
+		return 0;
+	}
+	rte_spinlock_lock(&g.lock);
+	for (idx = 0; idx < g.nr_chunk_max; idx++) {
+		struct pcpu_chunk *c = g.chunks[idx];
+		int want;
+
+		if (c == NULL)
+			continue;
+		nr_chunks++;
+		if (c->index != idx)
+			AUDIT_FAIL("chunk %u records index %u", idx, c->index);
+		if (pcpu_chunk_audit(c, msg, sizeof(msg)) != 0)
+			AUDIT_FAIL("chunk %u: %s", idx, msg);
+		if (!list_holds(c->slot, c))
+			AUDIT_FAIL("chunk %u not on its list %d", idx, c->slot);
+		if (c->isolated != (c->slot == LIST_TO_DEPOP))
+			AUDIT_FAIL("chunk %u isolated %d but on list %s", idx,
+				c->isolated, list_name(c->slot));
+		want = chunk_is_free(c) ? LIST_FREE : pcpu_chunk_slot(c);
+		if (c->slot != want && c->slot != LIST_SIDELINED &&
+		    c->slot != LIST_TO_DEPOP &&
+		    !(c->slot == 0 && want < SLOT_FAIL_THRESHOLD))
+			AUDIT_FAIL("chunk %u in slot %d, its hint says %d",
+				idx, c->slot, want);
+		if (audit_mappings(c, msg, sizeof(msg)) != 0)
+			AUDIT_FAIL("chunk %u: %s", idx, msg);
+		nr_alloc += c->nr_alloc;
+		populated += c->nr_populated;
+		empty += c->nr_empty_pop_pages;
+	}
+	if (nr_chunks != g.nr_chunks)
+		AUDIT_FAIL("%u chunks exist, counter says %u", nr_chunks,
+			g.nr_chunks);
+	if (nr_alloc != g.nr_cur_alloc)
+		AUDIT_FAIL("chunks hold %" PRIu64 " objects, counter says %"
+			PRIu64, nr_alloc, g.nr_cur_alloc);
+	if (g.cached_objs > g.nr_cur_alloc)
+		AUDIT_FAIL("caches hold %" PRIu64 " objects, only %" PRIu64
+			" are allocated", g.cached_objs, g.nr_cur_alloc);
+	if (g.nr_alloc - g.nr_dealloc != g.nr_cur_alloc)
+		AUDIT_FAIL("allocs %" PRIu64 " - frees %" PRIu64
+			" != live %" PRIu64, g.nr_alloc, g.nr_dealloc,
+			g.nr_cur_alloc);
+	if (populated != g.populated_pages)
+		AUDIT_FAIL("chunks have %" PRIu64 " populated pages, counter %"
+			PRIu64, populated, g.populated_pages);
+	if (empty != g.empty_pop_pages)
+		AUDIT_FAIL("chunks have %" PRIu64 " empty pages, counter %"
+			PRIu64, empty, g.empty_pop_pages);
+	if (g.conf.max_populated != 0 &&
+	    pages_to_bytes(g.populated_pages) > g.conf.max_populated)
+		AUDIT_FAIL("populated %" PRIu64 " bytes above the limit %"
+			PRIu64, pages_to_bytes(g.populated_pages),
+			g.conf.max_populated);
+out:
+	rte_spinlock_unlock(&g.lock);
+	pthread_mutex_unlock(&g.mutex);
+	if (ret != 0)
+		rte_errno = EFAULT;
+	return ret;
+}

@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+/*
+ * The reserved address area and page population.
+ *
+ * One PROT_NONE, MAP_NORESERVE mapping covers RTE_MAX_LCORE units; it costs
+ * address space only. Populating a range maps read-write memory over it
+ * with MAP_FIXED (anonymous 2 MiB hugetlb pages or 4 KiB pages), binds it
+ * to the lcore's NUMA node with mbind(2) before the first touch, and faults
+ * it in with MADV_POPULATE_WRITE so a shortage is an error code rather
+ * than a SIGBUS later. Depopulating maps PROT_NONE over the range again,
+ * which returns the memory and keeps the range reserved.
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <numa.h>
+#include <numaif.h>
+
+#include <rte_common.h>
+
+#include "pcpu_private.h"
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+#define RESERVE_PROT PROT_NONE
+#define RESERVE_FLAGS (MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE)
+
+int
+pcpu_arena_reserve(struct pcpu_arena *a, uint64_t unit_stride)
+{
+	size_t len;
+	void *p;
+
+	if (unit_stride == 0 || !rte_is_power_of_2(unit_stride) ||
+	    unit_stride > (UINT64_C(1) << 40))
+		return -EINVAL;
+	/* slack to align unit 0 on a hugepage boundary */
+	len = (size_t)unit_stride * RTE_MAX_LCORE + PCPU_HUGE_PAGE_SIZE;
+	p = mmap(NULL, len, RESERVE_PROT, RESERVE_FLAGS, -1, 0);
+	if (p == MAP_FAILED)
+		return -ENOMEM;
+	a->map_addr = p;
+	a->map_len = len;
+	a->base = RTE_ALIGN_CEIL((uintptr_t)p, PCPU_HUGE_PAGE_SIZE);
+	a->unit_stride = unit_stride;
+	a->unit_shift = (uint32_t)rte_log2_u64(unit_stride);
+	a->numa = numa_available() >= 0;
+	return 0;
+}
+
+void
+pcpu_arena_release(struct pcpu_arena *a)
+{
+	if (a->map_addr != NULL)
+		munmap(a->map_addr, a->map_len);
+	memset(a, 0, sizeof(*a));
+}
+
+static void
+arena_rereserve(void *addr, size_t len)
+{
+	void *p = mmap(addr, len, RESERVE_PROT, RESERVE_FLAGS | MAP_FIXED,
+			-1, 0);
+
+	if (p == MAP_FAILED)
+		PCPU_LOG(ERR, "cannot re-reserve %zu bytes at %p: %s", len,
+			addr, strerror(errno));
+}
+
+static int
+arena_bind(void *addr, size_t len, int socket)
+{
+	unsigned long mask[(RTE_MAX_NUMA_NODES + 63) / 64] = { 0 };
+
+	if (socket < 0 || socket >= RTE_MAX_NUMA_NODES)
+		return 0;
+	mask[socket / 64] = 1UL << (socket % 64);
+	if (mbind(addr, len, MPOL_BIND, mask, RTE_MAX_NUMA_NODES + 1, 0) != 0)
+		return -errno;
+	return 0;
+}
+
+int
+pcpu_arena_populate(struct pcpu_arena *a, unsigned int lcore_id, int socket,
+		uint64_t off, uint64_t len, int huge)
+{
+	void *addr = pcpu_arena_addr(a, lcore_id, off);
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED;
+	int ret;
+	void *p;
+
+	if (huge)
+		flags |= MAP_HUGETLB;
+	p = mmap(addr, len, PROT_READ | PROT_WRITE, flags, -1, 0);
+	if (p == MAP_FAILED) {
+		ret = -errno;
+		/* a failed MAP_FIXED may have unmapped the old range */
+		arena_rereserve(addr, len);
+		return ret == -EINVAL && huge ? -ENOMEM : ret;
+	}
+	if (a->numa) {
+		ret = arena_bind(addr, len, socket);
+		if (ret != 0 && ret != -ENOSYS && ret != -EPERM) {
+			PCPU_LOG(WARNING, "mbind to node %d failed: %s", socket,
+				strerror(-ret));
+		}
+	}
+	if (madvise(addr, len, MADV_POPULATE_WRITE) != 0) {
+		ret = -errno;
+		if (ret == -EINVAL) {
+			/* kernel without MADV_POPULATE_WRITE: touch pages */
+			uint64_t step = huge ? PCPU_HUGE_PAGE_SIZE :
+				PCPU_SMALL_PAGE_SIZE;
+			uint64_t i;
+
+			for (i = 0; i < len; i += step)
+				*((volatile char *)addr + i) = 0;
+		} else {
+			arena_rereserve(addr, len);
+			return ret == -EFAULT || ret == -EHWPOISON ? -ENOMEM :
+				ret;
+		}
+	}
+	return 0;
+}
+
+void
+pcpu_arena_depopulate(struct pcpu_arena *a, unsigned int lcore_id,
+		uint64_t off, uint64_t len)
+{
+	arena_rereserve(pcpu_arena_addr(a, lcore_id, off), len);
+}
+
+uint64_t
+pcpu_arena_check(struct pcpu_arena *a, unsigned int lcore_id, uint64_t off,
+		uint64_t len, uint64_t page_size, int expect)
+{
+	unsigned char vec[512];
+	uint64_t done, n, i, small_per_page;
+	char *addr = pcpu_arena_addr(a, lcore_id, off);
+
+	small_per_page = page_size / PCPU_SMALL_PAGE_SIZE;
+	for (done = 0; done < len; done += n * PCPU_SMALL_PAGE_SIZE) {
+		n = RTE_MIN((len - done) / PCPU_SMALL_PAGE_SIZE,
+			(uint64_t)sizeof(vec));
+		if (mincore(addr + done, n * PCPU_SMALL_PAGE_SIZE, vec) != 0)
+			return done / page_size + 1;
+		/* the first small page of each page tells */
+		for (i = 0; i < n; i++) {
+			uint64_t small = done / PCPU_SMALL_PAGE_SIZE + i;
+
+			if (small % small_per_page != 0)
+				continue;
+			if ((int)(vec[i] & 1) != (expect != 0))
+				return small / small_per_page + 1;
+		}
+	}
+	return 0;
+}
+
+uint64_t
+pcpu_arena_free_hugepages(void)
+{
+	unsigned long long n = 0;
+	FILE *f;
+
+	f = fopen("/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages",
+		"r");
+	if (f == NULL)
+		return 0;
+	if (fscanf(f, "%llu", &n) != 1)
+		n = 0;
+	fclose(f);
+	return n;
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+#ifndef _PCPU_PRIVATE_H_
+#define _PCPU_PRIVATE_H_
+
+/**
+ * @file
+ * @internal Shared declarations of the library's translation units.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_log.h>
+
+extern int pcpu_logtype;
+
+#define PCPU_LOG(level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, pcpu_logtype, "PCPU: " fmt "\n", \
+		##__VA_ARGS__)
+
+/** Size of a hugepage the arena uses. */
+#define PCPU_HUGE_PAGE_SIZE (UINT64_C(2) << 20)
+/** Size of a normal page. */
+#define PCPU_SMALL_PAGE_SIZE UINT64_C(4096)
+
+/** The reserved virtual area: RTE_MAX_LCORE units of unit_stride bytes. */
+struct pcpu_arena {
+	void *map_addr;        /**< What mmap returned (with slack). */
+	size_t map_len;        /**< Length of the reservation. */
+	uintptr_t base;        /**< Unit 0, aligned to PCPU_HUGE_PAGE_SIZE. */
+	uint64_t unit_stride;  /**< Bytes per unit, power of two. */
+	uint32_t unit_shift;   /**< log2(unit_stride). */
+	int numa;              /**< libnuma usable. */
+};
+
+/** Reserve the area (PROT_NONE, no memory). 0 or -errno. */
+int pcpu_arena_reserve(struct pcpu_arena *a, uint64_t unit_stride);
+
+/** Give the whole area back. */
+void pcpu_arena_release(struct pcpu_arena *a);
+
+/**
+ * Populate @p len bytes at offset @p off of lcore @p lcore_id's unit,
+ * bound to NUMA node @p socket (negative: no binding), with hugepages if
+ * @p huge (len and off multiples of 2 MiB), else 4 KiB pages. The memory
+ * reads as zero afterwards.
+ * @return 0, or -errno (-ENOMEM when the system has no such memory); on
+ *   failure the range is reserved again and holds nothing.
+ */
+int pcpu_arena_populate(struct pcpu_arena *a, unsigned int lcore_id,
+		int socket, uint64_t off, uint64_t len, int huge);
+
+/** Give back the memory of a range populated before (re-reserve it). */
+void pcpu_arena_depopulate(struct pcpu_arena *a, unsigned int lcore_id,
+		uint64_t off, uint64_t len);
+
+/**
+ * Check that range [off, off+len) of lcore @p lcore_id's unit is backed
+ * (@p expect 1) or not backed (@p expect 0), page by page of @p page_size,
+ * with mincore(2).
+ * @return 0 if it matches, else the 1-based index of the first page that
+ *   does not.
+ */
+uint64_t pcpu_arena_check(struct pcpu_arena *a, unsigned int lcore_id,
+		uint64_t off, uint64_t len, uint64_t page_size, int expect);
+
+/** Address of offset @p off in lcore @p lcore_id's unit. */
+static inline void *
+pcpu_arena_addr(const struct pcpu_arena *a, unsigned int lcore_id,
+		uint64_t off)
+{
+	return (void *)(a->base + ((uintptr_t)lcore_id << a->unit_shift) +
+		(uintptr_t)off);
+}
+
+/** Free 2 MiB hugepages the system has now (0 if unknown). */
+uint64_t pcpu_arena_free_hugepages(void);
+
+/*
+ * Entry points of the chunk allocator for the cache and pool layers.
+ */
+
+/** Allocate without caches; arguments already validated and normalised
+ * (align a power of two >= 8). NULL with rte_errno on error. */
+void *pcpu_alloc_slow(size_t size, size_t align);
+
+/** Free without caches. 0, or -1 with rte_errno = EINVAL (one log line).
+ * On success *size (if not NULL) gets the object's size rounded up to
+ * the 4 B granule. */
+int pcpu_free_slow(void *handle, size_t *size);
+
+/** Allocate up to @p n objects under one lock; returns how many (fewer
+ * on error, with rte_errno). Each is zeroed on every lcore. */
+unsigned int pcpu_alloc_bulk_slow(size_t size, size_t align, void **objs,
+		unsigned int n);
+
+/** Free @p n objects under one lock acquisition; returns how many were
+ * live and freed (the others are logged). */
+unsigned int pcpu_free_bulk_slow(void * const *handles, unsigned int n);
+
+/** Zero every lcore's copy of @p size bytes at @p handle. */
+void pcpu_zero_copies(void *handle, size_t size);
+
+/** Account objects moving into (+) or out of (-) lcore caches. */
+void pcpu_cached_add(int64_t objs, int64_t bytes);
+
+/** Called from the lcore uninit callback (a thread unregisters). */
+extern void (*pcpu_lcore_leave_hook)(unsigned int lcore_id);
+
+/** Called by rte_pcpu_cleanup() before the chunks go. */
+extern void (*pcpu_cleanup_hook)(void);
+
+#endif /* _PCPU_PRIVATE_H_ */
