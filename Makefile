@@ -1,0 +1,121 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The pcpu_mempool authors
+#
+# Thin wrappers around meson, ninja and the scripts in devtools/.
+# The build itself is described in meson.build; nothing here compiles.
+#
+#   make deps         install the Debian 12 packages (as root), or print
+#                     the apt command to run
+#   make build        meson setup (first time) + ninja, in $(BUILDDIR)
+#   make test         deps + build + the unit tests and fast autotests
+#   make demo         deps + build + the demo
+#   make bench        deps + build + the full benchmark suite
+#   make bench-smoke  deps + build + every benchmark case, briefly
+#   make docs         API reference (Doxygen) and guides (Sphinx), with
+#                     warnings as errors, into $(BUILDDIR)/doc
+#   make hugepages    reserve $(HUGEPAGES) 2 MiB hugepages (root; optional)
+#   make clean        remove $(BUILDDIR)
+#
+# Variables: BUILDDIR (default build), WERROR (true|false, default false),
+# MESON_OPTS (extra -D options for meson setup), HUGEPAGES (default 512).
+
+BUILDDIR   ?= build
+WERROR     ?= false
+MESON_OPTS ?=
+HUGEPAGES  ?= 512
+
+SRCDIR     := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+DEVTOOLS   := $(SRCDIR)/devtools
+DOCDIR     := $(BUILDDIR)/doc
+
+# Debian's python3 is the one with sphinx and matplotlib (a pyenv python
+# earlier on PATH does not have them); sphinx-build already uses it.
+SPHINXBUILD ?= sphinx-build
+DOXYGEN     ?= doxygen
+
+# every target runs its steps in order, even under make -j
+.NOTPARALLEL:
+
+.PHONY: all deps build test demo bench bench-smoke docs doc-api doc-guides \
+	hugepages clean help
+
+all: build
+
+help:
+	@sed -n '/^#   make deps/,/^#   make clean/p' $(firstword $(MAKEFILE_LIST)) | \
+		sed 's/^#   //'
+
+deps:
+	@$(DEVTOOLS)/deps.sh
+
+# meson setup once; later runs only change werror when asked to, so an
+# unchanged tree is a no-op for ninja.
+build:
+	@if [ ! -f $(BUILDDIR)/build.ninja ]; then \
+		echo "meson setup $(BUILDDIR) -Dwerror=$(WERROR) $(MESON_OPTS)"; \
+		meson setup $(BUILDDIR) -Dwerror=$(WERROR) $(MESON_OPTS) || exit 1; \
+	elif ! meson introspect $(BUILDDIR) --buildoptions 2>/dev/null | \
+		grep -q '"name": "werror", "value": $(WERROR),'; then \
+		echo "meson configure $(BUILDDIR) -Dwerror=$(WERROR)"; \
+		meson configure $(BUILDDIR) -Dwerror=$(WERROR) || exit 1; \
+	fi
+	ninja -C $(BUILDDIR)
+
+test: deps build
+	@if [ ! -x $(DEVTOOLS)/run-tests.sh ]; then \
+		echo "make test: devtools/run-tests.sh is missing (the test harness work adds it)" >&2; \
+		exit 1; \
+	fi
+	$(DEVTOOLS)/run-tests.sh $(BUILDDIR)
+
+# devtools/demo.sh comes with the flowcount example; until then the demo
+# is the library's autotest on 4 KiB pages.
+demo: deps build
+	@if [ -x $(DEVTOOLS)/demo.sh ]; then \
+		echo "$(DEVTOOLS)/demo.sh $(BUILDDIR)"; \
+		$(DEVTOOLS)/demo.sh $(BUILDDIR); \
+	else \
+		echo "make demo: devtools/demo.sh not present yet; running pcpu_autotest"; \
+		echo "$(BUILDDIR)/app/test/dpdk-test --no-huge -m 512 --no-pci --file-prefix=pcpu_demo pcpu_autotest"; \
+		$(BUILDDIR)/app/test/dpdk-test --no-huge -m 512 --no-pci \
+			--file-prefix=pcpu_demo pcpu_autotest; \
+	fi
+
+bench: deps build
+	@$(MAKE) --no-print-directory bench-run BENCH_MODE=full
+
+bench-smoke: deps build
+	@$(MAKE) --no-print-directory bench-run BENCH_MODE=smoke
+
+.PHONY: bench-run
+bench-run:
+	@if [ ! -x $(DEVTOOLS)/bench.sh ]; then \
+		echo "make bench: devtools/bench.sh is missing (the benchmark work adds it)" >&2; \
+		exit 1; \
+	fi
+	BUILDDIR=$(BUILDDIR) $(DEVTOOLS)/bench.sh $(BENCH_MODE)
+
+docs: doc-api doc-guides
+	@echo "API reference: $(DOCDIR)/api/html/index.html"
+	@echo "Guides:        $(DOCDIR)/guides/html/index.html"
+
+# FAIL_ON_WARNINGS in doxy-api.conf makes doxygen exit non-zero on any
+# warning; they are printed to stderr.
+doc-api:
+	@mkdir -p $(DOCDIR)/api
+	PCPU_SRCDIR=$(SRCDIR) PCPU_APIDIR=$(abspath $(DOCDIR)/api) \
+		$(DOXYGEN) $(SRCDIR)/doc/api/doxy-api.conf
+
+doc-guides:
+	@mkdir -p $(DOCDIR)/guides
+	$(SPHINXBUILD) -W --keep-going -q -b html \
+		-d $(DOCDIR)/guides/.doctrees \
+		$(SRCDIR)/doc/guides $(DOCDIR)/guides/html
+
+hugepages:
+	@$(DEVTOOLS)/hugepages.sh reserve $(HUGEPAGES)
+
+clean:
+	@if [ -n "$(BUILDDIR)" ] && [ "$(BUILDDIR)" != "/" ]; then \
+		echo "rm -rf $(BUILDDIR)"; rm -rf $(BUILDDIR); \
+	fi
