@@ -247,6 +247,23 @@ int64_t rte_pcpu_reclaim(void);
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
+ * Empty the calling lcore's cache buckets: every free object they hold goes
+ * back to the chunk allocator (where rte_pcpu_reclaim() can give its pages
+ * back). A registered thread that unregisters is flushed automatically.
+ *
+ * @return
+ *   Number of objects given back, or -1 with rte_errno = EALREADY if the
+ *   allocator is not set up. An unregistered thread has no cache: 0.
+ *
+ * Thread-safety: MT-safe; acts on the calling lcore's caches only.
+ */
+__rte_experimental
+int rte_pcpu_cache_flush(void);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
  * Read the statistics.
  *
  * @param stats
