@@ -827,7 +827,7 @@ lcore_uninit_cb(unsigned int lcore_id, void *arg __rte_unused)
 static int
 conf_check(struct rte_pcpu_conf *c)
 {
-	if (c->flags != 0) {
+	if ((c->flags & ~RTE_PCPU_F_NO_CACHE) != 0) {
 		PCPU_LOG(ERR, "init: flags %#x not supported", c->flags);
 		return -1;
 	}
@@ -862,6 +862,12 @@ conf_check(struct rte_pcpu_conf *c)
 		return -1;
 	}
 	return 0;
+}
+
+int
+pcpu_cache_disabled(void)
+{
+	return (g.conf.flags & RTE_PCPU_F_NO_CACHE) != 0;
 }
 
 int

@@ -107,6 +107,10 @@ void pcpu_zero_copies(void *handle, size_t size);
 /** Account objects moving into (+) or out of (-) lcore caches. */
 void pcpu_cached_add(int64_t objs, int64_t bytes);
 
+/** Whether rte_pcpu_init() was given RTE_PCPU_F_NO_CACHE: the cache
+ * layer must then pass every call to the slow path. */
+int pcpu_cache_disabled(void);
+
 /** Called from the lcore uninit callback (a thread unregisters). */
 extern void (*pcpu_lcore_leave_hook)(unsigned int lcore_id);
 

@@ -64,6 +64,12 @@ extern "C" {
 /** Default chunk size (bytes of one chunk inside one unit): 2 MiB. */
 #define RTE_PCPU_DEFAULT_CHUNK_SIZE (UINT64_C(2) << 20)
 
+/**
+ * rte_pcpu_conf flag: no per-lcore cache buckets; every rte_pcpu_alloc()
+ * and rte_pcpu_free() goes to the chunk allocator under its lock.
+ */
+#define RTE_PCPU_F_NO_CACHE 0x1
+
 /** How the pages of a unit are backed. */
 enum rte_pcpu_page_policy {
 	/** 2 MiB hugepages while the system has free ones, else 4 KiB pages. */
@@ -91,11 +97,11 @@ struct rte_pcpu_conf {
 	uint64_t max_populated;
 	/** Page policy, see enum rte_pcpu_page_policy. */
 	enum rte_pcpu_page_policy page_policy;
-	/** Number of empty populated pages kept for reuse before
-	 * depopulation gives pages back; default 4 (Linux's
-	 * PCPU_EMPTY_POP_PAGES_HIGH). */
+	/** Number of empty populated pages (per lcore) kept for reuse when
+	 * depopulation gives pages back; default 4 with 4 KiB pages (Linux's
+	 * PCPU_EMPTY_POP_PAGES_HIGH) and 1 with 2 MiB pages. */
 	uint32_t empty_pages_reserve;
-	/** Reserved for future use, must be 0. */
+	/** RTE_PCPU_F_* flags; other bits must be 0. */
 	uint32_t flags;
 };
 
