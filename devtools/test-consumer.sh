@@ -1,0 +1,107 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The pcpu_mempool authors
+#
+# Prove that an out-of-tree application builds and runs against the
+# *installed* library with nothing but pkg-config:
+#
+#   devtools/test-consumer.sh BUILD_DIR [CONSUMER_C]
+#
+# 1. meson install BUILD_DIR into a temporary staging directory (--destdir,
+#    no rebuild, nothing touches the real prefix);
+# 2. relocate the staged libpcpu_mempool.pc (its prefix points at the real
+#    prefix) into a private PKG_CONFIG_PATH;
+# 3. cc CONSUMER_C $(pkg-config --cflags --libs libpcpu_mempool);
+# 4. run it with --no-huge -m 256 --no-pci and check its verdict line.
+#
+# Environment: MESON (default: meson), CC (default: cc), KEEP_TMP=1 keeps
+# the staging directory. Exit 0 on success, 1 on failure.
+
+set -euo pipefail
+
+die() {
+	echo "test-consumer: FAIL: $*" >&2
+	exit 1
+}
+
+[ $# -ge 1 ] && [ $# -le 2 ] || {
+	echo "usage: $0 BUILD_DIR [CONSUMER_C]" >&2
+	exit 2
+}
+build=$(cd "$1" && pwd) || die "no build directory '$1'"
+src=${2:-$(cd "$(dirname "$0")/.." && pwd)/app/test/consumer/consumer.c}
+[ -f "$src" ] || die "no consumer source '$src'"
+meson=${MESON:-meson}
+cc=${CC:-cc}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/pcpu-consumer.XXXXXX")
+cleanup() {
+	if [ "${KEEP_TMP:-0}" = 1 ]; then
+		echo "test-consumer: kept $tmp"
+	else
+		rm -rf "$tmp"
+	fi
+}
+trap cleanup EXIT
+
+# where the build installs to
+read -r prefix libdir includedir < <(
+	"$meson" introspect --buildoptions "$build" | python3 -c '
+import json, sys
+o = {x["name"]: x["value"] for x in json.load(sys.stdin)}
+print(o["prefix"], o["libdir"], o["includedir"])')
+case "$libdir" in /*) ;; *) libdir=$prefix/$libdir ;; esac
+case "$includedir" in /*) ;; *) includedir=$prefix/$includedir ;; esac
+echo "test-consumer: build $build, prefix $prefix, libdir $libdir"
+
+dest=$tmp/stage
+"$meson" install -C "$build" --no-rebuild --quiet --destdir "$dest" \
+	> "$tmp/install.log" 2>&1 ||
+	{ cat "$tmp/install.log" >&2; die "meson install failed"; }
+
+pc=$dest$libdir/pkgconfig/libpcpu_mempool.pc
+[ -f "$pc" ] || die "meson install did not install $libdir/pkgconfig/libpcpu_mempool.pc"
+for f in rte_pcpu.h rte_pcpu_mempool.h; do
+	[ -f "$dest$includedir/$f" ] || die "header $includedir/$f not installed"
+done
+ls "$dest$libdir"/librte_pcpu_mempool.so* > /dev/null 2>&1 ||
+	die "shared library not installed in $libdir"
+
+# The staged file names the real prefix; point it at the staging copy.
+grep -q "^prefix=$prefix\$" "$pc" ||
+	die "$pc: prefix is not $prefix: $(grep '^prefix=' "$pc")"
+mkdir -p "$tmp/pkgconfig"
+sed "s|^prefix=.*|prefix=$dest$prefix|" "$pc" \
+	> "$tmp/pkgconfig/libpcpu_mempool.pc"
+export PKG_CONFIG_PATH=$tmp/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+
+cflags=$(pkg-config --cflags libpcpu_mempool) ||
+	die "pkg-config --cflags libpcpu_mempool failed"
+libs=$(pkg-config --libs libpcpu_mempool) ||
+	die "pkg-config --libs libpcpu_mempool failed"
+echo "test-consumer: cflags: $cflags"
+echo "test-consumer: libs: $libs"
+case " $cflags " in
+*" -I$dest$includedir "*) ;;
+*) die "cflags do not name the installed include directory" ;;
+esac
+
+# shellcheck disable=SC2086
+"$cc" -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Werror \
+	$cflags "$src" -o "$tmp/consumer" $libs ||
+	die "the consumer does not build against the installed library"
+
+# run it against the staged library, not a build-tree or system one
+rc=0
+out=$(LD_LIBRARY_PATH=$dest$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+	"$tmp/consumer" --no-huge -m 256 --no-pci \
+	--file-prefix="pcpu-consumer-$$" 2>&1) || rc=$?
+echo "$out"
+[ "$rc" -eq 0 ] || die "the consumer exited with status $rc"
+if ! LD_LIBRARY_PATH=$dest$libdir ldd "$tmp/consumer" |
+		grep -q "$dest$libdir/librte_pcpu_mempool.so"; then
+	die "the consumer did not load the installed librte_pcpu_mempool.so"
+fi
+echo "$out" | grep -Eq '^consumer: lcores=[0-9]+ sum=([0-9]+) expected=\1 OK$' ||
+	die "no matching 'consumer: ... OK' line"
+echo "test-consumer: OK"
