@@ -22,6 +22,8 @@
 #include <rte_lcore.h>
 
 #include <rte_pcpu.h>
+/* not used: proves the installed pool header compiles on its own */
+#include <rte_pcpu_mempool.h>
 
 #define ITERS 100000u
 
