@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+#ifndef _FLOW_PARSE_H_
+#define _FLOW_PARSE_H_
+
+/**
+ * @file
+ * Flow key extraction for dpdk-flowcount, by the rules of FLOWKEY.md.
+ *
+ * Pure C, no DPDK: a frame is given as a chain of segments (pointer,
+ * length), as a multi-segment mbuf is, and the parser never reads a byte
+ * outside those segments. That makes it usable from a unit test fed by
+ * libpcap and from a fuzzer.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What a frame is counted as. */
+enum flow_class {
+	FLOW_CLASS_FLOW = 0,     /**< IPv4/IPv6: counted in its flow. */
+	FLOW_CLASS_NON_IP,       /**< Any other EtherType. */
+	FLOW_CLASS_MALFORMED,    /**< Cut short or invalid header. */
+};
+
+/**
+ * Flow key: one direction of an IPv4 or IPv6 5-tuple.
+ * Always fully written (padding and unused address bytes are zero), so it
+ * can be hashed and compared as bytes. Ports are in host byte order.
+ */
+struct flow_key {
+	uint8_t family;   /**< 4 or 6. */
+	uint8_t proto;    /**< IP protocol / IPv6 upper-layer next header. */
+	uint16_t sport;   /**< Source port, 0 when none. */
+	uint16_t dport;   /**< Destination port, 0 when none. */
+	uint16_t pad;     /**< Always 0. */
+	uint8_t src[16];  /**< Source address; IPv4 uses the first 4 bytes. */
+	uint8_t dst[16];  /**< Destination address; as src. */
+};
+
+/** One segment of a frame. */
+struct flow_seg {
+	const uint8_t *data;  /**< First byte; may be NULL when len is 0. */
+	uint32_t len;         /**< Bytes readable at data. */
+};
+
+/**
+ * The parser never looks at bytes beyond this offset of a frame (Ethernet,
+ * two VLAN tags, IPv6 header, eight extension headers of the largest size
+ * and 4 bytes of ports). A caller that cannot describe the whole chain may
+ * stop once its segments cover this many bytes, with the same result.
+ */
+#define FLOW_PARSE_MAX_DEPTH (14u + 2u * 4u + 40u + 8u * 2048u + 4u)
+
+/**
+ * Classify one frame and extract its flow key.
+ *
+ * @param segs
+ *   Segments of the frame, in order. Their lengths are the only bound the
+ *   parser uses.
+ * @param nb_segs
+ *   Number of segments (0 is an empty frame: malformed).
+ * @param key
+ *   Receives the key when the result is FLOW_CLASS_FLOW; zeroed otherwise.
+ * @return
+ *   The class of the frame.
+ */
+enum flow_class flow_parse(const struct flow_seg *segs, unsigned int nb_segs,
+		struct flow_key *key);
+
+/** flow_parse() of a single contiguous buffer. */
+enum flow_class flow_parse_buf(const void *data, uint32_t len,
+		struct flow_key *key);
+
+/**
+ * Total order of keys used for the CSV dump (the oracle's order): family,
+ * protocol, source address, destination address (numerically), source
+ * port, destination port.
+ *
+ * @return <0, 0 or >0 as memcmp().
+ */
+int flow_key_cmp(const struct flow_key *a, const struct flow_key *b);
+
+/** Longest text form of an address from flow_addr_format(), with NUL. */
+#define FLOW_ADDR_STRLEN 46
+
+/**
+ * Text form of an address: dotted quad for IPv4, RFC 5952 for IPv6
+ * (lowercase, no leading zeros, the longest run of two or more zero groups
+ * shortened to "::", the first such run on a tie; no dotted IPv4 tail, as
+ * Python's ipaddress module up to 3.12 prints it).
+ *
+ * @return @p buf.
+ */
+char *flow_addr_format(uint8_t family, const uint8_t *addr, char *buf,
+		size_t size);
+
+/** Header line of the CSV flow dump, without the newline. */
+#define FLOW_CSV_HEADER "family,proto,src,dst,sport,dport,packets,bytes"
+
+/** Longest CSV row from flow_csv_row(), with newline and NUL. */
+#define FLOW_CSV_ROW_MAX 160
+
+/**
+ * Write one CSV row (with a trailing newline) for a flow.
+ *
+ * @return Characters written, as snprintf().
+ */
+int flow_csv_row(const struct flow_key *key, uint64_t packets,
+		uint64_t bytes, char *buf, size_t size);
+
+/**
+ * Write the CSV row of a special bucket (family "non-ip", "malformed", ...,
+ * empty key fields).
+ *
+ * @return Characters written, as snprintf().
+ */
+int flow_csv_special_row(const char *name, uint64_t packets, uint64_t bytes,
+		char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _FLOW_PARSE_H_ */
