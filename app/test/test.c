@@ -7,7 +7,7 @@
  * helpers behind the assertion macros.
  */
 
-#include <ctype.h>
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -398,7 +398,88 @@ usage(const char *prgname)
 		"  else the tests in DPDK_TEST (blank or comma separated);\n"
 		"  else opens an interactive RTE>> prompt.\n"
 		"  'dump_tests' lists the tests. Exit status: 0 passed, 1 failed,\n"
-		"  77 skipped.\n", prgname);
+		"  77 skipped. Without free hugepages --no-huge is added, unless\n"
+		"  DPDK_TEST_HUGE_REQUIRED=1 (then: skipped).\n", prgname);
+}
+
+/* Whether any hugepages are free and hugetlbfs is mounted (EAL needs both
+ * unless it runs with --no-huge). */
+static bool
+hugepages_usable(void)
+{
+	bool mounted = false, free_pages = false;
+	char line[512], path[300];
+	struct dirent *e;
+	FILE *f;
+	DIR *d;
+
+	f = fopen("/proc/mounts", "r");
+	if (f == NULL)
+		return false;
+	while (!mounted && fgets(line, sizeof(line), f) != NULL)
+		mounted = strstr(line, " hugetlbfs ") != NULL;
+	fclose(f);
+	if (!mounted)
+		return false;
+
+	d = opendir("/sys/kernel/mm/hugepages");
+	if (d == NULL)
+		return false;
+	while (!free_pages && (e = readdir(d)) != NULL) {
+		unsigned long n = 0;
+
+		if (strncmp(e->d_name, "hugepages-", 10) != 0)
+			continue;
+		snprintf(path, sizeof(path),
+			"/sys/kernel/mm/hugepages/%s/free_hugepages", e->d_name);
+		f = fopen(path, "r");
+		if (f == NULL)
+			continue;
+		if (fscanf(f, "%lu", &n) == 1 && n > 0)
+			free_pages = true;
+		fclose(f);
+	}
+	closedir(d);
+	return free_pages;
+}
+
+/*
+ * Without usable hugepages EAL refuses to start unless given --no-huge;
+ * add it (saying so) so that "dpdk-test pcpu_autotest" works on a machine
+ * without hugepages. DPDK_TEST_HUGE_REQUIRED=1 (the -huge meson tests)
+ * turns this off: no hugepages then means "skipped".
+ * Returns the argv to give EAL (argv itself, or a copy with --no-huge);
+ * *argc is updated; NULL when the test must be skipped.
+ */
+static char **
+nohuge_fallback(int *argc, char **argv)
+{
+	const char *required = getenv("DPDK_TEST_HUGE_REQUIRED");
+	char **nargv;
+	int i;
+
+	for (i = 1; i < *argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--no-huge") == 0)
+			return argv;
+	if (hugepages_usable())
+		return argv;
+	if (required != NULL && strcmp(required, "1") == 0) {
+		printf("dpdk-test: no free hugepages (or no hugetlbfs mount) "
+			"and DPDK_TEST_HUGE_REQUIRED=1: skipped\n");
+		return NULL;
+	}
+	nargv = calloc(*argc + 2, sizeof(*nargv));
+	if (nargv == NULL)
+		return argv;
+	nargv[0] = argv[0];
+	nargv[1] = (char *)(uintptr_t)"--no-huge";
+	for (i = 1; i < *argc; i++)
+		nargv[i + 1] = argv[i];
+	(*argc)++;
+	fprintf(stderr, "dpdk-test: no free hugepages (or no hugetlbfs mount): "
+		"running with --no-huge (to use hugepages: "
+		"echo 512 > /proc/sys/vm/nr_hugepages)\n");
+	return nargv;
 }
 
 static int
@@ -427,6 +508,9 @@ main(int argc, char **argv)
 	}
 
 	rte_set_application_usage_hook(usage);
+	argv = nohuge_fallback(&argc, argv);
+	if (argv == NULL)
+		return TEST_SKIPPED;
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "dpdk-test: rte_eal_init failed: %s\n",
