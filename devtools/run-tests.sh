@@ -59,7 +59,8 @@ rm -f "$log"
 meson_rc=$?
 
 if [ ! -f "$log" ]; then
-	echo "run-tests: meson test wrote no results (exit $meson_rc; build error?)" >&2
+	echo "run-tests: meson test ran no tests (exit $meson_rc: a build error," \
+		"or no test matched)" >&2
 	echo "0 passed, 0 failed"
 	exit 1
 fi
@@ -89,6 +90,9 @@ EOF
 )
 parse_rc=$?
 
+if [ $parse_rc -eq 0 ] && [ $meson_rc -ne 0 ]; then
+	echo "run-tests: meson test exited with $meson_rc" >&2
+fi
 echo "$summary"
 if [ $parse_rc -ne 0 ] || [ $meson_rc -ne 0 ]; then
 	exit 1

@@ -24,10 +24,10 @@ die() {
 	exit 1
 }
 
-[ $# -ge 1 ] && [ $# -le 2 ] || {
+if [ $# -lt 1 ] || [ $# -gt 2 ]; then
 	echo "usage: $0 BUILD_DIR [CONSUMER_C]" >&2
 	exit 2
-}
+fi
 build=$(cd "$1" && pwd) || die "no build directory '$1'"
 src=${2:-$(cd "$(dirname "$0")/.." && pwd)/app/test/consumer/consumer.c}
 [ -f "$src" ] || die "no consumer source '$src'"
