@@ -82,15 +82,35 @@ test_fmt_ptr(char *buf, size_t len, const volatile void *v)
 		snprintf(buf, len, "%p", (const void *)(uintptr_t)v);
 }
 
+static const char *
+file_base(const char *file)
+{
+	const char *base = strrchr(file, '/');
+
+	return base != NULL ? base + 1 : file;
+}
+
+void
+test_skip_report(const char *file, int line, const char *func,
+	const char *fmt, ...)
+{
+	va_list ap;
+
+	printf(" + SKIP %s:%d: %s: ", file_base(file), line, func);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
 void
 test_assert_report(const char *file, int line, const char *func,
 	const char *check, const char *values, const char *fmt, ...)
 {
-	const char *base = strrchr(file, '/');
 	va_list ap;
 
-	printf(" + FAIL %s:%d: %s: %s failed", base != NULL ? base + 1 : file,
-		line, func, check);
+	printf(" + FAIL %s:%d: %s: %s failed", file_base(file), line, func,
+		check);
 	if (values != NULL)
 		printf(": %s", values);
 	printf(": ");

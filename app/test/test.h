@@ -178,11 +178,13 @@ int test_buffers_differ(const void *a, const void *b, size_t len,
 	}								\
 } while (0)
 
-/** Return TEST_SKIPPED from the calling case, saying why. */
+/** @internal Print " + SKIP <file>:<line>: <func>: <message>". */
+void test_skip_report(const char *file, int line, const char *func,
+	const char *fmt, ...) __rte_format_printf(4, 5);
+
+/** Return TEST_SKIPPED from the calling case, saying why (printf-like). */
 #define TEST_SKIP(...) do {						\
-	printf(" + skipped: %s:%d: %s: ", __FILE__, __LINE__, __func__); \
-	printf(__VA_ARGS__);						\
-	printf("\n");							\
+	test_skip_report(__FILE__, __LINE__, __func__, __VA_ARGS__);	\
 	return TEST_SKIPPED;						\
 } while (0)
 
