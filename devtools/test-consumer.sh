@@ -67,13 +67,20 @@ done
 ls "$dest$libdir"/librte_pcpu_mempool.so* > /dev/null 2>&1 ||
 	die "shared library not installed in $libdir"
 
-# The staged file names the real prefix; point it at the staging copy.
-grep -q "^prefix=$prefix\$" "$pc" ||
-	die "$pc: prefix is not $prefix: $(grep '^prefix=' "$pc")"
-mkdir -p "$tmp/pkgconfig"
-sed "s|^prefix=.*|prefix=$dest$prefix|" "$pc" \
-	> "$tmp/pkgconfig/libpcpu_mempool.pc"
-export PKG_CONFIG_PATH=$tmp/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
+# shellcheck disable=SC2016 # a literal ${pcfiledir}
+if grep -q '^prefix=${pcfiledir}' "$pc"; then
+	# relocatable (-Dpkgconfig.relocatable=true): use it where it is
+	pcdir=$dest$libdir/pkgconfig
+else
+	# The staged file names the real prefix; point a copy at the stage.
+	grep -q "^prefix=$prefix\$" "$pc" ||
+		die "$pc: prefix is not $prefix: $(grep '^prefix=' "$pc")"
+	pcdir=$tmp/pkgconfig
+	mkdir -p "$pcdir"
+	sed "s|^prefix=.*|prefix=$dest$prefix|" "$pc" \
+		> "$pcdir/libpcpu_mempool.pc"
+fi
+export PKG_CONFIG_PATH=$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 
 cflags=$(pkg-config --cflags libpcpu_mempool) ||
 	die "pkg-config --cflags libpcpu_mempool failed"
@@ -81,10 +88,15 @@ libs=$(pkg-config --libs libpcpu_mempool) ||
 	die "pkg-config --libs libpcpu_mempool failed"
 echo "test-consumer: cflags: $cflags"
 echo "test-consumer: libs: $libs"
-case " $cflags " in
-*" -I$dest$includedir "*) ;;
-*) die "cflags do not name the installed include directory" ;;
-esac
+want_inc=$(realpath -m "$dest$includedir")
+found_inc=0
+for f in $cflags; do
+	case "$f" in
+	-I*) [ "$(realpath -m "${f#-I}")" = "$want_inc" ] && found_inc=1 ;;
+	esac
+done
+[ "$found_inc" = 1 ] ||
+	die "cflags do not name the installed include directory $want_inc"
 
 # shellcheck disable=SC2086
 "$cc" -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Werror \
