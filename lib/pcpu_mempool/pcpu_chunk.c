@@ -1,0 +1,1314 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+/*
+ * Bitmap allocator for one chunk, after the design of Linux mm/percpu.c
+ * (see pcpu_chunk.h and doc/guides). Written from the design description,
+ * no kernel code.
+ *
+ * Block hints (struct pcpu_block_md, block-relative) are exact after every
+ * allocation and every free: contig_hint is the largest free run of the
+ * block, left/right_free are exact, first_free is a lower bound. The block
+ * scan hint, when set, is a maximal free run that ends at or before the
+ * contig start and no free run starting before it is longer ("prefix
+ * maximum"), so a search for more than scan_hint bits may start right after
+ * it.
+ *
+ * Chunk level: besides chunk_md, every chunk has a private summary tree over
+ * its blocks (a segment tree of {left run, right run, largest run}), stored
+ * behind md_blocks[nr_blocks] in the same allocation so the public struct is
+ * unchanged. It replaces Linux's O(blocks) chunk rescans: after an
+ * allocation the chunk contig hint is exact; a free only marks the touched
+ * blocks dirty and does a cheap update of chunk_md with the chunk-relative
+ * merged run (conservative, never above the truth); the tree is brought up
+ * to date ("full refresh", O(dirty blocks x log blocks)) only when a block
+ * becomes fully free, a free spans blocks, or before the next allocation.
+ * The chunk scan hint is not used (always 0): the tree finds the first
+ * fitting block in O(log blocks).
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pcpu_chunk.h"
+
+#define BLK_BITS PCPU_BLOCK_BITS
+#define BLK_SHIFT 10
+#define WORD_BITS 64
+
+/* One node of the block summary tree (all in bits). */
+struct pcpu_tnode {
+	uint32_t left;   /* Free run touching the left edge. */
+	uint32_t right;  /* Free run touching the right edge. */
+	uint32_t max;    /* Largest free run inside. */
+	uint32_t pad;
+};
+
+/* Private per-chunk state, stored right after md_blocks[nr_blocks]. */
+struct pcpu_chunk_priv {
+	struct pcpu_tnode *tree; /* 1-based heap of 2 * nr_leaves nodes. */
+	uint64_t *dirty;         /* One bit per block: leaf is stale. */
+	uint32_t nr_leaves;      /* Power of two >= nr_blocks. */
+	uint32_t nr_dirty;       /* Dirty leaves. */
+};
+
+/* ---------------------------------------------------------------------- */
+/* Bit helpers, all word-wise. */
+
+static inline int
+bit_test(const uint64_t *map, uint32_t bit)
+{
+	return (map[bit / WORD_BITS] >> (bit % WORD_BITS)) & 1;
+}
+
+static inline void
+bit_set(uint64_t *map, uint32_t bit)
+{
+	map[bit / WORD_BITS] |= 1ULL << (bit % WORD_BITS);
+}
+
+static inline void
+bit_clear(uint64_t *map, uint32_t bit)
+{
+	map[bit / WORD_BITS] &= ~(1ULL << (bit % WORD_BITS));
+}
+
+/* Mask of bits [s, e) of one word, 0 <= s < e <= 64. */
+static inline uint64_t
+word_mask(uint32_t s, uint32_t e)
+{
+	uint64_t hi = e == WORD_BITS ? ~0ULL : (1ULL << e) - 1;
+
+	return hi & (~0ULL << s);
+}
+
+static void
+range_set(uint64_t *map, uint32_t s, uint32_t e)
+{
+	uint32_t ws = s / WORD_BITS, we;
+
+	if (s >= e)
+		return;
+	we = (e - 1) / WORD_BITS;
+	if (ws == we) {
+		map[ws] |= word_mask(s % WORD_BITS, (e - 1) % WORD_BITS + 1);
+		return;
+	}
+	map[ws] |= ~0ULL << (s % WORD_BITS);
+	for (ws++; ws < we; ws++)
+		map[ws] = ~0ULL;
+	map[we] |= word_mask(0, (e - 1) % WORD_BITS + 1);
+}
+
+static void
+range_clear(uint64_t *map, uint32_t s, uint32_t e)
+{
+	uint32_t ws = s / WORD_BITS, we;
+
+	if (s >= e)
+		return;
+	we = (e - 1) / WORD_BITS;
+	if (ws == we) {
+		map[ws] &= ~word_mask(s % WORD_BITS, (e - 1) % WORD_BITS + 1);
+		return;
+	}
+	map[ws] &= ~(~0ULL << (s % WORD_BITS));
+	for (ws++; ws < we; ws++)
+		map[ws] = 0;
+	map[we] &= ~word_mask(0, (e - 1) % WORD_BITS + 1);
+}
+
+/* First set bit in [start, size), or size. */
+static inline uint32_t
+next_set(const uint64_t *map, uint32_t size, uint32_t start)
+{
+	uint32_t i, nw;
+	uint64_t w;
+
+	if (start >= size)
+		return size;
+	i = start / WORD_BITS;
+	nw = (size + WORD_BITS - 1) / WORD_BITS;
+	w = map[i] & (~0ULL << (start % WORD_BITS));
+	while (w == 0) {
+		if (++i >= nw)
+			return size;
+		w = map[i];
+	}
+	start = i * WORD_BITS + (uint32_t)__builtin_ctzll(w);
+	return start < size ? start : size;
+}
+
+/* First clear bit in [start, size), or size. */
+static inline uint32_t
+next_zero(const uint64_t *map, uint32_t size, uint32_t start)
+{
+	uint32_t i, nw;
+	uint64_t w;
+
+	if (start >= size)
+		return size;
+	i = start / WORD_BITS;
+	nw = (size + WORD_BITS - 1) / WORD_BITS;
+	w = ~map[i] & (~0ULL << (start % WORD_BITS));
+	while (w == 0) {
+		if (++i >= nw)
+			return size;
+		w = ~map[i];
+	}
+	start = i * WORD_BITS + (uint32_t)__builtin_ctzll(w);
+	return start < size ? start : size;
+}
+
+/* Start of the clear run ending at @pos: one past the last set bit in
+ * [lo, pos), or lo if there is none. */
+static inline uint32_t
+run_start(const uint64_t *map, uint32_t lo, uint32_t pos)
+{
+	uint32_t i, lw, r;
+	uint64_t w;
+
+	if (pos <= lo)
+		return pos;
+	i = (pos - 1) / WORD_BITS;
+	lw = lo / WORD_BITS;
+	w = map[i] & word_mask(0, (pos - 1) % WORD_BITS + 1);
+	while (w == 0) {
+		if (i == lw)
+			return lo;
+		w = map[--i];
+	}
+	r = i * WORD_BITS + 63 - (uint32_t)__builtin_clzll(w);
+	return r < lo ? lo : r + 1;
+}
+
+static inline uint32_t
+align_up(uint32_t v, uint32_t align)
+{
+	return (v + align - 1) & ~(align - 1);
+}
+
+/* Alignment quality of a start: more trailing zeros is better. */
+static inline uint32_t
+align_rank(uint32_t v)
+{
+	return v ? (uint32_t)__builtin_ctz(v) : 32;
+}
+
+static inline struct pcpu_chunk_priv *
+chunk_priv(const struct pcpu_chunk *c)
+{
+	return (struct pcpu_chunk_priv *)(void *)(c->md_blocks + c->nr_blocks);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Block hints. */
+
+static void
+block_set_empty(struct pcpu_block_md *md)
+{
+	md->scan_hint = 0;
+	md->scan_hint_start = 0;
+	md->contig_hint = BLK_BITS;
+	md->contig_hint_start = 0;
+	md->left_free = BLK_BITS;
+	md->right_free = BLK_BITS;
+	md->first_free = 0;
+}
+
+static void
+block_set_full(struct pcpu_block_md *md)
+{
+	md->scan_hint = 0;
+	md->scan_hint_start = 0;
+	md->contig_hint = 0;
+	md->contig_hint_start = 0;
+	md->left_free = 0;
+	md->right_free = 0;
+	md->first_free = BLK_BITS;
+}
+
+/*
+ * Feed the maximal free run [s, e) (block-relative) into a block's hints,
+ * keeping contig exact and the scan hint a prefix maximum before contig.
+ */
+static void
+block_update(struct pcpu_block_md *md, uint32_t s, uint32_t e)
+{
+	uint32_t len = e - s;
+	uint32_t old_ff = md->first_free;
+
+	if (s < md->first_free)
+		md->first_free = s;
+	if (s == 0)
+		md->left_free = len;
+	if (e == md->nr_bits)
+		md->right_free = len;
+
+	if (len > md->contig_hint) {
+		if (md->contig_hint && s > md->contig_hint_start) {
+			/* the old contig, the largest so far, lies before */
+			md->scan_hint = md->contig_hint;
+			md->scan_hint_start = md->contig_hint_start;
+		} else if (md->scan_hint &&
+				md->scan_hint_start + md->scan_hint > s) {
+			md->scan_hint = 0;
+			md->scan_hint_start = 0;
+		}
+		md->contig_hint = len;
+		md->contig_hint_start = s;
+	} else if (len == md->contig_hint) {
+		uint32_t cs = md->contig_hint_start;
+
+		if (s == cs)
+			return;
+		if (s > cs) {
+			/* ties move right unless alignment gets worse */
+			if (align_rank(s) >= align_rank(cs)) {
+				md->scan_hint = len;
+				md->scan_hint_start = cs;
+				md->contig_hint_start = s;
+			}
+		} else if (align_rank(s) > align_rank(cs)) {
+			md->contig_hint_start = s;
+			if (md->scan_hint &&
+					md->scan_hint_start + md->scan_hint > s) {
+				md->scan_hint = 0;
+				md->scan_hint_start = 0;
+			}
+		} else if (md->scan_hint < len || md->scan_hint_start < s) {
+			/* as large as anything: a valid prefix maximum */
+			md->scan_hint = len;
+			md->scan_hint_start = s;
+		}
+	} else if (e <= md->contig_hint_start) {
+		/* smaller run before the contig */
+		if (md->scan_hint == 0) {
+			if (s <= old_ff) {
+				/* nothing free before it */
+				md->scan_hint = len;
+				md->scan_hint_start = s;
+			}
+		} else if (s <= md->scan_hint_start && len > md->scan_hint) {
+			md->scan_hint = len;
+			md->scan_hint_start = s;
+		}
+	}
+}
+
+/* Recompute a block's contig/scan/right hints from the map. */
+static void
+block_refresh(struct pcpu_chunk *c, uint32_t b)
+{
+	struct pcpu_block_md *md = &c->md_blocks[b];
+	uint32_t base = b * BLK_BITS, lim = base + BLK_BITS;
+	uint32_t pos, s, e;
+
+	if (md->scan_hint) {
+		pos = md->scan_hint_start + md->scan_hint;
+		md->contig_hint = md->scan_hint;
+		md->contig_hint_start = md->scan_hint_start;
+		md->scan_hint = 0;
+		md->scan_hint_start = 0;
+	} else {
+		pos = next_zero(c->alloc_map, lim, base + md->first_free) - base;
+		md->first_free = pos;
+		md->contig_hint = 0;
+		md->contig_hint_start = 0;
+	}
+	md->right_free = 0;
+	while (pos < BLK_BITS) {
+		s = next_zero(c->alloc_map, lim, base + pos);
+		if (s >= lim)
+			break;
+		e = next_set(c->alloc_map, lim, s + 1);
+		block_update(md, s - base, e - base);
+		pos = e - base;
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Page accounting. */
+
+static inline void
+page_block_busy(struct pcpu_chunk *c, uint32_t b)
+{
+	uint32_t p = b / c->blocks_per_page;
+
+	if (c->page_busy_blocks[p]++ == 0 && bit_test(c->populated, p))
+		c->nr_empty_pop_pages--;
+}
+
+static inline void
+page_block_idle(struct pcpu_chunk *c, uint32_t b)
+{
+	uint32_t p = b / c->blocks_per_page;
+
+	if (--c->page_busy_blocks[p] == 0 && bit_test(c->populated, p))
+		c->nr_empty_pop_pages++;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Summary tree. */
+
+static inline void
+leaf_dirty(struct pcpu_chunk *c, uint32_t b)
+{
+	struct pcpu_chunk_priv *pv = chunk_priv(c);
+	uint64_t m = 1ULL << (b % WORD_BITS);
+
+	if (!(pv->dirty[b / WORD_BITS] & m)) {
+		pv->dirty[b / WORD_BITS] |= m;
+		pv->nr_dirty++;
+	}
+}
+
+static void
+tree_update_leaf(struct pcpu_chunk *c, uint32_t b)
+{
+	struct pcpu_chunk_priv *pv = chunk_priv(c);
+	struct pcpu_tnode *t = pv->tree;
+	const struct pcpu_block_md *md = &c->md_blocks[b];
+	uint32_t n = pv->nr_leaves + b, hw = BLK_BITS;
+
+	t[n].left = md->left_free;
+	t[n].right = md->right_free;
+	t[n].max = md->contig_hint;
+	for (n >>= 1; n >= 1; n >>= 1, hw <<= 1) {
+		const struct pcpu_tnode *l = &t[2 * n], *r = &t[2 * n + 1];
+		uint32_t left, right, max, x;
+
+		left = l->left == hw ? hw + r->left : l->left;
+		right = r->right == hw ? hw + l->right : r->right;
+		max = l->max > r->max ? l->max : r->max;
+		x = l->right + r->left;
+		if (x > max)
+			max = x;
+		if (t[n].left == left && t[n].right == right && t[n].max == max)
+			break;
+		t[n].left = left;
+		t[n].right = right;
+		t[n].max = max;
+	}
+}
+
+static void
+tree_flush(struct pcpu_chunk *c)
+{
+	struct pcpu_chunk_priv *pv = chunk_priv(c);
+	uint32_t i, nw;
+
+	if (pv->nr_dirty == 0)
+		return;
+	nw = (c->nr_blocks + WORD_BITS - 1) / WORD_BITS;
+	for (i = 0; i < nw && pv->nr_dirty; i++) {
+		uint64_t w = pv->dirty[i];
+
+		while (w) {
+			uint32_t b = i * WORD_BITS + (uint32_t)__builtin_ctzll(w);
+
+			w &= w - 1;
+			tree_update_leaf(c, b);
+			pv->nr_dirty--;
+		}
+		pv->dirty[i] = 0;
+	}
+}
+
+/*
+ * Leftmost free run of at least @need bits (the tree must be clean and
+ * root.max >= need). Returns the block index holding such a run inside it
+ * and sets *pos = UINT32_MAX, or returns UINT32_MAX and sets *pos to the
+ * start of a run crossing blocks.
+ */
+static uint32_t
+tree_first_fit(const struct pcpu_chunk *c, uint32_t need, uint32_t *pos)
+{
+	const struct pcpu_chunk_priv *pv = chunk_priv(c);
+	const struct pcpu_tnode *t = pv->tree;
+	uint32_t n = 1, lo = 0, w = pv->nr_leaves * BLK_BITS;
+
+	while (n < pv->nr_leaves) {
+		const struct pcpu_tnode *l = &t[2 * n], *r = &t[2 * n + 1];
+
+		w >>= 1;
+		if (l->max >= need) {
+			n = 2 * n;
+		} else if (l->right + r->left >= need) {
+			*pos = lo + w - l->right;
+			return UINT32_MAX;
+		} else {
+			n = 2 * n + 1;
+			lo += w;
+		}
+	}
+	*pos = UINT32_MAX;
+	return n - pv->nr_leaves;
+}
+
+/* Chunk-relative start of a free run of exactly root.max bits. */
+static uint32_t
+tree_max_start(const struct pcpu_chunk *c, uint32_t max)
+{
+	uint32_t pos, b;
+
+	if (max == 0)
+		return 0;
+	b = tree_first_fit(c, max, &pos);
+	if (b == UINT32_MAX)
+		return pos;
+	return b * BLK_BITS + c->md_blocks[b].contig_hint_start;
+}
+
+/* Make chunk_md's contig hint exact from the (clean) tree. */
+static void
+chunk_contig_exact(struct pcpu_chunk *c)
+{
+	uint32_t max = chunk_priv(c)->tree[1].max;
+
+	if (max > c->map_bits)
+		max = c->map_bits;
+	if (max != c->chunk_md.contig_hint) {
+		c->chunk_md.contig_hint = max;
+		c->chunk_md.contig_hint_start = tree_max_start(c, max);
+	}
+	c->chunk_md.left_free = chunk_priv(c)->tree[1].left;
+	if (c->chunk_md.left_free > c->map_bits)
+		c->chunk_md.left_free = c->map_bits;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Set up / tear down. */
+
+int
+pcpu_chunk_init(struct pcpu_chunk *c, uint64_t chunk_size, uint64_t page_size)
+{
+	struct pcpu_chunk_priv *pv;
+	uint32_t nw, leaves, b, n;
+	size_t md_sz, tree_sz, dirty_sz;
+	char *mem;
+
+	if (c == NULL || page_size < PCPU_BLOCK_SIZE ||
+			(page_size & (page_size - 1)) != 0 || chunk_size == 0 ||
+			chunk_size > (1ULL << 31) || chunk_size % page_size ||
+			chunk_size % PCPU_BLOCK_SIZE)
+		return -EINVAL;
+
+	c->slot = 0;
+	c->isolated = 0;
+	c->map_bits = (uint32_t)(chunk_size >> PCPU_MIN_ALLOC_SHIFT);
+	c->nr_blocks = c->map_bits / BLK_BITS;
+	c->nr_pages = (uint32_t)(chunk_size / page_size);
+	c->blocks_per_page = (uint32_t)(page_size / PCPU_BLOCK_SIZE);
+	c->free_bytes = (uint32_t)chunk_size;
+	c->nr_alloc = 0;
+	c->nr_populated = 0;
+	c->nr_empty_pop_pages = 0;
+
+	for (leaves = 1; leaves < c->nr_blocks; leaves <<= 1)
+		;
+	nw = c->map_bits / WORD_BITS;
+	md_sz = sizeof(struct pcpu_block_md) * c->nr_blocks;
+	tree_sz = sizeof(struct pcpu_tnode) * 2 * leaves;
+	dirty_sz = sizeof(uint64_t) * ((c->nr_blocks + WORD_BITS - 1) / WORD_BITS);
+
+	c->alloc_map = calloc(nw, sizeof(uint64_t));
+	c->bound_map = calloc(nw + 1, sizeof(uint64_t));
+	c->populated = calloc((c->nr_pages + WORD_BITS - 1) / WORD_BITS,
+			sizeof(uint64_t));
+	c->page_busy_blocks = calloc(c->nr_pages, sizeof(uint32_t));
+	mem = calloc(1, md_sz + sizeof(*pv) + tree_sz + dirty_sz);
+	c->md_blocks = (struct pcpu_block_md *)(void *)mem;
+	if (!c->alloc_map || !c->bound_map || !c->populated ||
+			!c->page_busy_blocks || !mem) {
+		pcpu_chunk_fini(c);
+		return -ENOMEM;
+	}
+	pv = chunk_priv(c);
+	pv->tree = (struct pcpu_tnode *)(void *)(mem + md_sz + sizeof(*pv));
+	pv->dirty = (uint64_t *)(void *)(mem + md_sz + sizeof(*pv) + tree_sz);
+	pv->nr_leaves = leaves;
+	pv->nr_dirty = 0;
+
+	for (b = 0; b < c->nr_blocks; b++) {
+		c->md_blocks[b].nr_bits = BLK_BITS;
+		block_set_empty(&c->md_blocks[b]);
+		pv->tree[leaves + b].left = BLK_BITS;
+		pv->tree[leaves + b].right = BLK_BITS;
+		pv->tree[leaves + b].max = BLK_BITS;
+	}
+	/* padding leaves stay zero: fully allocated, never chosen */
+	for (n = leaves - 1; n >= 1; n--) {
+		const struct pcpu_tnode *l = &pv->tree[2 * n];
+		const struct pcpu_tnode *r = &pv->tree[2 * n + 1];
+		uint32_t hw = BLK_BITS, x = n;
+		uint32_t max;
+
+		while (x < leaves / 2) {
+			x <<= 1;
+			hw <<= 1;
+		}
+		pv->tree[n].left = l->left == hw ? hw + r->left : l->left;
+		pv->tree[n].right = r->right == hw ? hw + l->right : r->right;
+		max = l->max > r->max ? l->max : r->max;
+		if (l->right + r->left > max)
+			max = l->right + r->left;
+		pv->tree[n].max = max;
+	}
+
+	memset(&c->chunk_md, 0, sizeof(c->chunk_md));
+	c->chunk_md.nr_bits = c->map_bits;
+	c->chunk_md.contig_hint = c->map_bits;
+	c->chunk_md.left_free = c->map_bits;
+	c->chunk_md.right_free = c->map_bits;
+	return 0;
+}
+
+void
+pcpu_chunk_fini(struct pcpu_chunk *c)
+{
+	if (c == NULL)
+		return;
+	free(c->alloc_map);
+	free(c->bound_map);
+	free(c->populated);
+	free(c->page_busy_blocks);
+	free(c->md_blocks);
+	c->alloc_map = NULL;
+	c->bound_map = NULL;
+	c->populated = NULL;
+	c->page_busy_blocks = NULL;
+	c->md_blocks = NULL;
+	c->map_bits = 0;
+	c->nr_blocks = 0;
+	c->nr_pages = 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Allocation. */
+
+/* Where a search for @need bits may start inside a block (block-rel). */
+static inline uint32_t
+block_search_start(const struct pcpu_block_md *md, uint32_t need)
+{
+	if (md->scan_hint && need > md->scan_hint)
+		return md->scan_hint_start + md->scan_hint;
+	return md->first_free;
+}
+
+/*
+ * First aligned fit of @bits in [from, lim). Walks free runs; the largest
+ * run it skipped (rightmost on ties) is returned in *skip_s / *skip_len.
+ */
+static int64_t
+area_scan(const struct pcpu_chunk *c, uint32_t from, uint32_t lim,
+		uint32_t bits, uint32_t align, uint32_t *skip_s,
+		uint32_t *skip_len)
+{
+	uint32_t p = from, s, e, a;
+
+	*skip_len = 0;
+	*skip_s = 0;
+	while (p < lim) {
+		s = next_zero(c->alloc_map, lim, p);
+		if (s >= lim)
+			break;
+		e = next_set(c->alloc_map, lim, s + 1);
+		a = align_up(s, align);
+		if (a >= s && (uint64_t)a + bits <= e)
+			return a;
+		if (e - s >= *skip_len) {
+			*skip_len = e - s;
+			*skip_s = s;
+		}
+		p = e;
+	}
+	return -1;
+}
+
+/* Use the largest run skipped by a search in block @b that started at a
+ * valid search start: it is a prefix maximum, so it may become the scan
+ * hint. */
+static void
+block_note_skip(struct pcpu_block_md *md, uint32_t s, uint32_t len)
+{
+	if (len == 0 || s + len > md->contig_hint_start ||
+			len > md->contig_hint)
+		return;
+	if (len > md->scan_hint ||
+			(len == md->scan_hint && s > md->scan_hint_start)) {
+		md->scan_hint = len;
+		md->scan_hint_start = s;
+	}
+}
+
+/* Search the populated region [rs, re) block by block using the hints. */
+static int64_t
+region_search(struct pcpu_chunk *c, uint32_t rs, uint32_t re, uint32_t bits,
+		uint32_t align)
+{
+	uint32_t b, carry_s = 0, carry_len = 0, skip_s, skip_len;
+	int64_t off;
+
+	for (b = rs / BLK_BITS; b < re / BLK_BITS; b++) {
+		const struct pcpu_block_md *md = &c->md_blocks[b];
+		uint32_t bs = b * BLK_BITS;
+
+		if (carry_len) {
+			uint32_t a;
+
+			carry_len += md->contig_hint == BLK_BITS ?
+				BLK_BITS : md->left_free;
+			a = align_up(carry_s, align);
+			if ((uint64_t)a + bits <= (uint64_t)carry_s + carry_len)
+				return a;
+			if (md->contig_hint == BLK_BITS)
+				continue;
+		}
+		if (md->contig_hint >= bits) {
+			off = area_scan(c, bs + block_search_start(md, bits),
+					bs + BLK_BITS, bits, align, &skip_s,
+					&skip_len);
+			if (off >= 0)
+				return off;
+		}
+		carry_len = md->right_free;
+		carry_s = bs + BLK_BITS - carry_len;
+	}
+	return -1;
+}
+
+static int
+range_populated(const struct pcpu_chunk *c, uint32_t off, uint32_t bits)
+{
+	uint32_t p0 = pcpu_chunk_bit_to_page(c, off);
+	uint32_t p1 = pcpu_chunk_bit_to_page(c, off + bits - 1);
+
+	return next_zero(c->populated, p1 + 1, p0) > p1;
+}
+
+static int64_t
+pop_search(struct pcpu_chunk *c, uint32_t bits, uint32_t align)
+{
+	uint32_t ppb = c->blocks_per_page * BLK_BITS;
+	uint32_t p = 0, ps, pe;
+	int64_t off;
+
+	while (p < c->nr_pages) {
+		ps = next_set(c->populated, c->nr_pages, p);
+		if (ps >= c->nr_pages)
+			break;
+		pe = next_zero(c->populated, c->nr_pages, ps);
+		off = region_search(c, ps * ppb, pe * ppb, bits, align);
+		if (off >= 0)
+			return off;
+		p = pe;
+	}
+	return -1;
+}
+
+/* Account the allocation [s, e) (block-relative) in block @b. */
+static void
+block_alloc(struct pcpu_chunk *c, uint32_t b, uint32_t s, uint32_t e)
+{
+	struct pcpu_block_md *md = &c->md_blocks[b];
+
+	if (md->contig_hint == BLK_BITS)
+		page_block_busy(c, b);
+	if (s == 0 && e == BLK_BITS) {
+		block_set_full(md);
+	} else {
+		uint32_t base = b * BLK_BITS;
+
+		if (s == md->first_free)
+			md->first_free = next_zero(c->alloc_map,
+					base + BLK_BITS, base + e) - base;
+		if (s < md->left_free)
+			md->left_free = s;
+		if (e > BLK_BITS - md->right_free)
+			md->right_free = BLK_BITS - e;
+		if (md->scan_hint && s < md->scan_hint_start + md->scan_hint &&
+				e > md->scan_hint_start) {
+			md->scan_hint = 0;
+			md->scan_hint_start = 0;
+		}
+		if (md->contig_hint &&
+				s < md->contig_hint_start + md->contig_hint &&
+				e > md->contig_hint_start)
+			block_refresh(c, b);
+	}
+	leaf_dirty(c, b);
+}
+
+static void
+commit_alloc(struct pcpu_chunk *c, uint32_t off, uint32_t bits)
+{
+	struct pcpu_block_md *cmd = &c->chunk_md;
+	uint32_t end = off + bits;
+	uint32_t sb = off / BLK_BITS, eb = (end - 1) / BLK_BITS, b;
+
+	range_set(c->alloc_map, off, end);
+	bit_set(c->bound_map, off);
+	bit_set(c->bound_map, end);
+	range_clear(c->bound_map, off + 1, end);
+	c->free_bytes -= bits << PCPU_MIN_ALLOC_SHIFT;
+	c->nr_alloc++;
+
+	if (sb == eb) {
+		block_alloc(c, sb, off - sb * BLK_BITS, end - sb * BLK_BITS);
+	} else {
+		block_alloc(c, sb, off - sb * BLK_BITS, BLK_BITS);
+		for (b = sb + 1; b < eb; b++)
+			block_alloc(c, b, 0, BLK_BITS);
+		block_alloc(c, eb, 0, end - eb * BLK_BITS);
+	}
+
+	if (off == cmd->first_free)
+		cmd->first_free = next_zero(c->alloc_map, c->map_bits, end);
+	if (off < cmd->left_free)
+		cmd->left_free = off;
+	if (end > c->map_bits - cmd->right_free)
+		cmd->right_free = c->map_bits - end;
+
+	if (cmd->contig_hint && off < cmd->contig_hint_start + cmd->contig_hint &&
+			end > cmd->contig_hint_start) {
+		uint32_t cs = cmd->contig_hint_start;
+		uint32_t ce = cs + cmd->contig_hint;
+		uint32_t max;
+
+		tree_flush(c);
+		max = chunk_priv(c)->tree[1].max;
+		if (max > c->map_bits)
+			max = c->map_bits;
+		cmd->contig_hint = max;
+		if (max == 0)
+			cmd->contig_hint_start = 0;
+		else if (ce >= end && ce - end == max)
+			cmd->contig_hint_start = end;
+		else if (off >= cs && off - cs == max)
+			cmd->contig_hint_start = cs;
+		else
+			cmd->contig_hint_start = tree_max_start(c, max);
+	}
+}
+
+int
+pcpu_chunk_alloc(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits,
+		int pop_only)
+{
+	struct pcpu_block_md *cmd = &c->chunk_md;
+	uint32_t need, b, pos, skip_s = 0, skip_len = 0;
+	uint64_t need64;
+	int64_t off = -1;
+
+	if (bits == 0 || bits > c->map_bits || align_bits == 0 ||
+			(align_bits & (align_bits - 1)) != 0 ||
+			align_bits > c->map_bits)
+		return -1;
+
+	tree_flush(c);
+	chunk_contig_exact(c);
+	if (bits > cmd->contig_hint)
+		return -1;
+
+	need64 = (uint64_t)bits + align_bits - 1;
+	need = need64 > c->map_bits ? c->map_bits + 1 : (uint32_t)need64;
+	if (chunk_priv(c)->tree[1].max >= need) {
+		b = tree_first_fit(c, need, &pos);
+		if (b == UINT32_MAX) {
+			off = align_up(pos, align_bits);
+		} else {
+			struct pcpu_block_md *md = &c->md_blocks[b];
+			uint32_t bs = b * BLK_BITS;
+
+			off = area_scan(c, bs + block_search_start(md, need),
+					bs + BLK_BITS, bits, align_bits,
+					&skip_s, &skip_len);
+			if (off >= 0 && skip_len)
+				block_note_skip(md, skip_s - bs, skip_len);
+		}
+	} else {
+		/* only the contig run itself may still fit when aligned */
+		uint32_t cs = cmd->contig_hint_start;
+		uint32_t a = align_up(cs, align_bits);
+
+		if (a >= cs && (uint64_t)a + bits <=
+				(uint64_t)cs + cmd->contig_hint)
+			off = a;
+	}
+	if (off < 0)
+		return -1;
+	if (pop_only && !range_populated(c, (uint32_t)off, bits)) {
+		off = pop_search(c, bits, align_bits);
+		if (off < 0)
+			return -1;
+	}
+	commit_alloc(c, (uint32_t)off, bits);
+	return (int)off;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Free. */
+
+/* Account the now free maximal run [s, e) (block-relative) in block @b;
+ * returns 1 if the block became fully free. */
+static int
+block_free(struct pcpu_chunk *c, uint32_t b, uint32_t s, uint32_t e)
+{
+	struct pcpu_block_md *md = &c->md_blocks[b];
+
+	leaf_dirty(c, b);
+	if (s == 0 && e == BLK_BITS) {
+		block_set_empty(md);
+		page_block_idle(c, b);
+		return 1;
+	}
+	block_update(md, s, e);
+	return 0;
+}
+
+int
+pcpu_chunk_free(struct pcpu_chunk *c, uint32_t off)
+{
+	struct pcpu_block_md *cmd = &c->chunk_md;
+	uint32_t end, bits, sb, eb, b, s, e, bs;
+	int full;
+
+	if (off >= c->map_bits || !bit_test(c->alloc_map, off) ||
+			!bit_test(c->bound_map, off))
+		return -1;
+	end = next_set(c->bound_map, c->map_bits + 1, off + 1);
+	bits = end - off;
+
+	range_clear(c->alloc_map, off, end);
+	c->free_bytes += bits << PCPU_MIN_ALLOC_SHIFT;
+	c->nr_alloc--;
+
+	sb = off / BLK_BITS;
+	eb = (end - 1) / BLK_BITS;
+	bs = sb * BLK_BITS;
+	s = run_start(c->alloc_map, bs, off);
+	if (sb == eb) {
+		e = next_set(c->alloc_map, bs + BLK_BITS, end);
+		full = block_free(c, sb, s - bs, e - bs);
+	} else {
+		block_free(c, sb, s - bs, BLK_BITS);
+		for (b = sb + 1; b < eb; b++)
+			block_free(c, b, 0, BLK_BITS);
+		bs = eb * BLK_BITS;
+		e = next_set(c->alloc_map, bs + BLK_BITS, end);
+		block_free(c, eb, 0, e - bs);
+		full = 1;
+	}
+
+	if (s < cmd->first_free)
+		cmd->first_free = s;
+	if (s == 0 && e > cmd->left_free)
+		cmd->left_free = e;
+	if (e == c->map_bits && e - s > cmd->right_free)
+		cmd->right_free = e - s;
+
+	if (full) {
+		/* a block emptied or the free spans blocks: full refresh */
+		tree_flush(c);
+		chunk_contig_exact(c);
+	} else if (e - s > cmd->contig_hint ||
+			(e - s == cmd->contig_hint &&
+			 align_rank(s) > align_rank(cmd->contig_hint_start))) {
+		/* cheap, chunk-relative, conservative update */
+		cmd->contig_hint = e - s;
+		cmd->contig_hint_start = s;
+	}
+	return (int)bits;
+}
+
+uint32_t
+pcpu_chunk_obj_bits(const struct pcpu_chunk *c, uint32_t off)
+{
+	if (off >= c->map_bits || !bit_test(c->alloc_map, off) ||
+			!bit_test(c->bound_map, off))
+		return 0;
+	return next_set(c->bound_map, c->map_bits + 1, off + 1) - off;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Pages. */
+
+int
+pcpu_chunk_page_populated(const struct pcpu_chunk *c, uint32_t page)
+{
+	return page < c->nr_pages && bit_test(c->populated, page);
+}
+
+int
+pcpu_chunk_page_empty(const struct pcpu_chunk *c, uint32_t page)
+{
+	return page < c->nr_pages && c->page_busy_blocks[page] == 0;
+}
+
+int
+pcpu_chunk_next_unpop(const struct pcpu_chunk *c, uint32_t ps, uint32_t pe,
+		uint32_t *rs, uint32_t *re)
+{
+	uint32_t s;
+
+	if (pe > c->nr_pages)
+		pe = c->nr_pages;
+	s = next_zero(c->populated, pe, ps);
+	if (s >= pe)
+		return 0;
+	*rs = s;
+	*re = next_set(c->populated, pe, s);
+	return 1;
+}
+
+static inline int
+page_empty_pop(const struct pcpu_chunk *c, uint32_t p)
+{
+	return bit_test(c->populated, p) && c->page_busy_blocks[p] == 0;
+}
+
+int
+pcpu_chunk_prev_empty_pop(const struct pcpu_chunk *c, uint32_t ps,
+		uint32_t pe, uint32_t *rs, uint32_t *re)
+{
+	uint32_t p;
+
+	if (pe > c->nr_pages)
+		pe = c->nr_pages;
+	for (p = pe; p > ps; p--) {
+		if (page_empty_pop(c, p - 1))
+			break;
+	}
+	if (p == ps)
+		return 0;
+	*re = p;
+	while (p > ps && page_empty_pop(c, p - 1))
+		p--;
+	*rs = p;
+	return 1;
+}
+
+void
+pcpu_chunk_set_populated(struct pcpu_chunk *c, uint32_t ps, uint32_t pe)
+{
+	uint32_t p;
+
+	if (pe > c->nr_pages)
+		pe = c->nr_pages;
+	for (p = ps; p < pe; p++) {
+		if (bit_test(c->populated, p))
+			continue;
+		bit_set(c->populated, p);
+		c->nr_populated++;
+		if (c->page_busy_blocks[p] == 0)
+			c->nr_empty_pop_pages++;
+	}
+}
+
+void
+pcpu_chunk_set_depopulated(struct pcpu_chunk *c, uint32_t ps, uint32_t pe)
+{
+	uint32_t p;
+
+	if (pe > c->nr_pages)
+		pe = c->nr_pages;
+	for (p = ps; p < pe; p++) {
+		if (!bit_test(c->populated, p))
+			continue;
+		bit_clear(c->populated, p);
+		c->nr_populated--;
+		if (c->page_busy_blocks[p] == 0)
+			c->nr_empty_pop_pages--;
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Slots and statistics. */
+
+int
+pcpu_size_to_slot(uint32_t bytes)
+{
+	int fls, slot;
+
+	if (bytes < PCPU_MIN_ALLOC_SIZE)
+		return 0;
+	fls = 32 - __builtin_clz(bytes);
+	slot = fls - 3;
+	return slot > 1 ? slot : 1;
+}
+
+int
+pcpu_chunk_slot(const struct pcpu_chunk *c)
+{
+	if (c->free_bytes < PCPU_MIN_ALLOC_SIZE || c->chunk_md.contig_hint == 0)
+		return 0;
+	if (c->free_bytes == c->map_bits * PCPU_MIN_ALLOC_SIZE)
+		return pcpu_size_to_slot(c->map_bits * PCPU_MIN_ALLOC_SIZE);
+	return pcpu_size_to_slot(c->chunk_md.contig_hint * PCPU_MIN_ALLOC_SIZE);
+}
+
+/* Last set bit of the map below @size, or UINT32_MAX if none. */
+static uint32_t
+last_set(const uint64_t *map, uint32_t size)
+{
+	uint32_t i = size / WORD_BITS;
+
+	while (i > 0) {
+		i--;
+		if (map[i])
+			return i * WORD_BITS + 63 -
+				(uint32_t)__builtin_clzll(map[i]);
+	}
+	return UINT32_MAX;
+}
+
+void
+pcpu_chunk_frag_stats(const struct pcpu_chunk *c, struct pcpu_chunk_frag *f)
+{
+	uint32_t last, pos, e;
+
+	memset(f, 0, sizeof(*f));
+	f->nr_alloc = c->nr_alloc;
+	f->free_bytes = c->free_bytes;
+	f->contig_bytes = c->chunk_md.contig_hint * PCPU_MIN_ALLOC_SIZE;
+	f->first_free = next_zero(c->alloc_map, c->map_bits, 0);
+	f->empty_pop_pages = c->nr_empty_pop_pages;
+	f->populated_pages = c->nr_populated;
+
+	last = last_set(c->alloc_map, c->map_bits);
+	if (last == UINT32_MAX)
+		return;
+	pos = 0;
+	while (pos <= last) {
+		uint32_t bytes;
+
+		if (bit_test(c->alloc_map, pos)) {
+			e = next_set(c->bound_map, c->map_bits + 1, pos + 1);
+			bytes = (e - pos) * PCPU_MIN_ALLOC_SIZE;
+			if (f->min_alloc == 0 || bytes < f->min_alloc)
+				f->min_alloc = bytes;
+			if (bytes > f->max_alloc)
+				f->max_alloc = bytes;
+		} else {
+			e = next_set(c->alloc_map, c->map_bits, pos);
+			bytes = (e - pos) * PCPU_MIN_ALLOC_SIZE;
+			f->sum_frag += bytes;
+			if (bytes > f->max_frag)
+				f->max_frag = bytes;
+		}
+		pos = e;
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Audit. */
+
+#define AUDIT_FAIL(...) do { \
+	if (msg != NULL && len > 0) \
+		snprintf(msg, len, __VA_ARGS__); \
+	return -1; \
+} while (0)
+
+static int
+range_is_free(const struct pcpu_chunk *c, uint32_t s, uint32_t e)
+{
+	return next_set(c->alloc_map, e, s) >= e;
+}
+
+static int
+audit_block(const struct pcpu_chunk *c, uint32_t b, uint32_t *busy,
+		char *msg, size_t len)
+{
+	const struct pcpu_block_md *md = &c->md_blocks[b];
+	uint32_t base = b * BLK_BITS, lim = base + BLK_BITS;
+	uint32_t pos = base, s, e, max = 0, left = 0, right = 0;
+	uint32_t ff = BLK_BITS, prefix_max = 0, ss = md->scan_hint_start;
+
+	while (pos < lim) {
+		s = next_zero(c->alloc_map, lim, pos);
+		if (s >= lim)
+			break;
+		e = next_set(c->alloc_map, lim, s + 1);
+		if (ff == BLK_BITS)
+			ff = s - base;
+		if (e - s > max)
+			max = e - s;
+		if (s == base)
+			left = e - s;
+		if (e == lim)
+			right = e - s;
+		if (md->scan_hint && s - base < ss && e - s > prefix_max)
+			prefix_max = e - s;
+		pos = e;
+	}
+	*busy = max != BLK_BITS;
+	if (md->nr_bits != BLK_BITS)
+		AUDIT_FAIL("block %u: nr_bits %u != %u", b, md->nr_bits, BLK_BITS);
+	if (md->contig_hint != max)
+		AUDIT_FAIL("block %u: contig_hint %u != largest free run %u",
+			b, md->contig_hint, max);
+	if (md->contig_hint && (md->contig_hint_start + md->contig_hint >
+			BLK_BITS || !range_is_free(c, base + md->contig_hint_start,
+			base + md->contig_hint_start + md->contig_hint)))
+		AUDIT_FAIL("block %u: contig run %u+%u is not free", b,
+			md->contig_hint_start, md->contig_hint);
+	if (md->left_free != left)
+		AUDIT_FAIL("block %u: left_free %u != %u", b, md->left_free, left);
+	if (md->right_free != right)
+		AUDIT_FAIL("block %u: right_free %u != %u", b, md->right_free,
+			right);
+	if (md->first_free > ff)
+		AUDIT_FAIL("block %u: first_free %u after first free bit %u", b,
+			md->first_free, ff);
+	if (md->scan_hint) {
+		uint32_t se = ss + md->scan_hint;
+
+		if (se > md->contig_hint_start || md->scan_hint > md->contig_hint)
+			AUDIT_FAIL("block %u: scan hint %u+%u not before contig "
+				"%u+%u", b, ss, md->scan_hint,
+				md->contig_hint_start, md->contig_hint);
+		if (!range_is_free(c, base + ss, base + se) ||
+				(ss > 0 && !bit_test(c->alloc_map, base + ss - 1)) ||
+				(se < BLK_BITS && !bit_test(c->alloc_map, base + se)))
+			AUDIT_FAIL("block %u: scan hint %u+%u is not a maximal "
+				"free run", b, ss, md->scan_hint);
+		if (prefix_max > md->scan_hint)
+			AUDIT_FAIL("block %u: free run of %u before scan hint "
+				"%u+%u", b, prefix_max, ss, md->scan_hint);
+	}
+	return 0;
+}
+
+int
+pcpu_chunk_audit(const struct pcpu_chunk *c, char *msg, size_t len)
+{
+	const struct pcpu_chunk_priv *pv = chunk_priv(c);
+	uint32_t b, p, busy, nw, i, pos, s, e, max = 0, ff, nstarts = 0;
+	uint32_t nr_pop = 0, nr_empty = 0, nr_free_bits = 0;
+	uint32_t *page_busy;
+	const struct pcpu_block_md *cmd = &c->chunk_md;
+
+	if (c->map_bits == 0 || c->nr_blocks * BLK_BITS != c->map_bits ||
+			c->nr_pages * c->blocks_per_page != c->nr_blocks)
+		AUDIT_FAIL("geometry: map_bits %u nr_blocks %u nr_pages %u "
+			"blocks_per_page %u", c->map_bits, c->nr_blocks,
+			c->nr_pages, c->blocks_per_page);
+
+	page_busy = calloc(c->nr_pages, sizeof(*page_busy));
+	if (page_busy == NULL)
+		AUDIT_FAIL("audit: out of memory");
+	for (b = 0; b < c->nr_blocks; b++) {
+		if (audit_block(c, b, &busy, msg, len) < 0) {
+			free(page_busy);
+			return -1;
+		}
+		page_busy[b / c->blocks_per_page] += busy;
+	}
+	for (p = 0; p < c->nr_pages; p++) {
+		if (page_busy[p] != c->page_busy_blocks[p]) {
+			uint32_t want = page_busy[p];
+
+			free(page_busy);
+			AUDIT_FAIL("page %u: page_busy_blocks %u != %u busy blocks",
+				p, c->page_busy_blocks[p], want);
+		}
+		if (bit_test(c->populated, p)) {
+			nr_pop++;
+			nr_empty += page_busy[p] == 0;
+		}
+	}
+	free(page_busy);
+	nw = (c->nr_pages + WORD_BITS - 1) / WORD_BITS;
+	for (i = 0; i < nw; i++) {
+		uint64_t w = c->populated[i];
+
+		if (i == nw - 1 && c->nr_pages % WORD_BITS)
+			w &= ~word_mask(c->nr_pages % WORD_BITS, WORD_BITS);
+		if (w != c->populated[i])
+			AUDIT_FAIL("populated bitmap has bits past page %u",
+				c->nr_pages);
+	}
+	if (nr_pop != c->nr_populated)
+		AUDIT_FAIL("nr_populated %u != %u populated pages",
+			c->nr_populated, nr_pop);
+	if (nr_empty != c->nr_empty_pop_pages)
+		AUDIT_FAIL("nr_empty_pop_pages %u != %u populated empty pages",
+			c->nr_empty_pop_pages, nr_empty);
+
+	/* whole-map free runs and objects */
+	ff = c->map_bits;
+	pos = 0;
+	while (pos < c->map_bits) {
+		if (!bit_test(c->alloc_map, pos)) {
+			e = next_set(c->alloc_map, c->map_bits, pos);
+			if (ff == c->map_bits)
+				ff = pos;
+			if (e - pos > max)
+				max = e - pos;
+			nr_free_bits += e - pos;
+			pos = e;
+			continue;
+		}
+		/* an allocated run: must be tiled by objects */
+		e = next_zero(c->alloc_map, c->map_bits, pos);
+		while (pos < e) {
+			if (!bit_test(c->bound_map, pos))
+				AUDIT_FAIL("bound_map: allocated bit %u starts no "
+					"object (no bound bit)", pos);
+			s = next_set(c->bound_map, c->map_bits + 1, pos + 1);
+			if (s > e)
+				AUDIT_FAIL("bound_map: object at %u ends at %u past "
+					"its allocated run end %u", pos, s, e);
+			nstarts++;
+			pos = s;
+		}
+	}
+	if (nr_free_bits * PCPU_MIN_ALLOC_SIZE != c->free_bytes)
+		AUDIT_FAIL("free_bytes %u != %u free bits x 4", c->free_bytes,
+			nr_free_bits);
+	if (nstarts != c->nr_alloc)
+		AUDIT_FAIL("nr_alloc %u != %u live object starts", c->nr_alloc,
+			nstarts);
+	nw = c->map_bits / WORD_BITS;
+	for (i = 0, s = 0; i < nw; i++)
+		s += (uint32_t)__builtin_popcountll(c->alloc_map[i] &
+				c->bound_map[i]);
+	if (s != nstarts)
+		AUDIT_FAIL("bound_map: %u allocated bound bits != %u objects", s,
+			nstarts);
+	if (cmd->nr_bits != c->map_bits)
+		AUDIT_FAIL("chunk_md.nr_bits %u != map_bits %u", cmd->nr_bits,
+			c->map_bits);
+	if (cmd->contig_hint > max)
+		AUDIT_FAIL("chunk contig_hint %u > largest free run %u",
+			cmd->contig_hint, max);
+	if (cmd->contig_hint && (cmd->contig_hint_start + cmd->contig_hint >
+			c->map_bits || !range_is_free(c, cmd->contig_hint_start,
+			cmd->contig_hint_start + cmd->contig_hint)))
+		AUDIT_FAIL("chunk contig run %u+%u is not free",
+			cmd->contig_hint_start, cmd->contig_hint);
+	if (cmd->first_free > ff)
+		AUDIT_FAIL("chunk first_free %u after first free bit %u",
+			cmd->first_free, ff);
+	if (cmd->scan_hint != 0)
+		AUDIT_FAIL("chunk scan_hint %u set (unused at chunk level)",
+			cmd->scan_hint);
+	if (pv->nr_dirty == 0 && pv->tree[1].max != max)
+		AUDIT_FAIL("summary tree max %u != largest free run %u",
+			pv->tree[1].max, max);
+	if (pv->nr_dirty == 0) {
+		for (b = 0; b < c->nr_blocks; b++) {
+			const struct pcpu_tnode *t = &pv->tree[pv->nr_leaves + b];
+			const struct pcpu_block_md *md = &c->md_blocks[b];
+
+			if (t->max != md->contig_hint || t->left != md->left_free ||
+					t->right != md->right_free)
+				AUDIT_FAIL("summary tree leaf %u stale", b);
+		}
+	}
+	return 0;
+}
