@@ -1,0 +1,1030 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+/*
+ * CUnit tests of the chunk bitmap allocator (pcpu_chunk.c), no EAL.
+ *
+ * Environment knobs: PCPU_SEED (model test seed), PCPU_MODEL_OPS (default
+ * 200000), PCPU_TIMING_OPS (default 1048576; lower it under valgrind).
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <CUnit/Basic.h>
+
+#include "pcpu_chunk.h"
+
+#define KIB 1024u
+#define MIB (1024u * 1024u)
+
+static unsigned long
+env_ul(const char *name, unsigned long def)
+{
+	const char *v = getenv(name);
+
+	return v != NULL && *v != '\0' ? strtoul(v, NULL, 0) : def;
+}
+
+static void
+audit_ok(const struct pcpu_chunk *c)
+{
+	char msg[256] = "";
+	int rc = pcpu_chunk_audit(c, msg, sizeof(msg));
+
+	if (rc != 0)
+		fprintf(stderr, "\naudit: %s\n", msg);
+	CU_ASSERT_EQUAL_FATAL(rc, 0);
+}
+
+static void
+check_block(const struct pcpu_chunk *c, uint32_t b, uint32_t contig,
+		uint32_t contig_start, uint32_t left, uint32_t right,
+		uint32_t scan, uint32_t scan_start)
+{
+	const struct pcpu_block_md *md = &c->md_blocks[b];
+
+	CU_ASSERT_EQUAL(md->contig_hint, contig);
+	CU_ASSERT_EQUAL(md->contig_hint_start, contig_start);
+	CU_ASSERT_EQUAL(md->left_free, left);
+	CU_ASSERT_EQUAL(md->right_free, right);
+	CU_ASSERT_EQUAL(md->scan_hint, scan);
+	if (scan)
+		CU_ASSERT_EQUAL(md->scan_hint_start, scan_start);
+}
+
+/* A deep copy of the allocator state, for "nothing changed" checks. */
+struct snap {
+	uint64_t *alloc, *bound, *pop;
+	uint32_t *busy;
+	struct pcpu_block_md *md;
+	struct pcpu_block_md chunk_md;
+	uint32_t free_bytes, nr_alloc, nr_populated, nr_empty;
+};
+
+static void
+snap_take(struct snap *s, const struct pcpu_chunk *c)
+{
+	size_t aw = c->map_bits / 64, pw = (c->nr_pages + 63) / 64;
+
+	s->alloc = malloc(aw * 8);
+	s->bound = malloc((aw + 1) * 8);
+	s->pop = malloc(pw * 8);
+	s->busy = malloc(c->nr_pages * 4);
+	s->md = malloc(c->nr_blocks * sizeof(*s->md));
+	memcpy(s->alloc, c->alloc_map, aw * 8);
+	memcpy(s->bound, c->bound_map, (aw + 1) * 8);
+	memcpy(s->pop, c->populated, pw * 8);
+	memcpy(s->busy, c->page_busy_blocks, c->nr_pages * 4);
+	memcpy(s->md, c->md_blocks, c->nr_blocks * sizeof(*s->md));
+	s->chunk_md = c->chunk_md;
+	s->free_bytes = c->free_bytes;
+	s->nr_alloc = c->nr_alloc;
+	s->nr_populated = c->nr_populated;
+	s->nr_empty = c->nr_empty_pop_pages;
+}
+
+static int
+snap_same(const struct snap *s, const struct pcpu_chunk *c)
+{
+	size_t aw = c->map_bits / 64, pw = (c->nr_pages + 63) / 64;
+
+	return memcmp(s->alloc, c->alloc_map, aw * 8) == 0 &&
+		memcmp(s->bound, c->bound_map, (aw + 1) * 8) == 0 &&
+		memcmp(s->pop, c->populated, pw * 8) == 0 &&
+		memcmp(s->busy, c->page_busy_blocks, c->nr_pages * 4) == 0 &&
+		memcmp(s->md, c->md_blocks, c->nr_blocks * sizeof(*s->md)) == 0 &&
+		memcmp(&s->chunk_md, &c->chunk_md, sizeof(s->chunk_md)) == 0 &&
+		s->free_bytes == c->free_bytes && s->nr_alloc == c->nr_alloc &&
+		s->nr_populated == c->nr_populated &&
+		s->nr_empty == c->nr_empty_pop_pages;
+}
+
+static void
+snap_free(struct snap *s)
+{
+	free(s->alloc);
+	free(s->bound);
+	free(s->pop);
+	free(s->busy);
+	free(s->md);
+}
+
+/* ---------------------------------------------------------------------- */
+
+static void
+test_init(void)
+{
+	struct pcpu_chunk c;
+
+	memset(&c, 0, sizeof(c));
+	CU_ASSERT_EQUAL(pcpu_chunk_init(&c, 64 * KIB, 2048), -EINVAL);
+	CU_ASSERT_EQUAL(pcpu_chunk_init(&c, 64 * KIB, 12288), -EINVAL);
+	CU_ASSERT_EQUAL(pcpu_chunk_init(&c, 0, 4096), -EINVAL);
+	CU_ASSERT_EQUAL(pcpu_chunk_init(&c, 6 * KIB, 4096), -EINVAL);
+	CU_ASSERT_EQUAL(pcpu_chunk_init(&c, 3 * MIB, 2 * MIB), -EINVAL);
+	CU_ASSERT_EQUAL(pcpu_chunk_init(&c, 4ULL << 30, 4096), -EINVAL);
+
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, 64 * KIB, 4096), 0);
+	CU_ASSERT_EQUAL(c.map_bits, 16384);
+	CU_ASSERT_EQUAL(c.nr_blocks, 16);
+	CU_ASSERT_EQUAL(c.nr_pages, 16);
+	CU_ASSERT_EQUAL(c.blocks_per_page, 1);
+	CU_ASSERT_EQUAL(c.free_bytes, 64 * KIB);
+	CU_ASSERT_EQUAL(c.nr_alloc, 0);
+	CU_ASSERT_EQUAL(c.nr_populated, 0);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 0);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, 16384);
+	CU_ASSERT_EQUAL(c.chunk_md.nr_bits, 16384);
+	check_block(&c, 7, 1024, 0, 1024, 1024, 0, 0);
+	audit_ok(&c);
+	pcpu_chunk_fini(&c);
+
+	/* not a power of two number of blocks, 2 MiB pages */
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, 6 * MIB, 2 * MIB), 0);
+	CU_ASSERT_EQUAL(c.nr_blocks, 1536);
+	CU_ASSERT_EQUAL(c.nr_pages, 3);
+	CU_ASSERT_EQUAL(c.blocks_per_page, 512);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, 6 * MIB / 4);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 6 * MIB / 4, 1, 0), 0);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1, 1, 0), -1);
+	audit_ok(&c);
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 0), 6 * MIB / 4);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, 6 * MIB / 4);
+	audit_ok(&c);
+	pcpu_chunk_fini(&c);
+
+	/* a single block chunk */
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, 4 * KIB, 4096), 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1024, 1, 0), 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1, 1, 0), -1);
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 0), 1024);
+	audit_ok(&c);
+	pcpu_chunk_fini(&c);
+}
+
+static void
+test_slot(void)
+{
+	struct pcpu_chunk c;
+
+	CU_ASSERT_EQUAL(pcpu_size_to_slot(0), 0);
+	CU_ASSERT_EQUAL(pcpu_size_to_slot(3), 0);
+	CU_ASSERT_EQUAL(pcpu_size_to_slot(4), 1);
+	CU_ASSERT_EQUAL(pcpu_size_to_slot(15), 1);
+	CU_ASSERT_EQUAL(pcpu_size_to_slot(16), 2);
+	CU_ASSERT_EQUAL(pcpu_size_to_slot(31), 2);
+	CU_ASSERT_EQUAL(pcpu_size_to_slot(32), 3);
+	CU_ASSERT_EQUAL(pcpu_size_to_slot(64), 4);
+	CU_ASSERT_EQUAL(pcpu_size_to_slot(4096), 10);
+	CU_ASSERT_EQUAL(pcpu_size_to_slot(65536), 14);
+	CU_ASSERT_EQUAL(pcpu_size_to_slot(1u << 31), 29);
+
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, 64 * KIB, 4096), 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_slot(&c), 14);
+	/* 64 KiB - 40 B free in one run: contig 65496 B -> fls 16 -> 13 */
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 10, 1, 0), 0);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, 16374);
+	CU_ASSERT_EQUAL(pcpu_chunk_slot(&c), 13);
+	/* leave exactly 12 bytes free at the end: slot 1 */
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 16384 - 10 - 3, 1, 0), 10);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, 3);
+	CU_ASSERT_EQUAL(pcpu_chunk_slot(&c), 1);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 3, 1, 0), 16381);
+	CU_ASSERT_EQUAL(c.free_bytes, 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_slot(&c), 0);
+	audit_ok(&c);
+	pcpu_chunk_fini(&c);
+}
+
+/* Hand-computed hints after a fixed sequence on a 64 KiB chunk. */
+static void
+test_hints(void)
+{
+	struct pcpu_chunk c;
+
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, 64 * KIB, 4096), 0);
+
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1, 1, 0), 0);
+	check_block(&c, 0, 1023, 1, 0, 1023, 0, 0);
+	CU_ASSERT_EQUAL(c.md_blocks[0].first_free, 1);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, 16383);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint_start, 1);
+	CU_ASSERT_EQUAL(c.chunk_md.first_free, 1);
+
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 10, 1, 0), 1);
+	check_block(&c, 0, 1013, 11, 0, 1013, 0, 0);
+	CU_ASSERT_EQUAL(c.md_blocks[0].first_free, 11);
+
+	/* 12 B aligned to 16 B: bit 11 is skipped and becomes a hole */
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 3, 4, 0), 12);
+	check_block(&c, 0, 1009, 15, 0, 1009, 1, 11);
+	CU_ASSERT_EQUAL(c.md_blocks[0].first_free, 11);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, 16369);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint_start, 15);
+	audit_ok(&c);
+
+	/* 4400 B crosses from block 0 into block 1 */
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1100, 1, 0), 15);
+	check_block(&c, 0, 1, 11, 0, 0, 0, 0);
+	check_block(&c, 1, 933, 91, 0, 933, 0, 0);
+	CU_ASSERT_EQUAL(c.md_blocks[1].first_free, 91);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, 16384 - 1115);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint_start, 1115);
+	CU_ASSERT_EQUAL(c.page_busy_blocks[0], 1);
+	CU_ASSERT_EQUAL(c.page_busy_blocks[1], 1);
+	CU_ASSERT_EQUAL(c.page_busy_blocks[2], 0);
+	audit_ok(&c);
+
+	CU_ASSERT_EQUAL(pcpu_chunk_obj_bits(&c, 0), 1);
+	CU_ASSERT_EQUAL(pcpu_chunk_obj_bits(&c, 1), 10);
+	CU_ASSERT_EQUAL(pcpu_chunk_obj_bits(&c, 12), 3);
+	CU_ASSERT_EQUAL(pcpu_chunk_obj_bits(&c, 13), 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_obj_bits(&c, 15), 1100);
+	CU_ASSERT_EQUAL(pcpu_chunk_obj_bits(&c, 11), 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_obj_bits(&c, 1115), 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_obj_bits(&c, 99999), 0);
+
+	/* free of the cross-block object: block 1 becomes empty again */
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 15), 1100);
+	check_block(&c, 0, 1009, 15, 0, 1009, 1, 11);
+	check_block(&c, 1, 1024, 0, 1024, 1024, 0, 0);
+	CU_ASSERT_EQUAL(c.page_busy_blocks[1], 0);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, 16369);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint_start, 15);
+	audit_ok(&c);
+
+	/* free inside block 0 merges with the hole and the contig run */
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 12), 3);
+	check_block(&c, 0, 1013, 11, 0, 1013, 0, 0);
+	CU_ASSERT_EQUAL(c.md_blocks[0].first_free, 11);
+	audit_ok(&c);
+
+	/* free at bit 0: left_free becomes exactly 1 */
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 0), 1);
+	check_block(&c, 0, 1013, 11, 1, 1013, 1, 0);
+	CU_ASSERT_EQUAL(c.md_blocks[0].first_free, 0);
+	CU_ASSERT_EQUAL(c.chunk_md.first_free, 0);
+	audit_ok(&c);
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 1), 10);
+	check_block(&c, 0, 1024, 0, 1024, 1024, 0, 0);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, 16384);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint_start, 0);
+	CU_ASSERT_EQUAL(c.nr_alloc, 0);
+	CU_ASSERT_EQUAL(c.free_bytes, 64 * KIB);
+	audit_ok(&c);
+	pcpu_chunk_fini(&c);
+}
+
+/* Exact left/right free and a completely filled block. */
+static void
+test_left_right(void)
+{
+	struct pcpu_chunk c;
+
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, 16 * KIB, 4096), 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1000, 1, 0), 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 24, 1, 0), 1000);
+	check_block(&c, 0, 0, 0, 0, 0, 0, 0);
+	CU_ASSERT_EQUAL(c.md_blocks[0].first_free, 1024);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 4, 1, 0), 1024);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1016, 1, 0), 1028);
+	check_block(&c, 1, 4, 1020, 0, 4, 0, 0);
+	/* an object at the very end of the chunk */
+	/* first fit would start at 2044; 4 KiB alignment skips to 2048 */
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 2048, 1024, 0), 2048);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, 4);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint_start, 2044);
+	audit_ok(&c);
+
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 0), 1000);
+	check_block(&c, 0, 1000, 0, 1000, 0, 0, 0);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, 1000);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint_start, 0);
+	/* equal runs: the better aligned one (bit 0) becomes contig */
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 1024), 4);
+	check_block(&c, 1, 4, 0, 4, 4, 0, 0);
+	audit_ok(&c);
+	/* the object ending at map_bits has its end bound bit */
+	CU_ASSERT_EQUAL(pcpu_chunk_obj_bits(&c, 2048), 2048);
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 2048), 2048);
+	check_block(&c, 2, 1024, 0, 1024, 1024, 0, 0);
+	check_block(&c, 1, 4, 0, 4, 4, 0, 0);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, 2052);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint_start, 2044);
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 1000), 24);
+	check_block(&c, 0, 1024, 0, 1024, 1024, 0, 0);
+	CU_ASSERT_EQUAL(c.md_blocks[0].first_free, 0);
+	/* [0, 1028) is smaller than [2044, 4096) */
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, 2052);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint_start, 2044);
+	CU_ASSERT_EQUAL(c.chunk_md.left_free, 1028);
+	audit_ok(&c);
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 1028), 1016);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, 4096);
+	audit_ok(&c);
+	pcpu_chunk_fini(&c);
+}
+
+static void
+test_alignment(void)
+{
+	struct pcpu_chunk c;
+	uint32_t a;
+	int off;
+
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, 256 * KIB, 4096), 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1, 1, 0), 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1, 1024, 0), 1024);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1, 2, 0), 2);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 2, 2, 0), 4);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1, 16, 0), 16);
+	/* bad arguments */
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1, 3, 0), -1);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1, 0, 0), -1);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 0, 1, 0), -1);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 65537, 1, 0), -1);
+	for (a = 1; a <= 1024; a <<= 1) {
+		off = pcpu_chunk_alloc(&c, 3, a, 0);
+		CU_ASSERT_FATAL(off >= 0);
+		CU_ASSERT_EQUAL((uint32_t)off % a, 0);
+	}
+	audit_ok(&c);
+	pcpu_chunk_fini(&c);
+
+	/* the chunk contig run fits only if alignment allows */
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, 4 * KIB, 4096), 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1, 1, 0), 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1021, 1, 0), 1);
+	/* free run [1022, 1024): 2 bits at an even start */
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 2, 4, 0), -1);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 2, 2, 0), 1022);
+	audit_ok(&c);
+	pcpu_chunk_fini(&c);
+}
+
+/* Objects up to 256 KiB spanning many blocks. */
+static void
+test_large(void)
+{
+	struct pcpu_chunk c;
+	int i;
+
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, 1 * MIB, 4096), 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1, 1, 0), 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 65536, 1024, 0), 1024);
+	CU_ASSERT_EQUAL(c.md_blocks[0].contig_hint, 1023);
+	CU_ASSERT_EQUAL(c.md_blocks[1].contig_hint, 0);
+	CU_ASSERT_EQUAL(c.md_blocks[64].contig_hint, 0);
+	CU_ASSERT_EQUAL(c.md_blocks[65].contig_hint, 1024);
+	CU_ASSERT_EQUAL(c.page_busy_blocks[64], 1);
+	CU_ASSERT_EQUAL(c.page_busy_blocks[65], 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 65536, 1, 0), 66560);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 65536, 1, 0), 132096);
+	/* 262144 - 197632 = 64512 bits left at the end */
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, 64512);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 65536, 1, 0), -1);
+	audit_ok(&c);
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 66560), 65536);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, 65536);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint_start, 66560);
+	audit_ok(&c);
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 0), 1);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 65536, 1, 0), 66560);
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 1024), 65536);
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 66560), 65536);
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 132096), 65536);
+	CU_ASSERT_EQUAL(c.nr_alloc, 0);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, 262144);
+	for (i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 65536, 1, 0), i * 65536);
+	CU_ASSERT_EQUAL(c.free_bytes, 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_slot(&c), 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1, 1, 0), -1);
+	audit_ok(&c);
+	pcpu_chunk_fini(&c);
+}
+
+static void
+test_bad_free(void)
+{
+	struct pcpu_chunk c;
+	struct snap s;
+
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, 64 * KIB, 4096), 0);
+	pcpu_chunk_set_populated(&c, 0, 4);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 8, 2, 0), 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 2000, 1, 0), 8);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 4, 4, 0), 2008);
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 2008), 4);
+
+	snap_take(&s, &c);
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 4), -1);      /* interior */
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 1500), -1);   /* interior */
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 2007), -1);   /* last bit */
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 2008), -1);   /* double free */
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 5000), -1);   /* never */
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 16383), -1);
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 16384), -1);  /* out of range */
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, UINT32_MAX), -1);
+	CU_ASSERT(snap_same(&s, &c));
+	snap_free(&s);
+	audit_ok(&c);
+
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 8), 2000);
+	snap_take(&s, &c);
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 8), -1);
+	CU_ASSERT(snap_same(&s, &c));
+	snap_free(&s);
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 0), 8);
+	audit_ok(&c);
+	pcpu_chunk_fini(&c);
+}
+
+static void
+test_pages_4k(void)
+{
+	struct pcpu_chunk c;
+	uint32_t rs = 0, re = 0;
+
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, 64 * KIB, 4096), 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_next_unpop(&c, 0, 16, &rs, &re), 1);
+	CU_ASSERT_EQUAL(rs, 0);
+	CU_ASSERT_EQUAL(re, 16);
+	CU_ASSERT_EQUAL(pcpu_chunk_prev_empty_pop(&c, 0, 16, &rs, &re), 0);
+
+	pcpu_chunk_set_populated(&c, 0, 4);
+	CU_ASSERT_EQUAL(c.nr_populated, 4);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 4);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1, 1, 0), 0);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 3);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 2000, 1, 0), 1);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 2);
+	CU_ASSERT_EQUAL(pcpu_chunk_page_empty(&c, 1), 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_page_empty(&c, 2), 1);
+	CU_ASSERT_EQUAL(pcpu_chunk_next_unpop(&c, 0, 16, &rs, &re), 1);
+	CU_ASSERT_EQUAL(rs, 4);
+	CU_ASSERT_EQUAL(re, 16);
+	CU_ASSERT_EQUAL(pcpu_chunk_next_unpop(&c, 0, 4, &rs, &re), 0);
+	/* an allocation on an unpopulated page does not change the count */
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1024, 1024, 0), 2048);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1024, 4096, 0), 4096);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 1);
+	pcpu_chunk_set_populated(&c, 4, 16);
+	CU_ASSERT_EQUAL(c.nr_populated, 16);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 12);
+	audit_ok(&c);
+
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 1), 2000);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 13);
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 0), 1);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 14);
+	CU_ASSERT_EQUAL(pcpu_chunk_prev_empty_pop(&c, 0, 16, &rs, &re), 1);
+	CU_ASSERT_EQUAL(rs, 5);
+	CU_ASSERT_EQUAL(re, 16);
+	CU_ASSERT_EQUAL(pcpu_chunk_prev_empty_pop(&c, 0, 5, &rs, &re), 1);
+	CU_ASSERT_EQUAL(rs, 3);
+	CU_ASSERT_EQUAL(re, 4);
+	CU_ASSERT_EQUAL(pcpu_chunk_prev_empty_pop(&c, 0, 3, &rs, &re), 1);
+	CU_ASSERT_EQUAL(rs, 0);
+	CU_ASSERT_EQUAL(re, 2);
+	CU_ASSERT_EQUAL(pcpu_chunk_prev_empty_pop(&c, 2, 3, &rs, &re), 0);
+
+	pcpu_chunk_set_depopulated(&c, 10, 16);
+	CU_ASSERT_EQUAL(c.nr_populated, 10);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 8);
+	CU_ASSERT_EQUAL(pcpu_chunk_page_populated(&c, 9), 1);
+	CU_ASSERT_EQUAL(pcpu_chunk_page_populated(&c, 10), 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_next_unpop(&c, 0, 16, &rs, &re), 1);
+	CU_ASSERT_EQUAL(rs, 10);
+	CU_ASSERT_EQUAL(re, 16);
+	audit_ok(&c);
+	/* a free on an unpopulated page does not count as empty populated */
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1, 1024, 0), 0);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 7);
+	pcpu_chunk_set_depopulated(&c, 2, 3);
+	CU_ASSERT_EQUAL(c.nr_populated, 9);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 7);
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 2048), 1024);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 7);
+	CU_ASSERT_EQUAL(c.page_busy_blocks[2], 0);
+	audit_ok(&c);
+	pcpu_chunk_fini(&c);
+}
+
+static void
+test_pages_2m(void)
+{
+	struct pcpu_chunk c;
+	uint32_t rs = 0, re = 0;
+
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, 4 * MIB, 2 * MIB), 0);
+	CU_ASSERT_EQUAL(c.nr_pages, 2);
+	CU_ASSERT_EQUAL(c.blocks_per_page, 512);
+	CU_ASSERT_EQUAL(pcpu_chunk_bit_to_page(&c, 524287), 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_bit_to_page(&c, 524288), 1);
+	pcpu_chunk_set_populated(&c, 0, 2);
+	CU_ASSERT_EQUAL(c.nr_populated, 2);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 2);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1, 1, 0), 0);
+	CU_ASSERT_EQUAL(c.page_busy_blocks[0], 1);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 1);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 65536, 1, 0), 1);
+	CU_ASSERT_EQUAL(c.page_busy_blocks[0], 65);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1, 1024, 0), 66560);
+	CU_ASSERT_EQUAL(c.page_busy_blocks[0], 66);
+	/* fill the rest of page 0 and spill into page 1 */
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 60000, 1024, 0), 67584);
+	CU_ASSERT_EQUAL(c.page_busy_blocks[0], 125);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 65536, 1024, 0), 128000);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 1);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 65536, 1024, 0), 193536);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 65536, 1024, 0), 259072);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 65536, 1024, 0), 324608);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 65536, 1024, 0), 390144);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 65536, 1024, 0), 455680);
+	/* 455680 + 65536 = 521216: the next one crosses into page 1 */
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 65536, 1024, 0), 521216);
+	CU_ASSERT_EQUAL(c.page_busy_blocks[0], 512);
+	CU_ASSERT_EQUAL(c.page_busy_blocks[1], 61);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_prev_empty_pop(&c, 0, 2, &rs, &re), 0);
+	audit_ok(&c);
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 521216), 65536);
+	CU_ASSERT_EQUAL(c.page_busy_blocks[0], 509);
+	CU_ASSERT_EQUAL(c.page_busy_blocks[1], 0);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 1);
+	CU_ASSERT_EQUAL(pcpu_chunk_prev_empty_pop(&c, 0, 2, &rs, &re), 1);
+	CU_ASSERT_EQUAL(rs, 1);
+	CU_ASSERT_EQUAL(re, 2);
+	pcpu_chunk_set_depopulated(&c, 1, 2);
+	CU_ASSERT_EQUAL(c.nr_populated, 1);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 0);
+	audit_ok(&c);
+	pcpu_chunk_fini(&c);
+}
+
+static void
+test_pop_only(void)
+{
+	struct pcpu_chunk c;
+
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, 64 * KIB, 4096), 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1, 1, 1), -1);
+	pcpu_chunk_set_populated(&c, 3, 5);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1, 1, 1), 3072);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1024, 1, 1), 3073);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1024, 1, 1), -1);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1023, 2, 1), -1);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1023, 1, 1), 4097);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1, 1, 1), -1);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1, 1, 0), 0);
+	/* a run crossing populated pages 8 and 9 */
+	pcpu_chunk_set_populated(&c, 8, 10);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1500, 4, 1), 8192);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 548, 1, 1), 9692);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1, 1, 1), -1);
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 3073), 1024);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 256, 256, 1), 3328);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 0);
+	audit_ok(&c);
+	pcpu_chunk_fini(&c);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Seeded random model test. */
+
+static uint64_t rng_state;
+
+static uint64_t
+rng(void)
+{
+	/* splitmix64 */
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+struct mobj {
+	uint32_t off, bits;
+};
+
+/* Largest free run of the model map (1 byte per bit). */
+static uint32_t
+model_max_run(const uint8_t *m, uint32_t n, uint32_t align, uint32_t bits,
+		int *fits)
+{
+	uint32_t i = 0, max = 0;
+
+	*fits = 0;
+	while (i < n) {
+		uint32_t s, a;
+
+		while (i < n && m[i])
+			i++;
+		s = i;
+		while (i < n && !m[i])
+			i++;
+		if (i - s > max)
+			max = i - s;
+		a = (s + align - 1) & ~(align - 1);
+		if (i > s && a + bits <= i)
+			*fits = 1;
+	}
+	return max;
+}
+
+static void
+test_random_model(void)
+{
+	const uint32_t chunk = 1 * MIB, nbits = chunk / 4;
+	unsigned long nops = env_ul("PCPU_MODEL_OPS", 200000);
+	uint64_t seed = env_ul("PCPU_SEED", (unsigned long)time(NULL));
+	struct pcpu_chunk c;
+	uint8_t *model = calloc(nbits, 1);
+	struct mobj *live = calloc(nbits, sizeof(*live));
+	uint32_t nlive = 0, i, used = 0;
+	unsigned long op, nalloc = 0, nfail = 0, nfree = 0, nbad = 0, npop = 0;
+	unsigned long forced = 0;
+
+	printf("\n    model test: seed %" PRIu64 " (PCPU_SEED=%" PRIu64
+		" to replay), %lu ops\n", seed, seed, nops);
+	rng_state = seed;
+	CU_ASSERT_FATAL(model != NULL && live != NULL);
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, chunk, 4096), 0);
+	pcpu_chunk_set_populated(&c, 0, c.nr_pages / 2);
+
+	for (op = 0; op < nops; op++) {
+		uint32_t r = (uint32_t)rng();
+		int do_free = nlive && (r % 100 < (used > nbits / 8 * 7 ? 65u : 40u));
+
+		if (!do_free) {
+			/* log-uniform size 1 .. 16384 bits, align 1 .. 1024 */
+			uint32_t shift = (uint32_t)(rng() % 15);
+			uint32_t bits = 1 + (uint32_t)(rng() % (1u << shift));
+			uint32_t align = 1u << (rng() % 11);
+			int pop = rng() % 8 == 0;
+			int off = pcpu_chunk_alloc(&c, bits, align, pop);
+
+			if (off < 0) {
+				int fits;
+				uint32_t max = model_max_run(model, nbits, align,
+						bits, &fits);
+
+				nfail++;
+				/* a run of bits + align - 1 always fits */
+				if (!pop && max >= bits + align - 1) {
+					CU_FAIL("alloc failed with room");
+					fprintf(stderr, "op %lu: bits %u align %u "
+						"max %u\n", op, bits, align, max);
+					break;
+				}
+				if (!pop && fits)
+					forced++;
+				continue;
+			}
+			CU_ASSERT_EQUAL_FATAL((uint32_t)off % align, 0);
+			CU_ASSERT_FATAL((uint32_t)off + bits <= nbits);
+			for (i = 0; i < bits; i++) {
+				if (model[off + i]) {
+					CU_FAIL_FATAL("overlapping allocation");
+				}
+				model[off + i] = 1;
+			}
+			if (pop) {
+				uint32_t p;
+
+				for (p = pcpu_chunk_bit_to_page(&c, off);
+						p <= pcpu_chunk_bit_to_page(&c,
+							off + bits - 1); p++)
+					CU_ASSERT_FATAL(
+						pcpu_chunk_page_populated(&c, p));
+			}
+			live[nlive].off = (uint32_t)off;
+			live[nlive].bits = bits;
+			nlive++;
+			used += bits;
+			nalloc++;
+		} else {
+			uint32_t k = (uint32_t)(rng() % nlive);
+			struct mobj o = live[k];
+
+			if (o.bits > 1 && rng() % 16 == 0) {
+				uint32_t in = o.off + 1 +
+					(uint32_t)(rng() % (o.bits - 1));
+
+				CU_ASSERT_EQUAL_FATAL(pcpu_chunk_free(&c, in), -1);
+				CU_ASSERT_EQUAL_FATAL(pcpu_chunk_obj_bits(&c, in), 0);
+				nbad++;
+			}
+			CU_ASSERT_EQUAL_FATAL(pcpu_chunk_obj_bits(&c, o.off),
+				o.bits);
+			CU_ASSERT_EQUAL_FATAL(pcpu_chunk_free(&c, o.off),
+				(int)o.bits);
+			memset(model + o.off, 0, o.bits);
+			live[k] = live[--nlive];
+			used -= o.bits;
+			nfree++;
+			/* a double free, unless the bit was reused */
+			if (!model[o.off]) {
+				CU_ASSERT_EQUAL_FATAL(pcpu_chunk_free(&c, o.off),
+					-1);
+				nbad++;
+			}
+		}
+		/* population changes now and then */
+		if (r % 512 == 7) {
+			uint32_t rs, re, ps = (uint32_t)(rng() % c.nr_pages);
+
+			if (pcpu_chunk_next_unpop(&c, ps, c.nr_pages, &rs, &re)) {
+				re = rs + 1 + (uint32_t)(rng() % (re - rs));
+				pcpu_chunk_set_populated(&c, rs, re);
+				npop++;
+			}
+		} else if (r % 512 == 9) {
+			uint32_t rs, re;
+
+			if (pcpu_chunk_prev_empty_pop(&c, 0, c.nr_pages, &rs,
+					&re)) {
+				pcpu_chunk_set_depopulated(&c, rs, re);
+				npop++;
+			}
+		}
+		if (op % 1000 == 999) {
+			char msg[256];
+
+			if (pcpu_chunk_audit(&c, msg, sizeof(msg)) != 0) {
+				fprintf(stderr, "op %lu seed %" PRIu64 ": %s\n",
+					op, seed, msg);
+				CU_FAIL_FATAL("audit failed");
+			}
+			CU_ASSERT_EQUAL_FATAL(c.nr_alloc, nlive);
+			CU_ASSERT_EQUAL_FATAL(c.free_bytes, (nbits - used) * 4);
+		}
+	}
+	audit_ok(&c);
+	printf("    %lu allocs, %lu failed (%lu with a misaligned fit left), "
+		"%lu frees, %lu bad frees rejected, %lu population changes, "
+		"%u live\n", nalloc, nfail, forced, nfree, nbad, npop, nlive);
+	CU_ASSERT(nalloc > nops / 4);
+	while (nlive) {
+		nlive--;
+		CU_ASSERT_EQUAL(pcpu_chunk_free(&c, live[nlive].off),
+			(int)live[nlive].bits);
+	}
+	CU_ASSERT_EQUAL(c.free_bytes, chunk);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, nbits);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, c.nr_populated);
+	audit_ok(&c);
+	pcpu_chunk_fini(&c);
+	free(model);
+	free(live);
+}
+
+/* Fragmentation statistics on a known layout. */
+static void
+test_frag_stats(void)
+{
+	struct pcpu_chunk c;
+	struct pcpu_chunk_frag f;
+
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, 16 * KIB, 4096), 0);
+	pcpu_chunk_frag_stats(&c, &f);
+	CU_ASSERT_EQUAL(f.nr_alloc, 0);
+	CU_ASSERT_EQUAL(f.min_alloc, 0);
+	CU_ASSERT_EQUAL(f.sum_frag, 0);
+	CU_ASSERT_EQUAL(f.free_bytes, 16 * KIB);
+	CU_ASSERT_EQUAL(f.contig_bytes, 16 * KIB);
+
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 2, 1, 0), 0);    /* 8 B */
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 10, 1, 0), 2);   /* 40 B */
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 100, 1, 0), 12); /* 400 B */
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 4, 1, 0), 112);  /* 16 B */
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 1, 1, 0), 116);
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 2), 10);
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 112), 4);
+	pcpu_chunk_set_populated(&c, 0, 4);
+	pcpu_chunk_frag_stats(&c, &f);
+	CU_ASSERT_EQUAL(f.nr_alloc, 3);
+	CU_ASSERT_EQUAL(f.free_bytes, 16 * KIB - 8 - 400 - 4);
+	CU_ASSERT_EQUAL(f.first_free, 2);
+	CU_ASSERT_EQUAL(f.sum_frag, 40 + 16);
+	CU_ASSERT_EQUAL(f.max_frag, 40);
+	CU_ASSERT_EQUAL(f.min_alloc, 4);
+	CU_ASSERT_EQUAL(f.max_alloc, 400);
+	CU_ASSERT_EQUAL(f.contig_bytes, (4096 - 117) * 4);
+	CU_ASSERT_EQUAL(f.populated_pages, 4);
+	CU_ASSERT_EQUAL(f.empty_pop_pages, 3);
+	audit_ok(&c);
+	pcpu_chunk_fini(&c);
+}
+
+/* The audit must notice broken state. */
+static void
+test_audit_detects(void)
+{
+	struct pcpu_chunk c;
+	char msg[256];
+	uint32_t save;
+
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, 16 * KIB, 4096), 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 10, 1, 0), 0);
+	audit_ok(&c);
+
+	save = c.md_blocks[0].contig_hint;
+	c.md_blocks[0].contig_hint++;
+	CU_ASSERT_EQUAL(pcpu_chunk_audit(&c, msg, sizeof(msg)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg, "contig_hint"));
+	c.md_blocks[0].contig_hint = save;
+
+	c.md_blocks[0].left_free = 3;
+	CU_ASSERT_EQUAL(pcpu_chunk_audit(&c, msg, sizeof(msg)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg, "left_free"));
+	c.md_blocks[0].left_free = 0;
+
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, 4086);
+	c.chunk_md.contig_hint = 4087;
+	CU_ASSERT_EQUAL(pcpu_chunk_audit(&c, msg, sizeof(msg)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg, "chunk contig_hint"));
+	c.chunk_md.contig_hint = 4086;
+
+	c.nr_alloc = 2;
+	CU_ASSERT_EQUAL(pcpu_chunk_audit(&c, msg, sizeof(msg)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg, "nr_alloc"));
+	c.nr_alloc = 1;
+
+	c.bound_map[0] &= ~1ULL;
+	CU_ASSERT_EQUAL(pcpu_chunk_audit(&c, msg, sizeof(msg)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg, "bound_map"));
+	c.bound_map[0] |= 1ULL;
+
+	c.free_bytes -= 4;
+	CU_ASSERT_EQUAL(pcpu_chunk_audit(&c, msg, sizeof(msg)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg, "free_bytes"));
+	c.free_bytes += 4;
+
+	c.page_busy_blocks[1] = 1;
+	CU_ASSERT_EQUAL(pcpu_chunk_audit(&c, msg, sizeof(msg)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg, "page_busy_blocks"));
+	c.page_busy_blocks[1] = 0;
+
+	c.nr_empty_pop_pages = 1;
+	CU_ASSERT_EQUAL(pcpu_chunk_audit(&c, msg, sizeof(msg)), -1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(msg, "nr_empty_pop_pages"));
+	c.nr_empty_pop_pages = 0;
+	audit_ok(&c);
+	pcpu_chunk_fini(&c);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Timing (printed, never asserted). */
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+struct tobj {
+	uint32_t chunk, off;
+};
+
+static int
+timed_fill(struct pcpu_chunk *chunks, uint32_t *nchunks, uint32_t maxc,
+		struct tobj *o, uint32_t n, uint32_t bits, uint32_t align)
+{
+	uint32_t i, cur = 0;
+
+	for (i = 0; i < n; i++) {
+		int off = pcpu_chunk_alloc(&chunks[cur], bits, align, 0);
+
+		while (off < 0) {
+			if (++cur >= *nchunks) {
+				if (*nchunks >= maxc)
+					return -1;
+				if (pcpu_chunk_init(&chunks[(*nchunks)++], 2 * MIB,
+						4096) != 0)
+					return -1;
+			}
+			off = pcpu_chunk_alloc(&chunks[cur], bits, align, 0);
+		}
+		o[i].chunk = cur;
+		o[i].off = (uint32_t)off;
+	}
+	return 0;
+}
+
+static void
+test_timing(void)
+{
+	static const uint32_t sizes[] = { 4, 16, 64, 256, 1024 };
+	static const double lx_alloc[] = { 490, 515, 610, 950, 3520 };
+	static const double lx_free[] = { 70, 75, 80, 100, 200 };
+	uint32_t n = (uint32_t)env_ul("PCPU_TIMING_OPS", 1u << 20);
+	uint32_t maxc = (uint32_t)(((uint64_t)n * 1024 * 2) / (2 * MIB) + 4);
+	struct pcpu_chunk *chunks = calloc(maxc, sizeof(*chunks));
+	struct tobj *o = calloc(n, sizeof(*o));
+	uint32_t si, order, i, nchunks;
+
+	CU_ASSERT_FATAL(chunks != NULL && o != NULL);
+	printf("\n    chunk-level timing, %u objects, 2 MiB chunks "
+		"(Linux bitmap allocator in brackets)\n", n);
+	printf("    %6s %5s %12s %12s %12s %12s\n", "size", "align",
+		"alloc ms", "free ms", "alloc ns/op", "free ns/op");
+	for (si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+		uint32_t bits = sizes[si] / 4;
+		uint32_t align = (sizes[si] < 8 ? 8 : sizes[si]) / 4;
+		double worst_a = 0, worst_f = 0;
+
+		for (order = 0; order < 3; order++) {
+			double t0, t1, t2;
+			int bad = 0;
+
+			nchunks = 0;
+			if (pcpu_chunk_init(&chunks[nchunks++], 2 * MIB, 4096))
+				break;
+			t0 = now_ms();
+			CU_ASSERT_EQUAL_FATAL(timed_fill(chunks, &nchunks, maxc,
+				o, n, bits, align), 0);
+			t1 = now_ms();
+			if (order == 0) {
+				for (i = 0; i < n; i++)
+					bad |= pcpu_chunk_free(&chunks[o[i].chunk],
+						o[i].off) != (int)bits;
+			} else if (order == 1) {
+				for (i = 0; i < n; i += 2)
+					bad |= pcpu_chunk_free(&chunks[o[i].chunk],
+						o[i].off) != (int)bits;
+				for (i = 1; i < n; i += 2)
+					bad |= pcpu_chunk_free(&chunks[o[i].chunk],
+						o[i].off) != (int)bits;
+			} else {
+				for (i = n; i-- > 0;)
+					bad |= pcpu_chunk_free(&chunks[o[i].chunk],
+						o[i].off) != (int)bits;
+			}
+			t2 = now_ms();
+			CU_ASSERT_EQUAL(bad, 0);
+			for (i = 0; i < nchunks; i++) {
+				CU_ASSERT_EQUAL(chunks[i].nr_alloc, 0);
+				CU_ASSERT_EQUAL(chunks[i].chunk_md.contig_hint,
+					chunks[i].map_bits);
+				pcpu_chunk_fini(&chunks[i]);
+			}
+			if (t1 - t0 > worst_a)
+				worst_a = t1 - t0;
+			if (t2 - t1 > worst_f)
+				worst_f = t2 - t1;
+		}
+		printf("    %6u %5u %6.1f [%4.0f] %6.1f [%4.0f] %12.1f %12.1f\n",
+			sizes[si], align * 4, worst_a, lx_alloc[si], worst_f,
+			lx_free[si], worst_a * 1e6 / n, worst_f * 1e6 / n);
+	}
+	free(chunks);
+	free(o);
+}
+
+int
+main(void)
+{
+	CU_pSuite s;
+	unsigned int fails;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 2;
+	s = CU_add_suite("pcpu_chunk", NULL, NULL);
+	if (s == NULL ||
+			!CU_add_test(s, "init and geometry", test_init) ||
+			!CU_add_test(s, "slots", test_slot) ||
+			!CU_add_test(s, "hints after alloc and free", test_hints) ||
+			!CU_add_test(s, "exact left/right free", test_left_right) ||
+			!CU_add_test(s, "alignment", test_alignment) ||
+			!CU_add_test(s, "objects up to 256 KiB", test_large) ||
+			!CU_add_test(s, "bad frees change nothing", test_bad_free) ||
+			!CU_add_test(s, "pages 4 KiB", test_pages_4k) ||
+			!CU_add_test(s, "pages 2 MiB", test_pages_2m) ||
+			!CU_add_test(s, "pop_only", test_pop_only) ||
+			!CU_add_test(s, "fragmentation stats", test_frag_stats) ||
+			!CU_add_test(s, "audit detects damage", test_audit_detects) ||
+			!CU_add_test(s, "random model", test_random_model) ||
+			!CU_add_test(s, "timing (printed)", test_timing)) {
+		CU_cleanup_registry();
+		return 2;
+	}
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	fails = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	CU_cleanup_registry();
+	return fails ? 1 : 0;
+}
