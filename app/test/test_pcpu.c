@@ -26,6 +26,7 @@
 #include <rte_pcpu.h>
 
 #include "test.h"
+#include "test_pcpu_alloc.h"
 
 #define PCPU_LOGTYPE_NAME "lib.pcpu_mempool"
 
@@ -491,6 +492,11 @@ static struct unit_test_suite pcpu_testsuite = {
 			pcpu_reset_teardown, test_alloc_bad_args),
 
 		TEST_CASES_END()
+	},
+	/* then the allocator cases, with the library set up */
+	.unit_test_suites = (struct unit_test_suite *[]){
+		&pcpu_alloc_suite,
+		NULL,
 	},
 };
 

@@ -939,10 +939,10 @@ rte_pcpu_init(const struct rte_pcpu_conf *conf)
 	__atomic_store_n(&rte_pcpu_shared.initialised, 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&g.mutex);
 
-	PCPU_LOG(INFO, "%" PRIu64 " MiB of address space per lcore at %p, "
+	PCPU_LOG(INFO, "%" PRIu64 " KiB of address space per lcore at %p, "
 		"chunks of %" PRIu64 " KiB, %s pages (%" PRIu64
 		" hugepages free), limit %" PRIu64 " bytes",
-		c.unit_stride >> 20, (void *)g.arena.base, c.chunk_size >> 10,
+		c.unit_stride >> 10, (void *)g.arena.base, c.chunk_size >> 10,
 		g.huge ? "2 MiB" : "4 KiB", free_huge, c.max_populated);
 
 	/* outside the mutex: EAL calls lcore_init_cb for existing lcores */

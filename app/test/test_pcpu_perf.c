@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+/*
+ * pcpu_perf_autotest: figures, printed, never asserted (speed targets are
+ * checked by reading these numbers, not by timed tests).
+ *
+ * Cases of other layers (caches, pools) live in their own files and are
+ * listed in pcpu_perf_suite below.
+ */
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_per_lcore.h>
+
+#include <rte_pcpu.h>
+
+#include "test.h"
+#include "test_pcpu_alloc.h"
+#include "test_pcpu_perf.h"
+
+double
+pcpu_perf_ms(uint64_t cycles)
+{
+	return (double)cycles * 1000.0 / (double)rte_get_tsc_hz();
+}
+
+/*
+ * The seed table (Linux's 2017 bitmap allocator cover letter): 1M
+ * allocations of one size, freed in order, alternating and in reverse;
+ * worst case of the three. Linux figures in ms.
+ */
+#define SEED_N (1u << 20)
+
+static const struct {
+	size_t size;
+	double linux_alloc_ms;
+	double linux_free_ms;
+} seed_table[] = {
+	{ 4, 490, 70 },
+	{ 16, 515, 75 },
+	{ 64, 610, 80 },
+	{ 256, 950, 100 },
+	{ 1024, 3520, 200 },
+};
+
+enum free_order { ORDER_IN, ORDER_ALT, ORDER_REV, ORDER_MAX };
+static const char * const order_name[] = { "in order", "alternating",
+	"reverse" };
+
+static int
+seed_run(void **objs, size_t size, size_t align, unsigned int n,
+		enum free_order order, uint64_t *alloc_cyc, uint64_t *free_cyc)
+{
+	unsigned int i;
+	uint64_t t0;
+
+	t0 = rte_rdtsc_precise();
+	for (i = 0; i < n; i++) {
+		objs[i] = rte_pcpu_alloc(size, align);
+		if (objs[i] == NULL)
+			break;
+	}
+	*alloc_cyc = rte_rdtsc_precise() - t0;
+	TEST_ASSERT_EQUAL(i, n, "alloc %zu B failed: %s", size,
+		rte_strerror(rte_errno));
+	t0 = rte_rdtsc_precise();
+	switch (order) {
+	case ORDER_IN:
+		for (i = 0; i < n; i++)
+			rte_pcpu_free(objs[i]);
+		break;
+	case ORDER_ALT:
+		for (i = 0; i < n; i += 2)
+			rte_pcpu_free(objs[i]);
+		for (i = 1; i < n; i += 2)
+			rte_pcpu_free(objs[i]);
+		break;
+	default:
+		for (i = n; i-- > 0;)
+			rte_pcpu_free(objs[i]);
+		break;
+	}
+	*free_cyc = rte_rdtsc_precise() - t0;
+	return TEST_SUCCESS;
+}
+
+static int
+perf_seed_table(int no_cache)
+{
+	struct rte_pcpu_conf conf = { .flags = no_cache ? RTE_PCPU_F_NO_CACHE :
+		0 };
+	struct rte_pcpu_stats st;
+	void **objs = malloc(sizeof(void *) * SEED_N);
+	unsigned int s, o;
+
+	TEST_ASSERT_NOT_NULL(objs, "no memory");
+	TEST_ASSERT_SUCCESS(pcpu_test_reinit(&conf), "init");
+	/* one object to learn the page mode */
+	rte_pcpu_free(rte_pcpu_alloc(4, 0));
+	rte_pcpu_stats_get(&st);
+	printf("\nseed table: %u objects, %s, %" PRIu64 " KiB pages, %u lcores"
+		" with memory; worst of in order / alternating / reverse\n",
+		SEED_N, no_cache ? "cache buckets off" : "cache buckets on",
+		st.page_size >> 10, st.nr_lcores);
+	printf("%8s %12s %12s %8s %12s %12s %8s  %s\n", "size", "alloc ms",
+		"Linux ms", "ratio", "free ms", "Linux ms", "ratio",
+		"worst free order");
+	for (s = 0; s < RTE_DIM(seed_table); s++) {
+		uint64_t a, f, wa = 0, wf = 0;
+		unsigned int worst = 0;
+
+		for (o = 0; o < ORDER_MAX; o++) {
+			TEST_ASSERT_SUCCESS(seed_run(objs, seed_table[s].size,
+				0, SEED_N, o, &a, &f), "run");
+			rte_pcpu_cache_flush();
+			rte_pcpu_reclaim();
+			wa = RTE_MAX(wa, a);
+			if (f > wf) {
+				wf = f;
+				worst = o;
+			}
+		}
+		printf("%8zu %12.1f %12.0f %7.2fx %12.1f %12.0f %7.2fx  %s\n",
+			seed_table[s].size, pcpu_perf_ms(wa),
+			seed_table[s].linux_alloc_ms,
+			pcpu_perf_ms(wa) / seed_table[s].linux_alloc_ms,
+			pcpu_perf_ms(wf), seed_table[s].linux_free_ms,
+			pcpu_perf_ms(wf) / seed_table[s].linux_free_ms,
+			order_name[worst]);
+	}
+	{
+		uint64_t a, f;
+
+		TEST_ASSERT_SUCCESS(seed_run(objs, 4, 8, SEED_N, ORDER_IN, &a,
+			&f), "aligned run");
+		printf("%u x 4 B aligned to 8 B: alloc %.1f ms, free %.1f ms "
+			"(target < 500 ms; Linux about 16 s)\n", SEED_N,
+			pcpu_perf_ms(a), pcpu_perf_ms(f));
+	}
+	free(objs);
+	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit");
+	TEST_ASSERT_SUCCESS(pcpu_test_reinit(NULL), "init");
+	return TEST_SUCCESS;
+}
+
+static int
+test_perf_seed_nocache(void)
+{
+	return perf_seed_table(1);
+}
+
+static int
+test_perf_seed_cache(void)
+{
+	return perf_seed_table(0);
+}
+
+/*
+ * Access: increment a {packets, bytes} pair through RTE_PCPU() versus an
+ * RTE_DEFINE_PER_LCORE (TLS) variable, in the same run. A compiler barrier
+ * after each increment keeps both loops doing one memory update per
+ * iteration.
+ */
+struct pair {
+	uint64_t packets;
+	uint64_t bytes;
+};
+
+static RTE_DEFINE_PER_LCORE(struct pair, tls_pair);
+
+#define ACCESS_ITERS (UINT64_C(50) * 1000 * 1000)
+
+static __rte_noinline uint64_t
+access_pcpu(struct pair *h, uint64_t iters)
+{
+	uint64_t i, t0 = rte_rdtsc_precise();
+
+	for (i = 0; i < iters; i++) {
+		struct pair *p = RTE_PCPU(h);
+
+		p->packets++;
+		p->bytes += 64;
+		rte_compiler_barrier();
+	}
+	return rte_rdtsc_precise() - t0;
+}
+
+static __rte_noinline uint64_t
+access_tls(uint64_t iters)
+{
+	uint64_t i, t0 = rte_rdtsc_precise();
+
+	for (i = 0; i < iters; i++) {
+		RTE_PER_LCORE(tls_pair).packets++;
+		RTE_PER_LCORE(tls_pair).bytes += 64;
+		rte_compiler_barrier();
+	}
+	return rte_rdtsc_precise() - t0;
+}
+
+static int
+test_perf_access(void)
+{
+	struct pair *h = RTE_PCPU_ALLOC(h);
+	uint64_t best_p = UINT64_MAX, best_t = UINT64_MAX;
+	unsigned int r;
+
+	TEST_ASSERT_NOT_NULL(h, "alloc");
+	for (r = 0; r < 5; r++) {
+		best_p = RTE_MIN(best_p, access_pcpu(h, ACCESS_ITERS));
+		best_t = RTE_MIN(best_t, access_tls(ACCESS_ITERS));
+	}
+	TEST_ASSERT_EQUAL(RTE_PCPU(h)->packets, 5 * ACCESS_ITERS, "count");
+	printf("\naccess, {packets, bytes} increment, best of 5 x %" PRIu64
+		": RTE_PCPU %.3f cycles, TLS %.3f cycles, ratio %.3f "
+		"(target <= 1.10)\n", ACCESS_ITERS,
+		(double)best_p / ACCESS_ITERS, (double)best_t / ACCESS_ITERS,
+		(double)best_p / (double)best_t);
+	rte_pcpu_free(h);
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite pcpu_perf_suite = {
+	.suite_name = "percpu figures",
+	.unit_test_cases = {
+		TEST_CASE(test_perf_access),
+		TEST_CASE(test_perf_seed_nocache),
+		TEST_CASE(test_perf_seed_cache),
+		/* cache and pool figures: add their cases here */
+		TEST_CASES_END()
+	}
+};
+
+static int
+test_pcpu_perf(void)
+{
+	return unit_test_suite_runner(&pcpu_perf_suite);
+}
+
+REGISTER_TEST_COMMAND(pcpu_perf_autotest, test_pcpu_perf);
