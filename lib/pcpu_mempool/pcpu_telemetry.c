@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+/*
+ * Telemetry commands of the percpu allocator and its pools:
+ *
+ *   /pcpu/info                  page size, unit stride, chunk size, limit,
+ *                               lcores with memory
+ *   /pcpu/stats                 every field of struct rte_pcpu_stats
+ *   /pcpu_mempool/list          pool names
+ *   /pcpu_mempool/info,<name>   one pool: configuration, counts, budget,
+ *                               statistics, per-lcore caches
+ *
+ * Callbacks run on the telemetry thread (not an lcore): they read
+ * per-lcore state with relaxed atomic loads through the library's locked
+ * read functions, never through rte_lcore_id(). Dict keys use only
+ * [A-Za-z0-9_/], as DPDK 22.11 requires; 22.11 has only the int and u64
+ * value types.
+ */
+
+#include <errno.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_telemetry.h>
+
+#include "rte_pcpu.h"
+#include "pcpu_private.h"
+#include "pcpu_mempool_private.h"
+
+static int
+tel_pcpu_info(const char *cmd __rte_unused, const char *params __rte_unused,
+		struct rte_tel_data *d)
+{
+	struct rte_pcpu_stats s;
+	struct rte_tel_data *lcores;
+	unsigned int lcore_id;
+
+	if (rte_pcpu_stats_get(&s) != 0)
+		return -1;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_int(d, "initialised",
+		__atomic_load_n(&rte_pcpu_shared.initialised,
+			__ATOMIC_ACQUIRE) != 0);
+	rte_tel_data_add_dict_u64(d, "page_size", s.page_size);
+	rte_tel_data_add_dict_u64(d, "unit_stride", s.unit_stride);
+	rte_tel_data_add_dict_u64(d, "chunk_size", s.chunk_size);
+	rte_tel_data_add_dict_u64(d, "max_populated", s.max_populated);
+	rte_tel_data_add_dict_u64(d, "max_size", RTE_PCPU_MAX_SIZE);
+	rte_tel_data_add_dict_u64(d, "max_align", RTE_PCPU_MAX_ALIGN);
+	rte_tel_data_add_dict_u64(d, "nr_lcores", s.nr_lcores);
+	lcores = rte_tel_data_alloc();
+	if (lcores == NULL)
+		return 0;
+	rte_tel_data_start_array(lcores, RTE_TEL_U64_VAL);
+	for (lcore_id = rte_pcpu_lcore_next(0); lcore_id < RTE_MAX_LCORE;
+	     lcore_id = rte_pcpu_lcore_next(lcore_id + 1))
+		rte_tel_data_add_array_u64(lcores, lcore_id);
+	if (rte_tel_data_add_dict_container(d, "lcores", lcores, 0) != 0)
+		rte_tel_data_free(lcores);
+	return 0;
+}
+
+static int
+tel_pcpu_stats(const char *cmd __rte_unused, const char *params __rte_unused,
+		struct rte_tel_data *d)
+{
+	struct rte_pcpu_stats s;
+	struct rte_tel_data *sock;
+	unsigned int i, last = 0;
+
+	if (rte_pcpu_stats_get(&s) != 0)
+		return -1;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "nr_alloc", s.nr_alloc);
+	rte_tel_data_add_dict_u64(d, "nr_dealloc", s.nr_dealloc);
+	rte_tel_data_add_dict_u64(d, "nr_cur_alloc", s.nr_cur_alloc);
+	rte_tel_data_add_dict_u64(d, "nr_max_alloc", s.nr_max_alloc);
+	rte_tel_data_add_dict_u64(d, "nr_alloc_fail", s.nr_alloc_fail);
+	rte_tel_data_add_dict_u64(d, "nr_chunks", s.nr_chunks);
+	rte_tel_data_add_dict_u64(d, "nr_max_chunks", s.nr_max_chunks);
+	rte_tel_data_add_dict_u64(d, "min_alloc_size", s.min_alloc_size);
+	rte_tel_data_add_dict_u64(d, "max_alloc_size", s.max_alloc_size);
+	rte_tel_data_add_dict_u64(d, "populated_bytes", s.populated_bytes);
+	rte_tel_data_add_dict_u64(d, "max_populated_bytes",
+		s.max_populated_bytes);
+	rte_tel_data_add_dict_u64(d, "populated_pages", s.populated_pages);
+	rte_tel_data_add_dict_u64(d, "empty_pop_pages", s.empty_pop_pages);
+	rte_tel_data_add_dict_u64(d, "page_size", s.page_size);
+	rte_tel_data_add_dict_u64(d, "max_populated", s.max_populated);
+	rte_tel_data_add_dict_u64(d, "unit_stride", s.unit_stride);
+	rte_tel_data_add_dict_u64(d, "chunk_size", s.chunk_size);
+	rte_tel_data_add_dict_u64(d, "nr_lcores", s.nr_lcores);
+	rte_tel_data_add_dict_u64(d, "nr_huge_fallback", s.nr_huge_fallback);
+	rte_tel_data_add_dict_u64(d, "cached_objs", s.cached_objs);
+	rte_tel_data_add_dict_u64(d, "cached_bytes", s.cached_bytes);
+	/* per socket, up to the last socket with memory (at least socket 0) */
+	for (i = 0; i < RTE_MAX_NUMA_NODES; i++)
+		if (s.populated_bytes_socket[i] != 0)
+			last = i;
+	sock = rte_tel_data_alloc();
+	if (sock == NULL)
+		return 0;
+	rte_tel_data_start_array(sock, RTE_TEL_U64_VAL);
+	for (i = 0; i <= last; i++)
+		rte_tel_data_add_array_u64(sock, s.populated_bytes_socket[i]);
+	if (rte_tel_data_add_dict_container(d, "populated_bytes_socket", sock,
+			0) != 0)
+		rte_tel_data_free(sock);
+	return 0;
+}
+
+static int
+tel_pool_list(const char *cmd __rte_unused, const char *params __rte_unused,
+		struct rte_tel_data *d)
+{
+	rte_tel_data_start_array(d, RTE_TEL_STRING_VAL);
+	pcpu_mempool_tel_list(d);
+	return 0;
+}
+
+static int
+tel_pool_info(const char *cmd __rte_unused, const char *params,
+		struct rte_tel_data *d)
+{
+	if (params == NULL || params[0] == '\0')
+		return -EINVAL;
+	rte_tel_data_start_dict(d);
+	return pcpu_mempool_tel_info(params, d);
+}
+
+RTE_INIT(pcpu_telemetry_init)
+{
+	rte_telemetry_register_cmd("/pcpu/info", tel_pcpu_info,
+		"Percpu allocator configuration. Takes no parameters");
+	rte_telemetry_register_cmd("/pcpu/stats", tel_pcpu_stats,
+		"Percpu allocator statistics. Takes no parameters");
+	rte_telemetry_register_cmd("/pcpu_mempool/list", tel_pool_list,
+		"Names of the percpu pools. Takes no parameters");
+	rte_telemetry_register_cmd("/pcpu_mempool/info", tel_pool_info,
+		"One percpu pool. Parameters: string pool name");
+}
