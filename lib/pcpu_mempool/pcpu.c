@@ -32,6 +32,7 @@
 #include "rte_pcpu.h"
 #include "pcpu_chunk.h"
 #include "pcpu_private.h"
+#include "pcpu_cache.h"
 
 RTE_LOG_REGISTER_DEFAULT(pcpu_logtype, INFO);
 
@@ -503,7 +504,8 @@ rte_pcpu_alloc(size_t size, size_t align)
 		rte_spinlock_unlock(&g.lock);
 		return NULL;
 	}
-	return pcpu_alloc_slow(size, align);
+	/* small sizes: the calling lcore's cache bucket (pcpu_cache.c) */
+	return pcpu_cache_alloc(size, align);
 }
 
 /* Whether a chunk should be set aside for depopulation (Linux 5.14). */
@@ -621,7 +623,8 @@ rte_pcpu_free(void *handle)
 		rte_errno = EINVAL;
 		return -1;
 	}
-	return pcpu_free_slow(handle, NULL);
+	/* into the calling lcore's cache, or to the chunks (pcpu_cache.c) */
+	return pcpu_cache_free(handle);
 }
 
 /* Depopulate empty pages of an isolated chunk, last page first, while the
@@ -1017,6 +1020,7 @@ pcpu_cached_add(int64_t objs, int64_t bytes)
 int
 rte_pcpu_stats_get(struct rte_pcpu_stats *s)
 {
+	struct pcpu_cache_counters cc;
 	int i;
 
 	if (s == NULL) {
@@ -1029,12 +1033,20 @@ rte_pcpu_stats_get(struct rte_pcpu_stats *s)
 		pthread_mutex_unlock(&g.mutex);
 		return 0;
 	}
+	/* lock-free sum of the lcore caches' counters */
+	pcpu_cache_counters(&cc);
 	rte_spinlock_lock(&g.lock);
-	s->nr_alloc = g.nr_alloc;
-	s->nr_dealloc = g.nr_dealloc;
-	s->nr_cur_alloc = g.nr_cur_alloc;
+	/*
+	 * User-level counts: the chunks count refills into caches as
+	 * allocations and flushes as frees; users see the objects the caches
+	 * hand out and take back. Exact when no cache runs meanwhile.
+	 */
+	s->nr_alloc = g.nr_alloc - cc.refilled + cc.user_alloc;
+	s->nr_dealloc = g.nr_dealloc - cc.flushed + cc.user_free;
+	s->nr_cur_alloc = s->nr_alloc >= s->nr_dealloc ?
+		s->nr_alloc - s->nr_dealloc : 0;
 	s->nr_max_alloc = g.nr_max_alloc;
-	s->nr_alloc_fail = g.nr_alloc_fail;
+	s->nr_alloc_fail = g.nr_alloc_fail + cc.alloc_fail;
 	s->nr_chunks = g.nr_chunks;
 	s->nr_max_chunks = g.nr_max_chunks;
 	s->min_alloc_size = g.min_alloc_size == UINT64_MAX ? 0 :
@@ -1053,8 +1065,8 @@ rte_pcpu_stats_get(struct rte_pcpu_stats *s)
 	s->chunk_size = g.conf.chunk_size;
 	s->nr_lcores = g.nr_lcores;
 	s->nr_huge_fallback = g.nr_huge_fallback;
-	s->cached_objs = g.cached_objs;
-	s->cached_bytes = g.cached_bytes;
+	s->cached_objs = g.cached_objs + cc.cached_objs;
+	s->cached_bytes = g.cached_bytes + cc.cached_bytes;
 	rte_spinlock_unlock(&g.lock);
 	pthread_mutex_unlock(&g.mutex);
 	return 0;
@@ -1180,10 +1192,23 @@ audit_mappings(const struct pcpu_chunk *c, char *msg, size_t len)
 	return 0;
 }
 
+/* Bytes of the live object starting at @p handle, 0 if none. Lock held. */
+static uint32_t
+audit_obj_bytes(const void *handle)
+{
+	struct pcpu_chunk *c;
+	uint32_t bit = 0;
+
+	c = handle_to_chunk(handle, &bit);
+	return c != NULL ?
+		pcpu_chunk_obj_bits(c, bit) << PCPU_MIN_ALLOC_SHIFT : 0;
+}
+
 int
 rte_pcpu_audit(void)
 {
-	uint64_t nr_alloc = 0, populated = 0, empty = 0;
+	struct pcpu_cache_counters cc;
+	uint64_t nr_alloc = 0, populated = 0, empty = 0, cached = 0;
 	uint32_t idx, nr_chunks = 0;
 	char msg[256];
 	int ret = 0;
@@ -1228,6 +1253,20 @@ rte_pcpu_audit(void)
 	if (nr_alloc != g.nr_cur_alloc)
 		AUDIT_FAIL("chunks hold %" PRIu64 " objects, counter says %"
 			PRIu64, nr_alloc, g.nr_cur_alloc);
+	/* cache buckets: tags, contents, and user-live + cached == live */
+	if (pcpu_cache_audit(audit_obj_bytes, &cached, msg, sizeof(msg)) != 0)
+		AUDIT_FAIL("%s", msg);
+	pcpu_cache_counters(&cc);
+	if (cc.cached_objs != cached)
+		AUDIT_FAIL("caches hold %" PRIu64 " objects, counted %" PRIu64,
+			cached, cc.cached_objs);
+	if ((g.nr_alloc - cc.refilled + cc.user_alloc) -
+	    (g.nr_dealloc - cc.flushed + cc.user_free) + cached != nr_alloc)
+		AUDIT_FAIL("user-live %" PRIu64 " + cached %" PRIu64
+			" != %" PRIu64 " objects in chunks",
+			(g.nr_alloc - cc.refilled + cc.user_alloc) -
+			(g.nr_dealloc - cc.flushed + cc.user_free), cached,
+			nr_alloc);
 	if (g.cached_objs > g.nr_cur_alloc)
 		AUDIT_FAIL("caches hold %" PRIu64 " objects, only %" PRIu64
 			" are allocated", g.cached_objs, g.nr_cur_alloc);

@@ -85,11 +85,12 @@ enum rte_pcpu_page_policy {
  */
 struct rte_pcpu_conf {
 	/** Address space per lcore in bytes: a power of two, at least
-	 * @c chunk_size. Default RTE_PCPU_DEFAULT_UNIT_STRIDE. The number of
+	 * @c chunk_size and at most 64 GiB. Default RTE_PCPU_DEFAULT_UNIT_STRIDE. The number of
 	 * chunks is unit_stride / chunk_size. */
 	uint64_t unit_stride;
-	/** Bytes of one chunk in one unit: a power of two between 64 KiB and
-	 * unit_stride; with hugepages, at least 2 MiB.
+	/** Bytes of one chunk in one unit: a power of two between
+	 * RTE_PCPU_MAX_SIZE (256 KiB) and min(unit_stride, 1 GiB); with
+	 * hugepages, at least 2 MiB.
 	 * Default RTE_PCPU_DEFAULT_CHUNK_SIZE. */
 	uint64_t chunk_size;
 	/** Limit on populated bytes, summed over all lcores with memory.
@@ -255,16 +256,81 @@ int64_t rte_pcpu_reclaim(void);
  *
  * Empty the calling lcore's cache buckets: every free object they hold goes
  * back to the chunk allocator (where rte_pcpu_reclaim() can give its pages
- * back). A registered thread that unregisters is flushed automatically.
+ * back), and every size class of this lcore returns to its initial state
+ * (not in use, initial watermarks; its capacity goes back to the budgets).
+ * A registered thread that unregisters is flushed automatically.
+ *
+ * Caches serve objects of 1 .. RTE_PCPU_CACHE_MAX_SIZE bytes (per lcore
+ * copy) in RTE_PCPU_CACHE_NB_CLASSES size classes; an lcore's idle classes
+ * shrink by themselves only while that lcore keeps allocating or freeing,
+ * so call this from an lcore that goes idle to give its cached memory back
+ * at once.
  *
  * @return
- *   Number of objects given back, or -1 with rte_errno = EALREADY if the
- *   allocator is not set up. An unregistered thread has no cache: 0.
+ *   Number of objects given back (0 or more), or -1 with
+ *   rte_errno = EALREADY if the allocator is not set up. An unregistered
+ *   thread has no cache: 0.
  *
- * Thread-safety: MT-safe; acts on the calling lcore's caches only.
+ * Thread-safety: MT-safe; acts on the calling lcore's caches only (the
+ * caches of other lcores are not touched).
  */
 __rte_experimental
 int rte_pcpu_cache_flush(void);
+
+/** Largest object size served by the lcore caches, bytes per lcore copy;
+ * larger requests (and alignments above their class's) go to the chunk
+ * allocator under its lock. */
+#define RTE_PCPU_CACHE_MAX_SIZE 512u
+
+/** Number of cache size classes: 8, 16, 24, 32, 48, 64, 96, 128, 192,
+ * 256, 384 and 512 bytes. */
+#define RTE_PCPU_CACHE_NB_CLASSES 12u
+
+/**
+ * State and counters of one lcore's cache of one size class. Counts are of
+ * objects; sizes are bytes per lcore copy.
+ */
+struct rte_pcpu_cache_stats {
+	uint32_t size;      /**< Class size, bytes. */
+	uint32_t len;       /**< Free objects held now. */
+	uint32_t low;       /**< Low watermark: an allocation finding len at
+			      *  or below it refills (0: refill on empty). */
+	uint32_t high;      /**< High watermark (capacity): a free taking len
+			      *  above it flushes the oldest objects down to
+			      *  the midpoint. 0: class not in use. */
+	uint32_t batch;     /**< Midpoint (low + high) / 2: refills bring len
+			      *  up to it, flushes down to it. */
+	uint64_t nr_alloc;  /**< Objects handed out by this cache. */
+	uint64_t nr_free;   /**< Objects freed into this cache. */
+	uint64_t nr_refill; /**< Refills (underflows). */
+	uint64_t nr_flush;  /**< Flushes above high (overflows). */
+	uint64_t nr_grow;   /**< Times high grew. */
+	uint64_t nr_decay;  /**< Times an idle class shrank or was released. */
+};
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Read the cache state of lcore @p lcore_id for size class @p class_idx.
+ *
+ * @param lcore_id
+ *   Lcore id, below RTE_MAX_LCORE.
+ * @param class_idx
+ *   Size class, below RTE_PCPU_CACHE_NB_CLASSES (0 is the smallest).
+ * @param stats
+ *   Filled on success; all counters 0 (size and low filled) if the lcore
+ *   has no cache or the allocator is not set up.
+ * @return
+ *   0, or -1 with rte_errno = EINVAL (@p stats NULL, @p lcore_id or
+ *   @p class_idx out of range).
+ *
+ * Thread-safety: MT-safe, lock-free; while the lcore runs, the fields are
+ * read one by one and may be momentarily inconsistent with each other.
+ */
+__rte_experimental
+int rte_pcpu_cache_stats_get(unsigned int lcore_id, unsigned int class_idx,
+		struct rte_pcpu_cache_stats *stats);
 
 /**
  * @warning
