@@ -1,0 +1,570 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+/*
+ * Flow table of dpdk-flowcount, see flow_table.h.
+ *
+ * Life of a flow entry:
+ *   insert (worker, under add_lock): pool get (every lcore's copy zeroed)
+ *     -> rte_hash_add_key_data(key, handle)
+ *   count (worker): RTE_PCPU_LCORE(self, handle)->packets/bytes/last_seen,
+ *     plain (relaxed atomic) stores into the lcore's own copy
+ *   age (main): rte_hash_del_key(); remember handle -> key (pending)
+ *   grace period over (rte_hash RCU defer queue, on whichever thread
+ *     reclaims): free_key_data() pushes the handle on reclaim_ring
+ *   reclaim (main): sum the copies one last time (no writer can touch them
+ *     any more, so the sum is exact), add them to the totals under the key,
+ *     put the handle back to the pool.
+ *
+ * The totals (main lcore only) keep every aged flow's counts merged by key,
+ * so a flow that ages out and comes back appears once in the dump.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_hash.h>
+#include <rte_hash_crc.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_malloc.h>
+#include <rte_ring.h>
+#include <rte_spinlock.h>
+
+#include <rte_pcpu.h>
+#include <rte_pcpu_mempool.h>
+
+#include "flow_table.h"
+
+#define BURST_MAX 64
+#define POOL_CACHE 32
+#define AGE_BATCH 1024
+
+struct pending {
+	struct flow_key key;
+};
+
+struct total {
+	struct flow_key key;
+	uint64_t packets;
+	uint64_t bytes;
+};
+
+struct flow_table {
+	struct rte_hash *h;             /* key -> handle, lock-free readers */
+	struct rte_pcpu_mempool *pool;  /* struct flow_counters objects */
+	struct rte_ring *reclaim_ring;  /* handles past their grace period */
+	struct rte_hash *pending;       /* handle -> key (main only) */
+	struct rte_hash *totals;        /* key -> struct total (main only) */
+	struct rte_rcu_qsbr *qsbr;
+	uint32_t max_flows;
+	uint32_t max_totals;
+	rte_spinlock_t add_lock;        /* insert-if-absent */
+	uint32_t out;                   /* handles out (atomic) */
+	uint64_t aged;                  /* written by main only */
+	uint64_t nb_pending;            /* written by main only */
+	uint64_t nb_totals;             /* written by main only */
+	uint64_t totals_overflow_pkts;
+	uint64_t totals_overflow_bytes;
+	struct total *total_mem;        /* max_totals entries */
+	struct pending *pending_mem;    /* indexed by pending hash position */
+	int finished;
+};
+
+static inline void
+counter_add(uint64_t *c, uint64_t v)
+{
+	/* only the owning lcore writes: a relaxed store is a plain store */
+	__atomic_store_n(c, *c + v, __ATOMIC_RELAXED);
+}
+
+void
+flow_counters_read(const struct flow_counters *handle, uint64_t *packets,
+		uint64_t *bytes, uint64_t *last_seen)
+{
+	uint64_t sum[2];
+	uint64_t last = 0;
+
+	rte_pcpu_sum_u64(handle, 2, sum);
+	if (last_seen != NULL) {
+		const struct flow_counters *c;
+		unsigned int lcore;
+
+		RTE_PCPU_FOREACH(lcore, c, handle) {
+			uint64_t t = __atomic_load_n(&c->last_seen,
+				__ATOMIC_RELAXED);
+
+			if (t > last)
+				last = t;
+		}
+		*last_seen = last;
+	}
+	*packets = sum[0];
+	*bytes = sum[1];
+}
+
+/* rte_hash RCU: called once a deleted entry's grace period has ended, on
+ * the thread that reclaims (main in rte_hash_del_key/free, a worker when
+ * an add finds no free slot). Hand the handle to the main lcore. */
+static void
+free_key_data(void *p, void *key_data)
+{
+	struct flow_table *ft = p;
+
+	if (key_data == NULL)   /* the reclaim sentinel, see kick_reclaim() */
+		return;
+	if (rte_ring_mp_enqueue(ft->reclaim_ring, key_data) != 0)
+		RTE_LOG(ERR, USER1, "flowcount: reclaim ring full, handle %p "
+			"lost\n", key_data);
+}
+
+static struct rte_hash *
+make_hash(const char *name, uint32_t entries, uint32_t key_len, int socket,
+		uint8_t flags)
+{
+	struct rte_hash_parameters p = {
+		.name = name,
+		.entries = RTE_MAX(entries, 64u),
+		.key_len = key_len,
+		.hash_func = rte_hash_crc,
+		.hash_func_init_val = 0,
+		.socket_id = socket,
+		.extra_flag = flags,
+	};
+
+	return rte_hash_create(&p);
+}
+
+struct flow_table *
+flow_table_create(const struct flow_table_conf *conf)
+{
+	struct rte_hash_rcu_config rcfg = { 0 };
+	struct flow_table *ft;
+	uint32_t n;
+
+	if (conf->max_flows == 0 || conf->qsbr == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	ft = rte_zmalloc_socket("flow_table", sizeof(*ft), RTE_CACHE_LINE_SIZE,
+		conf->socket_id);
+	if (ft == NULL)
+		return NULL;
+	ft->max_flows = conf->max_flows;
+	ft->max_totals = RTE_MAX(conf->max_totals, 64u);
+	ft->qsbr = conf->qsbr;
+	rte_spinlock_init(&ft->add_lock);
+
+	/* Cuckoo hashing may refuse an insert before it is full: give it
+	 * twice the room; --max-flows is enforced by the handle count. */
+	ft->h = make_hash("fc_flows", conf->max_flows * 2,
+		sizeof(struct flow_key), conf->socket_id,
+		RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF |
+		RTE_HASH_EXTRA_FLAGS_MULTI_WRITER_ADD);
+	if (ft->h == NULL)
+		goto fail;
+	rcfg.v = conf->qsbr;
+	rcfg.mode = RTE_HASH_QSBR_MODE_DQ;
+	/* reclaim everything whose grace period is over at each delete */
+	rcfg.trigger_reclaim_limit = 0;
+	rcfg.max_reclaim_size = conf->max_flows * 2;
+	rcfg.key_data_ptr = ft;
+	rcfg.free_key_data_func = free_key_data;
+	if (rte_hash_rcu_qsbr_add(ft->h, &rcfg) != 0)
+		goto fail;
+
+	/* The pool's cap leaves room for objects parked in lcore caches;
+	 * the flow limit itself is ft->out. */
+	n = conf->max_flows + POOL_CACHE * 2 * rte_lcore_count();
+	ft->pool = rte_pcpu_mempool_create("fc_flows", n,
+		sizeof(struct flow_counters), POOL_CACHE, 0, NULL, NULL, 0);
+	if (ft->pool == NULL)
+		goto fail;
+	ft->reclaim_ring = rte_ring_create("fc_reclaim",
+		rte_align32pow2(n + 1), conf->socket_id, RING_F_SC_DEQ);
+	if (ft->reclaim_ring == NULL)
+		goto fail;
+	ft->pending = make_hash("fc_pending", n, sizeof(void *),
+		conf->socket_id, 0);
+	ft->totals = make_hash("fc_totals", ft->max_totals,
+		sizeof(struct flow_key), conf->socket_id, 0);
+	if (ft->pending == NULL || ft->totals == NULL)
+		goto fail;
+	ft->total_mem = calloc(ft->max_totals, sizeof(*ft->total_mem));
+	ft->pending_mem = calloc((size_t)rte_hash_max_key_id(ft->pending) + 1,
+		sizeof(*ft->pending_mem));
+	if (ft->total_mem == NULL || ft->pending_mem == NULL)
+		goto fail;
+	return ft;
+fail:
+	RTE_LOG(ERR, USER1, "flowcount: flow table: %s\n",
+		rte_strerror(rte_errno));
+	flow_table_free(ft);
+	return NULL;
+}
+
+/* Insert-if-absent; returns the flow's handle, or NULL when the flow
+ * cannot be tracked (table full). */
+static struct flow_counters *
+flow_insert(struct flow_table *ft, const struct flow_key *key,
+		struct flow_worker_stats *ws)
+{
+	void *handle = NULL;
+
+	rte_spinlock_lock(&ft->add_lock);
+	if (rte_hash_lookup_data(ft->h, key, &handle) >= 0)
+		goto out;
+	handle = NULL;
+	if (__atomic_load_n(&ft->out, __ATOMIC_RELAXED) >= ft->max_flows)
+		goto out;
+	if (rte_pcpu_mempool_get(ft->pool, &handle) != 0) {
+		handle = NULL;
+		goto out;
+	}
+	if (rte_hash_add_key_data(ft->h, key, handle) != 0) {
+		/* never published: no reader can hold it */
+		rte_pcpu_mempool_put(ft->pool, handle);
+		handle = NULL;
+		goto out;
+	}
+	__atomic_fetch_add(&ft->out, 1, __ATOMIC_RELAXED);
+	counter_add(&ws->flows_created, 1);
+out:
+	rte_spinlock_unlock(&ft->add_lock);
+	return handle;
+}
+
+void
+flow_table_count(struct flow_table *ft, const struct flow_key *keys,
+		const uint32_t *lens, unsigned int n, uint64_t now,
+		struct flow_worker_stats *ws)
+{
+	const void *kp[BURST_MAX];
+	void *data[BURST_MAX];
+	uint64_t hits = 0;
+	unsigned int lcore = rte_lcore_id();
+	unsigned int i;
+
+	if (n == 0)
+		return;
+	RTE_ASSERT(n <= BURST_MAX);
+	for (i = 0; i < n; i++)
+		kp[i] = &keys[i];
+	rte_hash_lookup_bulk_data(ft->h, kp, n, &hits, data);
+	for (i = 0; i < n; i++) {
+		struct flow_counters *h, *c;
+
+		if (hits & (UINT64_C(1) << i))
+			h = data[i];
+		else
+			h = flow_insert(ft, &keys[i], ws);
+		if (unlikely(h == NULL)) {
+			counter_add(&ws->overflow_pkts, 1);
+			counter_add(&ws->overflow_bytes, lens[i]);
+			continue;
+		}
+		c = RTE_PCPU_LCORE(lcore, h);
+		counter_add(&c->packets, 1);
+		counter_add(&c->bytes, lens[i]);
+		__atomic_store_n(&c->last_seen, now, __ATOMIC_RELAXED);
+	}
+}
+
+/* Add counts to the totals under @key (main only). */
+static void
+totals_add(struct flow_table *ft, const struct flow_key *key,
+		uint64_t packets, uint64_t bytes)
+{
+	void *d;
+	int32_t pos;
+
+	if (packets == 0 && bytes == 0)
+		return;
+	if (rte_hash_lookup_data(ft->totals, key, &d) >= 0) {
+		struct total *t = d;
+
+		t->packets += packets;
+		t->bytes += bytes;
+		return;
+	}
+	if (ft->nb_totals < ft->max_totals) {
+		struct total *t = &ft->total_mem[ft->nb_totals];
+
+		t->key = *key;
+		t->packets = packets;
+		t->bytes = bytes;
+		pos = rte_hash_add_key_data(ft->totals, key, t);
+		if (pos == 0) {
+			ft->nb_totals++;
+			return;
+		}
+	}
+	ft->totals_overflow_pkts += packets;
+	ft->totals_overflow_bytes += bytes;
+}
+
+/*
+ * DPDK 22.11 has no call to run the hash's RCU defer queue
+ * (rte_hash_rcu_qsbr_dq_reclaim() came in 24.07): the queue is reclaimed
+ * when a key is deleted. While handles wait, add and delete a sentinel key
+ * (family 0, which no packet has) so that they come back without waiting
+ * for the next aged flow. Main lcore only.
+ */
+static void
+kick_reclaim(struct flow_table *ft)
+{
+	struct flow_key sentinel;
+
+	if (ft->h == NULL || ft->nb_pending == 0 ||
+			rte_ring_count(ft->reclaim_ring) >= ft->nb_pending)
+		return;
+	memset(&sentinel, 0, sizeof(sentinel));
+	if (rte_hash_add_key_data(ft->h, &sentinel, NULL) == 0)
+		rte_hash_del_key(ft->h, &sentinel);
+}
+
+void
+flow_table_reclaim(struct flow_table *ft)
+{
+	void *handles[64];
+	unsigned int n, i;
+
+	kick_reclaim(ft);
+
+	while ((n = rte_ring_sc_dequeue_burst(ft->reclaim_ring, handles,
+			RTE_DIM(handles), NULL)) > 0) {
+		for (i = 0; i < n; i++) {
+			uint64_t pk, by;
+			int32_t pos;
+
+			pos = rte_hash_lookup(ft->pending, &handles[i]);
+			flow_counters_read(handles[i], &pk, &by, NULL);
+			if (pos >= 0) {
+				totals_add(ft, &ft->pending_mem[pos].key, pk,
+					by);
+				rte_hash_del_key(ft->pending, &handles[i]);
+				ft->nb_pending--;
+			} else {
+				RTE_LOG(ERR, USER1, "flowcount: reclaimed "
+					"handle %p has no key\n", handles[i]);
+			}
+			rte_pcpu_mempool_put(ft->pool, handles[i]);
+			__atomic_fetch_sub(&ft->out, 1, __ATOMIC_RELAXED);
+		}
+	}
+}
+
+unsigned int
+flow_table_age(struct flow_table *ft, uint64_t now, uint64_t timeout_tsc,
+		unsigned int rcu_id)
+{
+	static struct flow_key cand[AGE_BATCH];
+	static void *cand_h[AGE_BATCH];
+	unsigned int nb = 0, deleted = 0, i;
+	const void *key;
+	void *data;
+	uint32_t next = 0;
+
+	flow_table_reclaim(ft);
+	rte_rcu_qsbr_thread_online(ft->qsbr, rcu_id);
+	for (;;) {
+		nb = 0;
+		while (nb < AGE_BATCH &&
+				rte_hash_iterate(ft->h, &key, &data, &next) >= 0) {
+			uint64_t pk, by, last;
+
+			if (data == NULL)   /* reclaim sentinel */
+				continue;
+			flow_counters_read(data, &pk, &by, &last);
+			if (now > last && now - last > timeout_tsc) {
+				cand[nb] = *(const struct flow_key *)key;
+				cand_h[nb] = data;
+				nb++;
+			}
+		}
+		for (i = 0; i < nb; i++) {
+			int32_t ppos;
+
+			/* seen twice by an iteration racing with inserts */
+			if (rte_hash_lookup(ft->pending, &cand_h[i]) >= 0)
+				continue;
+			/* record the key before the entry can be reclaimed */
+			ppos = rte_hash_add_key(ft->pending, &cand_h[i]);
+			if (ppos < 0) {
+				RTE_LOG(ERR, USER1, "flowcount: pending table "
+					"full\n");
+				continue;
+			}
+			ft->pending_mem[ppos].key = cand[i];
+			if (rte_hash_del_key(ft->h, &cand[i]) < 0) {
+				rte_hash_del_key(ft->pending, &cand_h[i]);
+				continue;
+			}
+			ft->nb_pending++;
+			ft->aged++;
+			deleted++;
+		}
+		if (nb < AGE_BATCH)
+			break;
+	}
+	rte_rcu_qsbr_quiescent(ft->qsbr, rcu_id);
+	rte_rcu_qsbr_thread_offline(ft->qsbr, rcu_id);
+	flow_table_reclaim(ft);
+	return deleted;
+}
+
+void
+flow_table_info(const struct flow_table *ft, struct flow_table_info *info)
+{
+	uint64_t out = __atomic_load_n(&ft->out, __ATOMIC_RELAXED);
+
+	memset(info, 0, sizeof(*info));
+	info->aged = __atomic_load_n(&ft->aged, __ATOMIC_RELAXED);
+	info->pending = __atomic_load_n(&ft->nb_pending, __ATOMIC_RELAXED);
+	/* handles out are live flows or deleted ones waiting for RCU */
+	info->live = out > info->pending ? out - info->pending : 0;
+	info->max_flows = ft->max_flows;
+	info->totals = __atomic_load_n(&ft->nb_totals, __ATOMIC_RELAXED);
+	info->totals_overflow_pkts = __atomic_load_n(&ft->totals_overflow_pkts,
+		__ATOMIC_RELAXED);
+	info->totals_overflow_bytes = __atomic_load_n(
+		&ft->totals_overflow_bytes, __ATOMIC_RELAXED);
+}
+
+/* keep out[0..n) sorted by bytes, largest first */
+static unsigned int
+top_insert(struct flow_stat *out, unsigned int n, unsigned int max,
+		const struct flow_stat *s)
+{
+	unsigned int i;
+
+	if (max == 0)
+		return 0;
+	if (n == max && s->bytes <= out[n - 1].bytes)
+		return n;
+	i = n < max ? n : max - 1;
+	while (i > 0 && out[i - 1].bytes < s->bytes) {
+		out[i] = out[i - 1];
+		i--;
+	}
+	out[i] = *s;
+	return n < max ? n + 1 : n;
+}
+
+unsigned int
+flow_table_top(struct flow_table *ft, struct flow_stat *out, unsigned int n,
+		unsigned int rcu_id)
+{
+	const void *key;
+	void *data;
+	uint32_t next = 0;
+	unsigned int cnt = 0;
+
+	if (ft->h == NULL || ft->finished)
+		return 0;
+	rte_rcu_qsbr_thread_online(ft->qsbr, rcu_id);
+	while (rte_hash_iterate(ft->h, &key, &data, &next) >= 0) {
+		struct flow_stat s;
+
+		if (data == NULL)
+			continue;
+		s.key = *(const struct flow_key *)key;
+		flow_counters_read(data, &s.packets, &s.bytes, NULL);
+		cnt = top_insert(out, cnt, n, &s);
+	}
+	rte_rcu_qsbr_thread_offline(ft->qsbr, rcu_id);
+	return cnt;
+}
+
+void
+flow_table_finish(struct flow_table *ft)
+{
+	const void *key;
+	void *data;
+	uint32_t next = 0;
+	void **live;
+	unsigned int nb = 0, i;
+	int32_t count = rte_hash_count(ft->h);
+
+	flow_table_reclaim(ft);
+	live = calloc((size_t)RTE_MAX(count, 1), sizeof(*live));
+	/* workers are offline: every copy is final */
+	while (rte_hash_iterate(ft->h, &key, &data, &next) >= 0) {
+		uint64_t pk, by;
+
+		if (data == NULL)
+			continue;
+		flow_counters_read(data, &pk, &by, NULL);
+		totals_add(ft, key, pk, by);
+		if (live != NULL && nb < (unsigned int)count)
+			live[nb++] = data;
+	}
+	/* freeing the hash reclaims its defer queue: pending handles come
+	 * back through free_key_data() */
+	rte_hash_free(ft->h);
+	ft->h = NULL;
+	ft->finished = 1;
+	flow_table_reclaim(ft);
+	for (i = 0; i < nb; i++) {
+		rte_pcpu_mempool_put(ft->pool, live[i]);
+		__atomic_fetch_sub(&ft->out, 1, __ATOMIC_RELAXED);
+	}
+	free(live);
+	if (ft->nb_pending != 0)
+		RTE_LOG(WARNING, USER1, "flowcount: %" PRIu64 " aged flows "
+			"never came back from RCU\n", ft->nb_pending);
+	if (rte_pcpu_mempool_free(ft->pool) != 0)
+		RTE_LOG(WARNING, USER1, "flowcount: pool still has %u objects "
+			"out\n", rte_pcpu_mempool_in_use_count(ft->pool));
+	else
+		ft->pool = NULL;
+}
+
+static int
+stat_cmp(const void *a, const void *b)
+{
+	return flow_key_cmp(&((const struct flow_stat *)a)->key,
+		&((const struct flow_stat *)b)->key);
+}
+
+int
+flow_table_totals(struct flow_table *ft, struct flow_stat **out)
+{
+	struct flow_stat *v;
+	uint64_t i;
+
+	v = calloc(ft->nb_totals > 0 ? (size_t)ft->nb_totals : 1, sizeof(*v));
+	if (v == NULL)
+		return -1;
+	for (i = 0; i < ft->nb_totals; i++) {
+		v[i].key = ft->total_mem[i].key;
+		v[i].packets = ft->total_mem[i].packets;
+		v[i].bytes = ft->total_mem[i].bytes;
+	}
+	qsort(v, (size_t)ft->nb_totals, sizeof(*v), stat_cmp);
+	*out = v;
+	return (int)ft->nb_totals;
+}
+
+void
+flow_table_free(struct flow_table *ft)
+{
+	if (ft == NULL)
+		return;
+	rte_hash_free(ft->h);
+	if (ft->reclaim_ring != NULL && ft->pool != NULL)
+		flow_table_reclaim(ft);
+	rte_pcpu_mempool_free(ft->pool);
+	rte_ring_free(ft->reclaim_ring);
+	rte_hash_free(ft->pending);
+	rte_hash_free(ft->totals);
+	free(ft->total_mem);
+	free(ft->pending_mem);
+	rte_free(ft);
+}

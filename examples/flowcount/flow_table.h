@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+#ifndef _FLOW_TABLE_H_
+#define _FLOW_TABLE_H_
+
+/**
+ * @file
+ * Flow table of dpdk-flowcount: an rte_hash (lock-free readers, several
+ * writers) from struct flow_key to a handle of an rte_pcpu_mempool object,
+ * struct flow_counters, of which every lcore has its own copy.
+ *
+ * - Workers (the receiving lcores) look flows up in bursts and update
+ *   only their own copy: no lock, no atomic read-modify-write.
+ * - New flows are inserted under a small lock (insert-if-absent, so two
+ *   lcores seeing the same new flow share one entry); at --max-flows
+ *   entries, packets of new flows go to the overflow bucket.
+ * - The main lcore ages idle flows: it deletes them from the hash; the
+ *   hash's RCU support (rte_hash_rcu_qsbr_add) hands the handle back only
+ *   after every reader passed a quiescent state; then the copies are
+ *   summed once more (final, exact) into the totals kept for the dump, and
+ *   the handle goes back to the pool.
+ */
+
+#include <stdint.h>
+
+#include <rte_rcu_qsbr.h>
+
+#include "flow_parse.h"
+
+/** One lcore's counters of one flow. */
+struct flow_counters {
+	uint64_t packets;   /**< Packets received by this lcore. */
+	uint64_t bytes;     /**< Bytes (packet length) received. */
+	uint64_t last_seen; /**< TSC of this lcore's last packet. */
+};
+
+/** Summed view of a flow. */
+struct flow_stat {
+	struct flow_key key;
+	uint64_t packets;
+	uint64_t bytes;
+};
+
+/** Counters a worker keeps of its flow table work (its own copy). */
+struct flow_worker_stats {
+	uint64_t flows_created;   /**< Flows this lcore inserted. */
+	uint64_t overflow_pkts;   /**< Packets of flows not tracked. */
+	uint64_t overflow_bytes;
+};
+
+struct flow_table;
+
+/** Flow table configuration. */
+struct flow_table_conf {
+	uint32_t max_flows;     /**< Entries (live + waiting for RCU). */
+	uint32_t max_totals;    /**< Distinct keys kept for the dump. */
+	struct rte_rcu_qsbr *qsbr; /**< Readers: workers, main, telemetry. */
+	int socket_id;
+};
+
+/** Create the table, its pool and RCU defer queue; NULL on error. */
+struct flow_table *flow_table_create(const struct flow_table_conf *conf);
+
+/**
+ * Count a burst of packets on the calling lcore (a registered, online
+ * RCU reader).
+ *
+ * @param keys Keys of the packets.
+ * @param lens Packet lengths.
+ * @param n Number of packets, at most 64.
+ * @param now TSC now.
+ * @param ws The calling lcore's worker statistics.
+ */
+void flow_table_count(struct flow_table *ft, const struct flow_key *keys,
+		const uint32_t *lens, unsigned int n, uint64_t now,
+		struct flow_worker_stats *ws);
+
+/**
+ * Read a flow's counters: sums of packets and bytes over all lcores
+ * (relaxed atomic loads, rte_pcpu_sum_u64()) and the latest last_seen.
+ */
+void flow_counters_read(const struct flow_counters *handle,
+		uint64_t *packets, uint64_t *bytes, uint64_t *last_seen);
+
+/**
+ * Main lcore: delete flows idle for more than @p timeout_tsc, and fold the
+ * handles whose grace period has ended into the totals.
+ *
+ * @param rcu_id RCU thread id of the caller (registered).
+ * @return Flows deleted by this call.
+ */
+unsigned int flow_table_age(struct flow_table *ft, uint64_t now,
+		uint64_t timeout_tsc, unsigned int rcu_id);
+
+/** Main lcore: fold handles whose grace period has ended into totals. */
+void flow_table_reclaim(struct flow_table *ft);
+
+/** Table counters. */
+struct flow_table_info {
+	uint64_t live;      /**< Entries in the hash. */
+	uint64_t aged;      /**< Flows deleted by aging. */
+	uint64_t pending;   /**< Deleted, waiting for a grace period. */
+	uint64_t max_flows;
+	uint64_t totals;    /**< Distinct keys in the totals. */
+	uint64_t totals_overflow_pkts; /**< Aged packets not kept (totals full). */
+	uint64_t totals_overflow_bytes;
+};
+
+/** Read the table counters (any thread). */
+void flow_table_info(const struct flow_table *ft, struct flow_table_info *i);
+
+/**
+ * Top @p n live flows by bytes, largest first.
+ *
+ * @param rcu_id RCU thread id of the caller (registered; made online
+ *   during the walk).
+ * @return Number of entries written to @p out.
+ */
+unsigned int flow_table_top(struct flow_table *ft, struct flow_stat *out,
+		unsigned int n, unsigned int rcu_id);
+
+/**
+ * After the workers stopped (RCU offline): fold the live flows and every
+ * pending one into the totals, return all handles, free hash and pool.
+ * The totals stay readable with flow_table_totals().
+ */
+void flow_table_finish(struct flow_table *ft);
+
+/**
+ * Totals (aged + live after flow_table_finish()), sorted in dump order.
+ *
+ * @param out Receives a malloc'd array (free() it).
+ * @return Number of flows, or -1 on allocation failure.
+ */
+int flow_table_totals(struct flow_table *ft, struct flow_stat **out);
+
+/** Free what is left. */
+void flow_table_free(struct flow_table *ft);
+
+#endif /* _FLOW_TABLE_H_ */

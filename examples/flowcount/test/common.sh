@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The pcpu_mempool authors
+#
+# Helpers for the dpdk-flowcount script tests (sourced).
+# Environment (set by meson): FLOWCOUNT (the binary), PCAP_DIR
+# (<repo>/../shared/data/pcap), DEMO_DIR (examples/flowcount/data).
+
+set -u
+SKIP=77
+TEST_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SRC_DIR=$(cd "$TEST_DIR/.." && pwd)
+: "${FLOWCOUNT:?FLOWCOUNT must name the dpdk-flowcount binary}"
+: "${PCAP_DIR:=$SRC_DIR/../../../shared/data/pcap}"
+: "${DEMO_DIR:=$SRC_DIR/data}"
+PYTHON=$(command -v python3)
+[ -x /usr/bin/python3 ] && PYTHON=/usr/bin/python3
+
+TMP=$(mktemp -d /tmp/flowcount-test.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+RUN_ID=0
+
+need_pcap_dir() {
+	if [ ! -d "$PCAP_DIR" ]; then
+		echo "SKIP: $PCAP_DIR not found"
+		exit $SKIP
+	fi
+}
+
+# prepare SRC DST: a classic pcap libpcap reads as the oracle does
+prepare() {
+	"$PYTHON" "$TEST_DIR/pcap_prepare.py" "$1" "$2"
+}
+
+# run_fc EAL-LCORE-ARGS... -- APP-ARGS...: EAL options common to all tests
+# are added; a unique file prefix keeps runs apart.
+run_fc() {
+	RUN_ID=$((RUN_ID + 1))
+	FC_PREFIX="fctest$$_$RUN_ID"
+	timeout -k 5 "${FC_TIMEOUT:-60}" "$FLOWCOUNT" --no-huge -m 512 \
+		--no-pci --file-prefix "$FC_PREFIX" --log-level=pmd.net.pcap:error \
+		"$@"
+}
+
+# captures under the shared folders, sorted
+list_captures() {
+	local d
+	for d in "$@"; do
+		ls "$PCAP_DIR/$d"/*.pcap "$PCAP_DIR/$d"/*.pcapng 2>/dev/null
+	done | sort
+}
+
+# double_csv IN: the same CSV with packets and bytes doubled
+double_csv() {
+	awk -F, 'BEGIN { OFS = "," } NR == 1 { print; next }
+		{ $7 *= 2; $8 *= 2; print }' "$1"
+}
