@@ -53,6 +53,15 @@ struct pcpu_chunk_priv {
 	uint64_t *dirty;         /* One bit per block: leaf is stale. */
 	uint32_t nr_leaves;      /* Power of two >= nr_blocks. */
 	uint32_t nr_dirty;       /* Dirty leaves. */
+	/*
+	 * Fit cache: while valid, no free run of hint_need bits or more
+	 * starts before block hint_block, so a request needing at least that
+	 * much may go straight to that block if its contig hint fits.
+	 * Frees at or before that block drop it.
+	 */
+	uint32_t hint_block;
+	uint32_t hint_need;
+	int hint_valid;
 };
 
 /* ---------------------------------------------------------------------- */
@@ -305,7 +314,7 @@ block_refresh(struct pcpu_chunk *c, uint32_t b)
 {
 	struct pcpu_block_md *md = &c->md_blocks[b];
 	uint32_t base = b * BLK_BITS, lim = base + BLK_BITS;
-	uint32_t pos, s, e;
+	uint32_t pos, s, e, tail;
 
 	if (md->scan_hint) {
 		pos = md->scan_hint_start + md->scan_hint;
@@ -319,12 +328,17 @@ block_refresh(struct pcpu_chunk *c, uint32_t b)
 		md->contig_hint = 0;
 		md->contig_hint_start = 0;
 	}
+	/* right_free is exact here: the run touching the end needs no scan */
+	tail = BLK_BITS - md->right_free;
 	md->right_free = 0;
 	while (pos < BLK_BITS) {
 		s = next_zero(c->alloc_map, lim, base + pos);
 		if (s >= lim)
 			break;
-		e = next_set(c->alloc_map, lim, s + 1);
+		if (s - base >= tail)
+			e = lim;
+		else
+			e = next_set(c->alloc_map, lim, s + 1);
 		block_update(md, s - base, e - base);
 		pos = e - base;
 	}
@@ -599,6 +613,23 @@ block_search_start(const struct pcpu_block_md *md, uint32_t need)
 	return md->first_free;
 }
 
+/* Whether a block surely holds an aligned fit: a run of @need bits, or
+ * its contig run fits once aligned. */
+static inline int
+block_fits(const struct pcpu_block_md *md, uint32_t bs, uint32_t bits,
+		uint32_t align, uint32_t need)
+{
+	uint32_t cs = bs + md->contig_hint_start;
+	uint32_t a;
+
+	if (md->contig_hint >= need)
+		return 1;
+	if (md->contig_hint < bits)
+		return 0;
+	a = align_up(cs, align);
+	return a >= cs && (uint64_t)a + bits <= (uint64_t)cs + md->contig_hint;
+}
+
 /*
  * First aligned fit of @bits in [from, lim). Walks free runs; the largest
  * run it skipped (rightmost on ties) is returned in *skip_s / *skip_len.
@@ -616,10 +647,15 @@ area_scan(const struct pcpu_chunk *c, uint32_t from, uint32_t lim,
 		s = next_zero(c->alloc_map, lim, p);
 		if (s >= lim)
 			break;
-		e = next_set(c->alloc_map, lim, s + 1);
 		a = align_up(s, align);
-		if (a >= s && (uint64_t)a + bits <= e)
-			return a;
+		if (a >= s && (uint64_t)a + bits <= lim) {
+			/* the first set bit after s ends the run */
+			e = next_set(c->alloc_map, a + bits, s + 1);
+			if (e >= a + bits)
+				return a;
+		} else {
+			e = next_set(c->alloc_map, lim, s + 1);
+		}
 		if (e - s >= *skip_len) {
 			*skip_len = e - s;
 			*skip_s = s;
@@ -775,23 +811,22 @@ commit_alloc(struct pcpu_chunk *c, uint32_t off, uint32_t bits)
 
 	if (cmd->contig_hint && off < cmd->contig_hint_start + cmd->contig_hint &&
 			end > cmd->contig_hint_start) {
+		/*
+		 * The larger remaining piece of the old contig run is a lower
+		 * bound; other runs are not larger than the old contig. The
+		 * next allocation that needs the tree makes it exact again.
+		 */
 		uint32_t cs = cmd->contig_hint_start;
 		uint32_t ce = cs + cmd->contig_hint;
-		uint32_t max;
+		uint32_t lp = off > cs ? off - cs : 0;
+		uint32_t rp = ce > end ? ce - end : 0;
 
-		tree_flush(c);
-		max = chunk_priv(c)->tree[1].max;
-		if (max > c->map_bits)
-			max = c->map_bits;
-		cmd->contig_hint = max;
-		if (max == 0)
-			cmd->contig_hint_start = 0;
-		else if (ce >= end && ce - end == max)
-			cmd->contig_hint_start = end;
-		else if (off >= cs && off - cs == max)
-			cmd->contig_hint_start = cs;
-		else
-			cmd->contig_hint_start = tree_max_start(c, max);
+		if (rp >= lp) {
+			cmd->contig_hint = rp;
+			cmd->contig_hint_start = rp ? end : 0;
+		} else {
+			cmd->contig_hint = lp;
+		}
 	}
 }
 
@@ -800,6 +835,7 @@ pcpu_chunk_alloc(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits,
 		int pop_only)
 {
 	struct pcpu_block_md *cmd = &c->chunk_md;
+	struct pcpu_chunk_priv *pv = chunk_priv(c);
 	uint32_t need, b, pos, skip_s = 0, skip_len = 0;
 	uint64_t need64;
 	int64_t off = -1;
@@ -809,18 +845,44 @@ pcpu_chunk_alloc(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits,
 			align_bits > c->map_bits)
 		return -1;
 
+	need64 = (uint64_t)bits + align_bits - 1;
+	need = need64 > c->map_bits ? c->map_bits + 1 : (uint32_t)need64;
+
+	/* fast path: the block the last search found still fits */
+	if (pv->hint_valid && need >= pv->hint_need && !pop_only &&
+			block_fits(&c->md_blocks[pv->hint_block],
+				pv->hint_block * BLK_BITS, bits, align_bits,
+				need)) {
+		struct pcpu_block_md *md = &c->md_blocks[pv->hint_block];
+		uint32_t bs = pv->hint_block * BLK_BITS;
+
+		off = area_scan(c, bs + block_search_start(md, need),
+				bs + BLK_BITS, bits, align_bits, &skip_s,
+				&skip_len);
+		if (off >= 0) {
+			if (skip_len)
+				block_note_skip(md, skip_s - bs, skip_len);
+			commit_alloc(c, (uint32_t)off, bits);
+			return (int)off;
+		}
+	}
+
 	tree_flush(c);
 	chunk_contig_exact(c);
 	if (bits > cmd->contig_hint)
 		return -1;
 
-	need64 = (uint64_t)bits + align_bits - 1;
-	need = need64 > c->map_bits ? c->map_bits + 1 : (uint32_t)need64;
-	if (chunk_priv(c)->tree[1].max >= need) {
+	pv->hint_valid = 0;
+	if (pv->tree[1].max >= need) {
 		b = tree_first_fit(c, need, &pos);
 		if (b == UINT32_MAX) {
 			off = align_up(pos, align_bits);
 		} else {
+			if (!pop_only) {
+				pv->hint_valid = 1;
+				pv->hint_block = b;
+				pv->hint_need = need;
+			}
 			struct pcpu_block_md *md = &c->md_blocks[b];
 			uint32_t bs = b * BLK_BITS;
 
@@ -870,6 +932,19 @@ block_free(struct pcpu_chunk *c, uint32_t b, uint32_t s, uint32_t e)
 	return 0;
 }
 
+/* End (chunk-relative, capped at the block end) of the free run starting
+ * at @pos in block @b; the block's right_free still describes the state
+ * before the free. */
+static inline uint32_t
+free_run_end(const struct pcpu_chunk *c, uint32_t b, uint32_t pos)
+{
+	uint32_t lim = (b + 1) * BLK_BITS;
+
+	if (pos >= lim - c->md_blocks[b].right_free)
+		return lim;
+	return next_set(c->alloc_map, lim, pos);
+}
+
 int
 pcpu_chunk_free(struct pcpu_chunk *c, uint32_t off)
 {
@@ -890,16 +965,22 @@ pcpu_chunk_free(struct pcpu_chunk *c, uint32_t off)
 	sb = off / BLK_BITS;
 	eb = (end - 1) / BLK_BITS;
 	bs = sb * BLK_BITS;
-	s = run_start(c->alloc_map, bs, off);
+	if (sb <= chunk_priv(c)->hint_block)
+		chunk_priv(c)->hint_valid = 0;
+	/* left/right_free are exact: runs touching a block edge need no scan */
+	if (off - bs <= c->md_blocks[sb].left_free)
+		s = bs;
+	else
+		s = run_start(c->alloc_map, bs, off);
 	if (sb == eb) {
-		e = next_set(c->alloc_map, bs + BLK_BITS, end);
+		e = free_run_end(c, sb, end);
 		full = block_free(c, sb, s - bs, e - bs);
 	} else {
 		block_free(c, sb, s - bs, BLK_BITS);
 		for (b = sb + 1; b < eb; b++)
 			block_free(c, b, 0, BLK_BITS);
 		bs = eb * BLK_BITS;
-		e = next_set(c->alloc_map, bs + BLK_BITS, end);
+		e = free_run_end(c, eb, end);
 		block_free(c, eb, 0, e - bs);
 		full = 1;
 	}

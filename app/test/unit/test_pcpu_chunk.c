@@ -617,49 +617,69 @@ struct mobj {
 	uint32_t off, bits;
 };
 
-/* Largest free run of the model map (1 byte per bit). */
+/* The model: one bit per granule, independent of the allocator's code. */
+static inline int
+m_test(const uint64_t *m, uint32_t i)
+{
+	return (m[i / 64] >> (i % 64)) & 1;
+}
+
+/* Next bit at or after i whose value is v, or n. */
 static uint32_t
-model_max_run(const uint8_t *m, uint32_t n, uint32_t align, uint32_t bits,
+m_next(const uint64_t *m, uint32_t n, uint32_t i, int v)
+{
+	while (i < n) {
+		uint64_t w = v ? m[i / 64] : ~m[i / 64];
+
+		w &= ~0ULL << (i % 64);
+		if (w)
+			return (i & ~63u) + (uint32_t)__builtin_ctzll(w) < n ?
+				(i & ~63u) + (uint32_t)__builtin_ctzll(w) : n;
+		i = (i & ~63u) + 64;
+	}
+	return n;
+}
+
+/* Largest free run of the model; *fits if some run has an aligned fit. */
+static uint32_t
+model_max_run(const uint64_t *m, uint32_t n, uint32_t align, uint32_t bits,
 		int *fits)
 {
 	uint32_t i = 0, max = 0;
 
 	*fits = 0;
 	while (i < n) {
-		uint32_t s, a;
+		uint32_t s = m_next(m, n, i, 0), a;
 
-		while (i < n && m[i])
-			i++;
-		s = i;
-		while (i < n && !m[i])
-			i++;
+		if (s >= n)
+			break;
+		i = m_next(m, n, s, 1);
 		if (i - s > max)
 			max = i - s;
 		a = (s + align - 1) & ~(align - 1);
-		if (i > s && a + bits <= i)
+		if (a + bits <= i)
 			*fits = 1;
 	}
 	return max;
 }
 
 static void
-test_random_model(void)
+model_run(uint32_t chunk, uint32_t page, unsigned long nops, uint64_t seed)
 {
-	const uint32_t chunk = 1 * MIB, nbits = chunk / 4;
-	unsigned long nops = env_ul("PCPU_MODEL_OPS", 200000);
-	uint64_t seed = env_ul("PCPU_SEED", (unsigned long)time(NULL));
+	const uint32_t nbits = chunk / 4;
 	struct pcpu_chunk c;
-	uint8_t *model = calloc(nbits, 1);
+	uint64_t *model = calloc(nbits / 64, sizeof(uint64_t));
 	struct mobj *live = calloc(nbits, sizeof(*live));
 	uint32_t nlive = 0, i, used = 0;
 	unsigned long op, nalloc = 0, nfail = 0, nfree = 0, nbad = 0, npop = 0;
-	unsigned long forced = 0;
+	unsigned long forced = 0, npop_alloc = 0;
 
-	printf("\n    model test: seed %" PRIu64 " (PCPU_SEED=%" PRIu64
-		" to replay), %lu ops\n", seed, seed, nops);
+	printf("\n    model test: %u KiB chunk, %u KiB pages, seed %" PRIu64
+		" (PCPU_SEED=%" PRIu64 " to replay), %lu ops\n", chunk >> 10,
+		page >> 10, seed, seed, nops);
 	rng_state = seed;
 	CU_ASSERT_FATAL(model != NULL && live != NULL);
-	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, chunk, 4096), 0);
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, chunk, page), 0);
 	pcpu_chunk_set_populated(&c, 0, c.nr_pages / 2);
 
 	for (op = 0; op < nops; op++) {
@@ -693,12 +713,10 @@ test_random_model(void)
 			}
 			CU_ASSERT_EQUAL_FATAL((uint32_t)off % align, 0);
 			CU_ASSERT_FATAL((uint32_t)off + bits <= nbits);
-			for (i = 0; i < bits; i++) {
-				if (model[off + i]) {
-					CU_FAIL_FATAL("overlapping allocation");
-				}
-				model[off + i] = 1;
-			}
+			if (m_next(model, off + bits, off, 1) < off + bits)
+				CU_FAIL_FATAL("overlapping allocation");
+			for (i = off; i < off + bits; i++)
+				model[i / 64] |= 1ULL << (i % 64);
 			if (pop) {
 				uint32_t p;
 
@@ -713,6 +731,7 @@ test_random_model(void)
 			nlive++;
 			used += bits;
 			nalloc++;
+			npop_alloc += pop;
 		} else {
 			uint32_t k = (uint32_t)(rng() % nlive);
 			struct mobj o = live[k];
@@ -729,19 +748,20 @@ test_random_model(void)
 				o.bits);
 			CU_ASSERT_EQUAL_FATAL(pcpu_chunk_free(&c, o.off),
 				(int)o.bits);
-			memset(model + o.off, 0, o.bits);
+			for (i = o.off; i < o.off + o.bits; i++)
+				model[i / 64] &= ~(1ULL << (i % 64));
 			live[k] = live[--nlive];
 			used -= o.bits;
 			nfree++;
 			/* a double free, unless the bit was reused */
-			if (!model[o.off]) {
+			if (!m_test(model, o.off)) {
 				CU_ASSERT_EQUAL_FATAL(pcpu_chunk_free(&c, o.off),
 					-1);
 				nbad++;
 			}
 		}
 		/* population changes now and then */
-		if (r % 512 == 7) {
+		if (r % 64 == 7) {
 			uint32_t rs, re, ps = (uint32_t)(rng() % c.nr_pages);
 
 			if (pcpu_chunk_next_unpop(&c, ps, c.nr_pages, &rs, &re)) {
@@ -749,7 +769,7 @@ test_random_model(void)
 				pcpu_chunk_set_populated(&c, rs, re);
 				npop++;
 			}
-		} else if (r % 512 == 9) {
+		} else if (r % 64 == 9) {
 			uint32_t rs, re;
 
 			if (pcpu_chunk_prev_empty_pop(&c, 0, c.nr_pages, &rs,
@@ -771,10 +791,12 @@ test_random_model(void)
 		}
 	}
 	audit_ok(&c);
-	printf("    %lu allocs, %lu failed (%lu with a misaligned fit left), "
-		"%lu frees, %lu bad frees rejected, %lu population changes, "
-		"%u live\n", nalloc, nfail, forced, nfree, nbad, npop, nlive);
+	printf("    %lu allocs (%lu pop_only), %lu failed (%lu with a "
+		"misaligned fit left), %lu frees, %lu bad frees rejected, "
+		"%lu population changes, %u live\n", nalloc, npop_alloc, nfail,
+		forced, nfree, nbad, npop, nlive);
 	CU_ASSERT(nalloc > nops / 4);
+	CU_ASSERT(npop_alloc > 0);
 	while (nlive) {
 		nlive--;
 		CU_ASSERT_EQUAL(pcpu_chunk_free(&c, live[nlive].off),
@@ -787,6 +809,16 @@ test_random_model(void)
 	pcpu_chunk_fini(&c);
 	free(model);
 	free(live);
+}
+
+static void
+test_random_model(void)
+{
+	unsigned long nops = env_ul("PCPU_MODEL_OPS", 200000);
+	uint64_t seed = env_ul("PCPU_SEED", (unsigned long)time(NULL));
+
+	model_run(1 * MIB, 4096, nops, seed);
+	model_run(6 * MIB, 2 * MIB, nops / 4, seed + 1);
 }
 
 /* Fragmentation statistics on a known layout. */
@@ -892,7 +924,7 @@ now_ms(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
@@ -938,8 +970,11 @@ test_timing(void)
 	uint32_t si, order, i, nchunks;
 
 	CU_ASSERT_FATAL(chunks != NULL && o != NULL);
-	printf("\n    chunk-level timing, %u objects, 2 MiB chunks "
-		"(Linux bitmap allocator in brackets)\n", n);
+	printf("\n    chunk-level timing: %u objects of each size, natural "
+		"alignment (>= 8 B),\n    2 MiB chunks created on demand "
+		"(included), process CPU time, worst of in-order,\n    "
+		"alternating and reverse frees; Linux bitmap allocator's "
+		"figures in brackets\n", n);
 	printf("    %6s %5s %12s %12s %12s %12s\n", "size", "align",
 		"alloc ms", "free ms", "alloc ns/op", "free ns/op");
 	for (si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
