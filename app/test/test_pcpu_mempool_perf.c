@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+/*
+ * Pool figures of pcpu_perf_autotest (printed, not asserted):
+ *
+ * - cached get+put of a 16 B object, pairs/s per lcore, against
+ *   rte_mempool_get()+rte_mempool_put() with a cache of 256, in the same
+ *   run, on one lcore and on every lcore at once;
+ * - zeroing on get versus obj_init versus no initialisation, 16 B to
+ *   4 KiB, with 2 and 8 lcores that have memory (the seed's
+ *   bzero-versus-constructor question). Lcores beyond the EAL's are
+ *   threads registered with rte_thread_register() for the measurement:
+ *   what zeroing costs depends on how many lcores have copies, not on how
+ *   many run.
+ */
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_mempool.h>
+
+#include <rte_pcpu.h>
+#include <rte_pcpu_mempool.h>
+
+#include "test.h"
+#include "test_pcpu_perf.h"
+
+#define PAIR_BATCH 1024u
+/* measure each configuration for about this long */
+#define MEASURE_MS 200
+
+static unsigned int
+perf_lcores_with_memory(void)
+{
+	unsigned int l, n = 0;
+
+	for (l = 0; l < RTE_MAX_LCORE; l++)
+		n += rte_pcpu_lcore_has_memory(l);
+	return n;
+}
+
+enum pair_kind { PAIR_RTE_MEMPOOL, PAIR_PCPU_POOL };
+
+struct pair_arg {
+	enum pair_kind kind;
+	struct rte_mempool *ref;
+	struct rte_pcpu_mempool *pool;
+	volatile int *start;
+	uint64_t pairs;
+	uint64_t cycles;
+	int err;
+};
+
+/* get+put pairs for MEASURE_MS; cycles per pair out */
+static int
+pair_loop(void *p)
+{
+	struct pair_arg *a = p;
+	uint64_t t0, t1, limit = rte_get_tsc_hz() / 1000 * MEASURE_MS;
+	unsigned int i;
+	void *o;
+
+	a->pairs = 0;
+	a->err = 0;
+	while (a->start != NULL && !*a->start)
+		rte_pause();
+	/* warm the cache */
+	for (i = 0; i < PAIR_BATCH; i++) {
+		if (a->kind == PAIR_RTE_MEMPOOL) {
+			if (rte_mempool_get(a->ref, &o) != 0)
+				a->err = 1;
+			else
+				rte_mempool_put(a->ref, o);
+		} else {
+			if (rte_pcpu_mempool_get(a->pool, &o) != 0)
+				a->err = 1;
+			else
+				rte_pcpu_mempool_put(a->pool, o);
+		}
+	}
+	t0 = rte_rdtsc_precise();
+	do {
+		if (a->kind == PAIR_RTE_MEMPOOL) {
+			for (i = 0; i < PAIR_BATCH; i++) {
+				if (unlikely(rte_mempool_get(a->ref, &o) != 0)) {
+					a->err = 1;
+					continue;
+				}
+				rte_mempool_put(a->ref, o);
+			}
+		} else {
+			for (i = 0; i < PAIR_BATCH; i++) {
+				if (unlikely(rte_pcpu_mempool_get(a->pool, &o)
+						!= 0)) {
+					a->err = 1;
+					continue;
+				}
+				rte_pcpu_mempool_put(a->pool, o);
+			}
+		}
+		a->pairs += PAIR_BATCH;
+		t1 = rte_rdtsc_precise();
+	} while (t1 - t0 < limit);
+	a->cycles = t1 - t0;
+	return 0;
+}
+
+static struct pair_arg pair_args[RTE_MAX_LCORE];
+
+/* An obj_init that writes the first word, as a counter's would. */
+static void
+perf_noop_init(struct rte_pcpu_mempool *mp, void *arg, void *obj,
+		unsigned int lcore_id)
+{
+	RTE_SET_USED(mp);
+	RTE_SET_USED(arg);
+	RTE_SET_USED(lcore_id);
+	*(volatile uint8_t *)obj = 0;
+}
+
+/* Run pair_loop on one lcore (all = 0) or all lcores; per-lcore pairs/s
+ * (mean over lcores) and cycles per pair out. */
+static int
+pair_run(enum pair_kind kind, struct rte_mempool *ref,
+		struct rte_pcpu_mempool *pool, int all, double *mpps,
+		double *cyc)
+{
+	static volatile int start;
+	unsigned int l, n = 0;
+	double sum_rate = 0, sum_cyc = 0;
+
+	start = 0;
+	RTE_LCORE_FOREACH(l) {
+		if (!all && l != rte_get_main_lcore())
+			continue;
+		pair_args[l] = (struct pair_arg){ .kind = kind, .ref = ref,
+			.pool = pool, .start = &start };
+		if (l != rte_get_main_lcore() &&
+		    rte_eal_remote_launch(pair_loop, &pair_args[l], l) != 0)
+			return -1;
+	}
+	start = 1;
+	pair_loop(&pair_args[rte_get_main_lcore()]);
+	rte_eal_mp_wait_lcore();
+	RTE_LCORE_FOREACH(l) {
+		struct pair_arg *a = &pair_args[l];
+
+		if (!all && l != rte_get_main_lcore())
+			continue;
+		if (a->err)
+			return -1;
+		sum_rate += (double)a->pairs * (double)rte_get_tsc_hz() /
+			(double)a->cycles;
+		sum_cyc += (double)a->cycles / (double)a->pairs;
+		n++;
+	}
+	*mpps = sum_rate / n / 1e6;
+	*cyc = sum_cyc / n;
+	return 0;
+}
+
+int
+test_perf_pool_vs_mempool(void)
+{
+	static const struct {
+		const char *name;
+		unsigned int flags;
+		int init;
+	} modes[] = {
+		{ "no init (F_NO_ZERO)", RTE_PCPU_MEMPOOL_F_NO_ZERO, 0 },
+		{ "obj_init", 0, 1 },
+		{ "zero on get (default)", 0, 0 },
+	};
+	struct rte_mempool *ref;
+	struct rte_pcpu_mempool *pool;
+	double ref_mpps[2], ref_cyc[2], mpps, cyc;
+	unsigned int n = 8192, m;
+	int all;
+
+	ref = rte_mempool_create("perf_ref", n - 1, 16, 256, 0, NULL, NULL,
+		NULL, NULL, SOCKET_ID_ANY, 0);
+	if (ref == NULL)
+		TEST_SKIP("rte_mempool_create: %s", rte_strerror(rte_errno));
+	for (all = 0; all < 2; all++) {
+		if (pair_run(PAIR_RTE_MEMPOOL, ref, NULL, all, &ref_mpps[all],
+				&ref_cyc[all]) != 0) {
+			rte_mempool_free(ref);
+			TEST_ASSERT(0, "rte_mempool pairs failed");
+		}
+	}
+	printf("\npool get+put pairs, 16 B objects, cache 256, %u lcores with"
+		" memory (%u EAL lcores), per lcore:\n",
+		perf_lcores_with_memory(), rte_lcore_count());
+	printf("  %-24s %-9s %10s %8s %10s\n", "", "lcores", "M pairs/s",
+		"cycles", "x mempool");
+	for (all = 0; all < 2; all++)
+		printf("  %-24s %-9s %10.1f %8.1f %10s\n", "rte_mempool",
+			all ? "all" : "1", ref_mpps[all], ref_cyc[all], "1.00");
+	for (m = 0; m < RTE_DIM(modes); m++) {
+		pool = rte_pcpu_mempool_create("perf_pool", n, 16, 256, 0,
+			NULL, NULL, modes[m].flags);
+		if (modes[m].init) {
+			rte_pcpu_mempool_free(pool);
+			pool = rte_pcpu_mempool_create("perf_pool", n, 16, 256,
+				0, perf_noop_init, NULL, modes[m].flags);
+		}
+		TEST_ASSERT_NOT_NULL(pool, "create");
+		for (all = 0; all < 2; all++) {
+			TEST_ASSERT_SUCCESS(pair_run(PAIR_PCPU_POOL, NULL, pool,
+				all, &mpps, &cyc), "pool pairs");
+			printf("  %-24s %-9s %10.1f %8.1f %10.2f\n",
+				modes[m].name, all ? "all" : "1", mpps, cyc,
+				cyc / ref_cyc[all]);
+		}
+		TEST_ASSERT_SUCCESS(rte_pcpu_mempool_audit(pool), "audit");
+		TEST_ASSERT_SUCCESS(rte_pcpu_mempool_free(pool), "free");
+	}
+	printf("  targets: >= 30 M pairs/s per lcore, <= 1.5 x rte_mempool\n");
+	rte_mempool_free(ref);
+	return TEST_SUCCESS;
+}
+
+/*
+ * Zeroing versus obj_init versus no init.
+ */
+
+/* Threads registered as lcores, so that more lcores have memory. */
+static struct {
+	pthread_t t[RTE_MAX_LCORE];
+	unsigned int n;
+	volatile int ready;
+	volatile int stop;
+} extra;
+
+static void *
+extra_lcore(void *arg __rte_unused)
+{
+	if (rte_thread_register() != 0) {
+		__atomic_fetch_add(&extra.ready, 1, __ATOMIC_RELEASE);
+		return NULL;
+	}
+	__atomic_fetch_add(&extra.ready, 1, __ATOMIC_RELEASE);
+	while (!extra.stop)
+		sched_yield();
+	rte_thread_unregister();
+	return NULL;
+}
+
+/* Register threads until @p want lcores have memory. */
+static int
+extra_lcores_up_to(unsigned int want)
+{
+	unsigned int have = perf_lcores_with_memory();
+
+	extra.stop = 0;
+	while (have < want && extra.n < RTE_DIM(extra.t)) {
+		int before = extra.ready;
+
+		if (pthread_create(&extra.t[extra.n], NULL, extra_lcore,
+				NULL) != 0)
+			return -1;
+		extra.n++;
+		while (extra.ready == before)
+			sched_yield();
+		have = perf_lcores_with_memory();
+	}
+	return have >= want ? 0 : -1;
+}
+
+static void
+extra_lcores_stop(void)
+{
+	unsigned int i;
+
+	extra.stop = 1;
+	for (i = 0; i < extra.n; i++)
+		pthread_join(extra.t[i], NULL);
+	extra.n = 0;
+	extra.ready = 0;
+}
+
+/* ns per get+put pair on the main lcore, cached */
+static double
+init_pair_ns(size_t size, unsigned int flags, int init)
+{
+	struct rte_pcpu_mempool *pool;
+	double mpps, cyc;
+
+	pool = rte_pcpu_mempool_create("perf_init", 1024, size, 64, 0,
+		init ? perf_noop_init : NULL, NULL, flags);
+	if (pool == NULL)
+		return -1;
+	if (pair_run(PAIR_PCPU_POOL, NULL, pool, 0, &mpps, &cyc) != 0)
+		cyc = -1;
+	rte_pcpu_mempool_free(pool);
+	return cyc < 0 ? -1 : 1e3 / mpps;
+}
+
+/* ns per object to bring @p n objects into a pool (PREFILL) */
+static double
+init_entry_ns(size_t size, int init, unsigned int n)
+{
+	struct rte_pcpu_mempool *pool;
+	uint64_t t0, t1;
+
+	t0 = rte_rdtsc_precise();
+	pool = rte_pcpu_mempool_create("perf_entry", n, size, 0, 0,
+		init ? perf_noop_init : NULL, NULL,
+		RTE_PCPU_MEMPOOL_F_PREFILL);
+	t1 = rte_rdtsc_precise();
+	if (pool == NULL)
+		return -1;
+	rte_pcpu_mempool_free(pool);
+	return (double)(t1 - t0) * 1e9 / (double)rte_get_tsc_hz() / n;
+}
+
+int
+test_perf_pool_init(void)
+{
+	static const size_t sizes[] = { 16, 64, 256, 1024, 4096 };
+	static const unsigned int counts[] = { 2, 8 };
+	unsigned int c, s, have;
+
+	printf("\npool initialisation: ns per cached get+put pair on one lcore"
+		" (zeroing touches every lcore's copy),\n"
+		"and ns per object entering the pool (allocation, the"
+		" allocator's zeroing, obj_init):\n");
+	printf("  %-7s %6s | %10s %10s %10s | %12s %12s\n", "lcores", "size",
+		"zero/get", "obj_init", "none", "entry zero", "entry init");
+	for (c = 0; c < RTE_DIM(counts); c++) {
+		have = perf_lcores_with_memory();
+		if (have > counts[c]) {
+			printf("  %-7u (skipped: %u lcores have memory)\n",
+				counts[c], have);
+			continue;
+		}
+		if (extra_lcores_up_to(counts[c]) != 0) {
+			extra_lcores_stop();
+			TEST_SKIP("cannot register lcores up to %u", counts[c]);
+		}
+		for (s = 0; s < RTE_DIM(sizes); s++) {
+			unsigned int n = sizes[s] >= 1024 ? 256 : 2048;
+
+			printf("  %-7u %6zu | %10.1f %10.1f %10.1f | %12.1f %12.1f\n",
+				perf_lcores_with_memory(), sizes[s],
+				init_pair_ns(sizes[s], 0, 0),
+				init_pair_ns(sizes[s], 0, 1),
+				init_pair_ns(sizes[s],
+					RTE_PCPU_MEMPOOL_F_NO_ZERO, 0),
+				init_entry_ns(sizes[s], 0, n),
+				init_entry_ns(sizes[s], 1, n));
+		}
+	}
+	extra_lcores_stop();
+	return TEST_SUCCESS;
+}
