@@ -48,9 +48,13 @@ struct rte_pcpu_shared rte_pcpu_shared;
 #define SLOT_FAIL_THRESHOLD 3
 
 #define MAX_UNIT_STRIDE (UINT64_C(1) << 36)
+/* 4 KiB mode: pages populated at once when an allocation needs one */
+#define POPULATE_BATCH 16
 #define MAX_CHUNK_SIZE (UINT64_C(1) << 30)
 
 TAILQ_HEAD(pcpu_chunk_list, pcpu_chunk);
+
+static uint64_t balance(int explicit);
 
 static struct pcpu_global {
 	pthread_mutex_t mutex;
@@ -175,14 +179,14 @@ populate_lcore(struct pcpu_chunk *c, unsigned int lcore_id, uint32_t ps,
 	int ret;
 
 	ret = pcpu_arena_populate(&g.arena, lcore_id, socket, off, len,
-		g.huge);
+		g.huge ? PCPU_BACKING_HUGE : PCPU_BACKING_MAPPED);
 	if (ret == -ENOMEM && g.huge &&
 	    g.conf.page_policy == RTE_PCPU_PAGE_AUTO) {
 		if (g.nr_huge_fallback++ == 0)
 			PCPU_LOG(WARNING,
 				"no free hugepages: falling back to 4 KiB pages");
 		ret = pcpu_arena_populate(&g.arena, lcore_id, socket, off,
-			len, 0);
+			len, PCPU_BACKING_SMALL);
 	}
 	return ret;
 }
@@ -194,8 +198,30 @@ depopulate_lcore(struct pcpu_chunk *c, unsigned int lcore_id, uint32_t ps,
 	uint64_t off = ((uint64_t)c->index << g.chunk_shift) +
 		(uint64_t)ps * g.page_size;
 
+	/* hugepages and their 4 KiB fall-back both go back the same way */
 	pcpu_arena_depopulate(&g.arena, lcore_id, off,
-		(uint64_t)(pe - ps) * g.page_size);
+		(uint64_t)(pe - ps) * g.page_size,
+		g.huge ? PCPU_BACKING_HUGE : PCPU_BACKING_MAPPED);
+}
+
+/* Map (4 KiB mode) or just reserve (hugepage mode) lcore @p lcore_id's
+ * range of chunk @p c. Mutex held. */
+static int
+chunk_map_lcore(struct pcpu_chunk *c, unsigned int lcore_id)
+{
+	if (g.huge)
+		return 0;
+	return pcpu_arena_map(&g.arena, lcore_id, g.lcore_socket[lcore_id],
+		(uint64_t)c->index << g.chunk_shift, chunk_bytes());
+}
+
+/* Give lcore @p lcore_id's range of chunk @p c back to the reservation,
+ * with all its memory. Mutex held. */
+static void
+chunk_unmap_lcore(struct pcpu_chunk *c, unsigned int lcore_id)
+{
+	pcpu_arena_unmap(&g.arena, lcore_id, (uint64_t)c->index << g.chunk_shift,
+		chunk_bytes());
 }
 
 /* Populate [ps, pe) for every lcore with memory, or nothing. Mutex held. */
@@ -228,11 +254,22 @@ depopulate_range(struct pcpu_chunk *c, uint32_t ps, uint32_t pe)
 		depopulate_lcore(c, lcore_id, ps, pe);
 }
 
+static void
+chunk_unmap_all(struct pcpu_chunk *c, unsigned int below)
+{
+	unsigned int lcore_id;
+
+	for (lcore_id = rte_pcpu_lcore_next(0); lcore_id < below;
+	     lcore_id = rte_pcpu_lcore_next(lcore_id + 1))
+		chunk_unmap_lcore(c, lcore_id);
+}
+
 /* Create a chunk in the first free index. Mutex held, spinlock not. */
 static struct pcpu_chunk *
 chunk_create(void)
 {
 	struct pcpu_chunk *c;
+	unsigned int lcore_id;
 	uint32_t idx;
 	int ret;
 
@@ -255,29 +292,30 @@ chunk_create(void)
 	c->index = idx;
 	c->slot = -1;
 	c->isolated = 0;
+	for (lcore_id = rte_pcpu_lcore_next(0); lcore_id < RTE_MAX_LCORE;
+	     lcore_id = rte_pcpu_lcore_next(lcore_id + 1)) {
+		ret = chunk_map_lcore(c, lcore_id);
+		if (ret == 0)
+			continue;
+		PCPU_LOG(ERR, "cannot map chunk %u for lcore %u: %s", idx,
+			lcore_id, strerror(-ret));
+		chunk_unmap_all(c, lcore_id);
+		pcpu_chunk_fini(c);
+		free(c);
+		return NULL;
+	}
 	return c;
 }
 
-/* Depopulate every populated page of a chunk and free it. Mutex held,
- * the chunk already off the lists and out of g.chunks. */
+/* Give a chunk's range back to the reservation on every lcore and free
+ * it. Mutex held, the chunk already off the lists and out of g.chunks.
+ * Returns the pages (per lcore) it had populated. */
 static uint64_t
 chunk_destroy(struct pcpu_chunk *c)
 {
-	uint32_t rs, re, ps = 0;
-	uint64_t pages = 0;
+	uint64_t pages = c->nr_populated;
 
-	while (ps < c->nr_pages) {
-		if (!pcpu_chunk_page_populated(c, ps)) {
-			ps++;
-			continue;
-		}
-		rs = ps;
-		while (ps < c->nr_pages && pcpu_chunk_page_populated(c, ps))
-			ps++;
-		re = ps;
-		depopulate_range(c, rs, re);
-		pages += re - rs;
-	}
+	chunk_unmap_all(c, RTE_MAX_LCORE);
 	pcpu_chunk_fini(c);
 	free(c);
 	return pages;
@@ -344,6 +382,21 @@ found:
 	needed = 0;
 	for (rs = ps; pcpu_chunk_next_unpop(c, rs, pe, &rs, &re); rs = re)
 		needed += re - rs;
+	if (needed != 0 && !g.huge) {
+		/* populate a batch ahead: one system call for many pages */
+		uint32_t ahead = RTE_MIN(c->nr_pages, ps + POPULATE_BATCH);
+		uint32_t more = 0;
+
+		for (rs = pe; rs < ahead &&
+		     pcpu_chunk_next_unpop(c, rs, ahead, &rs, &re); rs = re)
+			more += re - rs;
+		if (more != 0 && (g.conf.max_populated == 0 ||
+		    pages_to_bytes(g.populated_pages + needed + more) <=
+		    g.conf.max_populated)) {
+			pe = RTE_MAX(pe, ahead);
+			needed += more;
+		}
+	}
 	if (needed != 0 && g.conf.max_populated != 0 &&
 	    pages_to_bytes(g.populated_pages + needed) > g.conf.max_populated) {
 		chunk_free_tracked(c, off);
@@ -450,6 +503,18 @@ pcpu_zero_copies(void *handle, size_t size)
 		memset(rte_pcpu_lcore_ptr(lcore_id, handle), 0, size);
 }
 
+/*
+ * Frees only mark that memory can be given back (they make no system
+ * call); the allocation slow path, which holds the mutex anyway, does the
+ * work, as does rte_pcpu_reclaim().
+ */
+static void
+balance_if_needed(void)
+{
+	if (__atomic_load_n(&g.need_balance, __ATOMIC_RELAXED))
+		balance(0);
+}
+
 void *
 pcpu_alloc_slow(size_t size, size_t align)
 {
@@ -460,6 +525,7 @@ pcpu_alloc_slow(size_t size, size_t align)
 		PCPU_MIN_ALLOC_SHIFT);
 	align_bits = (uint32_t)(align >> PCPU_MIN_ALLOC_SHIFT);
 	pthread_mutex_lock(&g.mutex);
+	balance_if_needed();
 	h = alloc_area(size, bits, align_bits);
 	if (h == NULL) {
 		rte_spinlock_lock(&g.lock);
@@ -482,6 +548,7 @@ pcpu_alloc_bulk_slow(size_t size, size_t align, void **objs, unsigned int n)
 		PCPU_MIN_ALLOC_SHIFT);
 	align_bits = (uint32_t)(align >> PCPU_MIN_ALLOC_SHIFT);
 	pthread_mutex_lock(&g.mutex);
+	balance_if_needed();
 	for (i = 0; i < n; i++) {
 		objs[i] = alloc_area(size, bits, align_bits);
 		if (objs[i] == NULL)
@@ -520,8 +587,6 @@ should_isolate(const struct pcpu_chunk *c)
 		g.empty_pop_pages > g.reserve + c->nr_empty_pop_pages;
 }
 
-static uint64_t balance(int explicit);
-
 /* Split a handle into chunk and bit; NULL if outside the area. Lock held. */
 static struct pcpu_chunk *
 handle_to_chunk(const void *handle, uint32_t *bit)
@@ -539,7 +604,7 @@ handle_to_chunk(const void *handle, uint32_t *bit)
 
 /* Free one object. Spinlock held. Returns its bits or -1. */
 static int
-free_locked(void *handle, int *trigger)
+free_locked(void *handle)
 {
 	struct pcpu_chunk *c;
 	uint32_t bit = 0;
@@ -561,26 +626,16 @@ free_locked(void *handle, int *trigger)
 		c->isolated = 1;
 		g.need_balance = 1;
 	}
-	*trigger = g.need_balance;
 	return bits;
-}
-
-static void
-balance_if_free(int trigger)
-{
-	if (trigger && pthread_mutex_trylock(&g.mutex) == 0) {
-		balance(0);
-		pthread_mutex_unlock(&g.mutex);
-	}
 }
 
 int
 pcpu_free_slow(void *handle, size_t *size)
 {
-	int bits, trigger = 0;
+	int bits;
 
 	rte_spinlock_lock(&g.lock);
-	bits = free_locked(handle, &trigger);
+	bits = free_locked(handle);
 	rte_spinlock_unlock(&g.lock);
 	if (bits < 0) {
 		PCPU_LOG(ERR, "free: %p is not a live allocation", handle);
@@ -589,7 +644,6 @@ pcpu_free_slow(void *handle, size_t *size)
 	}
 	if (size != NULL)
 		*size = (size_t)bits << PCPU_MIN_ALLOC_SHIFT;
-	balance_if_free(trigger);
 	return 0;
 }
 
@@ -597,11 +651,9 @@ unsigned int
 pcpu_free_bulk_slow(void * const *handles, unsigned int n)
 {
 	unsigned int i, done = 0;
-	int trigger = 0;
-
 	rte_spinlock_lock(&g.lock);
 	for (i = 0; i < n; i++) {
-		if (free_locked(handles[i], &trigger) >= 0) {
+		if (free_locked(handles[i]) >= 0) {
 			done++;
 			continue;
 		}
@@ -609,7 +661,6 @@ pcpu_free_bulk_slow(void * const *handles, unsigned int n)
 			handles[i]);
 	}
 	rte_spinlock_unlock(&g.lock);
-	balance_if_free(trigger);
 	return done;
 }
 
@@ -730,13 +781,11 @@ rte_pcpu_reclaim(void)
 }
 
 /*
- * Populate (or with @p undo, depopulate) lcore @p lcore_id's copy of the
- * populated pages of chunk @p c below page @p limit. Mutex held.
- * Returns 0 or -errno and, on error, the failing page in *fail.
+ * Populate lcore @p lcore_id's copy of the populated pages of chunk @p c
+ * below page @p limit. Mutex held. Returns 0 or -errno.
  */
 static int
-lcore_pages(struct pcpu_chunk *c, unsigned int lcore_id, uint32_t limit,
-		int undo, uint32_t *fail)
+lcore_pages(struct pcpu_chunk *c, unsigned int lcore_id, uint32_t limit)
 {
 	uint32_t rs, re;
 	int ret;
@@ -749,15 +798,9 @@ lcore_pages(struct pcpu_chunk *c, unsigned int lcore_id, uint32_t limit,
 		for (re = rs; re < limit && pcpu_chunk_page_populated(c, re);
 		     re++)
 			;
-		if (undo) {
-			depopulate_lcore(c, lcore_id, rs, re);
-			continue;
-		}
 		ret = populate_lcore(c, lcore_id, rs, re);
-		if (ret != 0) {
-			*fail = rs;
+		if (ret != 0)
 			return ret;
-		}
 	}
 	return 0;
 }
@@ -766,7 +809,7 @@ lcore_pages(struct pcpu_chunk *c, unsigned int lcore_id, uint32_t limit,
 static int
 lcore_init_cb(unsigned int lcore_id, void *arg __rte_unused)
 {
-	uint32_t idx, fail = 0;
+	uint32_t idx;
 	unsigned int socket;
 	int ret = 0;
 
@@ -789,16 +832,17 @@ lcore_init_cb(unsigned int lcore_id, void *arg __rte_unused)
 
 		if (c == NULL)
 			continue;
-		ret = lcore_pages(c, lcore_id, c->nr_pages, 0, &fail);
+		ret = chunk_map_lcore(c, lcore_id);
+		if (ret == 0)
+			ret = lcore_pages(c, lcore_id, c->nr_pages);
 		if (ret == 0)
 			continue;
 		PCPU_LOG(ERR, "lcore %u: cannot populate: %s", lcore_id,
 			strerror(-ret));
-		lcore_pages(c, lcore_id, fail, 1, &fail);
-		while (idx-- > 0)
+		do {
 			if (g.chunks[idx] != NULL)
-				lcore_pages(g.chunks[idx], lcore_id,
-					g.chunks[idx]->nr_pages, 1, &fail);
+				chunk_unmap_lcore(g.chunks[idx], lcore_id);
+		} while (idx-- > 0);
 		ret = -1;
 		goto out;
 	}

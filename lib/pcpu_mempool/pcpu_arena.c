@@ -6,12 +6,19 @@
  * The reserved address area and page population.
  *
  * One PROT_NONE, MAP_NORESERVE mapping covers RTE_MAX_LCORE units; it costs
- * address space only. Populating a range maps read-write memory over it
- * with MAP_FIXED (anonymous 2 MiB hugetlb pages or 4 KiB pages), binds it
- * to the lcore's NUMA node with mbind(2) before the first touch, and faults
- * it in with MADV_POPULATE_WRITE so a shortage is an error code rather
- * than a SIGBUS later. Depopulating maps PROT_NONE over the range again,
- * which returns the memory and keeps the range reserved.
+ * address space only. Two ways of backing it:
+ *
+ * - 4 KiB pages: when a chunk is created, its range in the unit of every
+ *   lcore with memory is mapped read-write (MAP_NORESERVE, no memory yet)
+ *   and bound to the lcore's NUMA node with mbind(2). Populating pages is
+ *   then one MADV_POPULATE_WRITE, depopulating one MADV_DONTNEED: one
+ *   system call each, no mapping churn.
+ * - 2 MiB hugepages: populating maps an anonymous MAP_HUGETLB range over
+ *   the reservation with MAP_FIXED, binds it, then faults it in;
+ *   depopulating maps PROT_NONE over it again.
+ *
+ * Faulting in with MADV_POPULATE_WRITE makes a shortage an error code
+ * rather than a SIGBUS or an OOM kill at first touch.
  */
 
 #include <errno.h>
@@ -90,54 +97,102 @@ arena_bind(void *addr, size_t len, int socket)
 }
 
 int
+pcpu_arena_map(struct pcpu_arena *a, unsigned int lcore_id, int socket,
+		uint64_t off, uint64_t len)
+{
+	void *addr = pcpu_arena_addr(a, lcore_id, off);
+	void *p;
+	int ret;
+
+	p = mmap(addr, len, PROT_READ | PROT_WRITE,
+		MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED) {
+		ret = -errno;
+		arena_rereserve(addr, len);
+		return ret;
+	}
+	if (a->numa) {
+		ret = arena_bind(addr, len, socket);
+		if (ret != 0 && ret != -ENOSYS && ret != -EPERM)
+			PCPU_LOG(WARNING, "mbind to node %d failed: %s", socket,
+				strerror(-ret));
+	}
+	return 0;
+}
+
+void
+pcpu_arena_unmap(struct pcpu_arena *a, unsigned int lcore_id, uint64_t off,
+		uint64_t len)
+{
+	arena_rereserve(pcpu_arena_addr(a, lcore_id, off), len);
+}
+
+/* Fault a mapped, bound range in; -ENOMEM if the system has no memory. */
+static int
+arena_touch(void *addr, uint64_t len, uint64_t step)
+{
+	uint64_t i;
+	int ret;
+
+	if (madvise(addr, len, MADV_POPULATE_WRITE) == 0)
+		return 0;
+	ret = -errno;
+	if (ret != -EINVAL)
+		return ret == -EFAULT || ret == -EHWPOISON ? -ENOMEM : ret;
+	/* kernel without MADV_POPULATE_WRITE (before 5.14): touch */
+	for (i = 0; i < len; i += step)
+		*((volatile char *)addr + i) = 0;
+	return 0;
+}
+
+int
 pcpu_arena_populate(struct pcpu_arena *a, unsigned int lcore_id, int socket,
-		uint64_t off, uint64_t len, int huge)
+		uint64_t off, uint64_t len, enum pcpu_backing how)
 {
 	void *addr = pcpu_arena_addr(a, lcore_id, off);
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED;
 	int ret;
 	void *p;
 
-	if (huge)
+	if (how == PCPU_BACKING_MAPPED) {
+		ret = arena_touch(addr, len, PCPU_SMALL_PAGE_SIZE);
+		if (ret != 0)
+			madvise(addr, len, MADV_DONTNEED);
+		return ret;
+	}
+	if (how == PCPU_BACKING_HUGE)
 		flags |= MAP_HUGETLB;
 	p = mmap(addr, len, PROT_READ | PROT_WRITE, flags, -1, 0);
 	if (p == MAP_FAILED) {
 		ret = -errno;
 		/* a failed MAP_FIXED may have unmapped the old range */
 		arena_rereserve(addr, len);
-		return ret == -EINVAL && huge ? -ENOMEM : ret;
+		return ret == -EINVAL && how == PCPU_BACKING_HUGE ? -ENOMEM :
+			ret;
 	}
 	if (a->numa) {
 		ret = arena_bind(addr, len, socket);
-		if (ret != 0 && ret != -ENOSYS && ret != -EPERM) {
+		if (ret != 0 && ret != -ENOSYS && ret != -EPERM)
 			PCPU_LOG(WARNING, "mbind to node %d failed: %s", socket,
 				strerror(-ret));
-		}
 	}
-	if (madvise(addr, len, MADV_POPULATE_WRITE) != 0) {
-		ret = -errno;
-		if (ret == -EINVAL) {
-			/* kernel without MADV_POPULATE_WRITE: touch pages */
-			uint64_t step = huge ? PCPU_HUGE_PAGE_SIZE :
-				PCPU_SMALL_PAGE_SIZE;
-			uint64_t i;
-
-			for (i = 0; i < len; i += step)
-				*((volatile char *)addr + i) = 0;
-		} else {
-			arena_rereserve(addr, len);
-			return ret == -EFAULT || ret == -EHWPOISON ? -ENOMEM :
-				ret;
-		}
-	}
-	return 0;
+	ret = arena_touch(addr, len, how == PCPU_BACKING_HUGE ?
+		PCPU_HUGE_PAGE_SIZE : PCPU_SMALL_PAGE_SIZE);
+	if (ret != 0)
+		arena_rereserve(addr, len);
+	return ret;
 }
 
 void
 pcpu_arena_depopulate(struct pcpu_arena *a, unsigned int lcore_id,
-		uint64_t off, uint64_t len)
+		uint64_t off, uint64_t len, enum pcpu_backing how)
 {
-	arena_rereserve(pcpu_arena_addr(a, lcore_id, off), len);
+	void *addr = pcpu_arena_addr(a, lcore_id, off);
+
+	if (how == PCPU_BACKING_MAPPED)
+		madvise(addr, len, MADV_DONTNEED);
+	else
+		arena_rereserve(addr, len);
 }
 
 uint64_t

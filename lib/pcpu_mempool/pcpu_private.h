@@ -42,20 +42,40 @@ int pcpu_arena_reserve(struct pcpu_arena *a, uint64_t unit_stride);
 /** Give the whole area back. */
 void pcpu_arena_release(struct pcpu_arena *a);
 
+/** How a range is backed. */
+enum pcpu_backing {
+	PCPU_BACKING_MAPPED,  /**< 4 KiB pages of a range mapped at chunk
+			       * creation (pcpu_arena_map()). */
+	PCPU_BACKING_SMALL,   /**< 4 KiB pages mapped when populated. */
+	PCPU_BACKING_HUGE,    /**< 2 MiB hugepages mapped when populated. */
+};
+
 /**
- * Populate @p len bytes at offset @p off of lcore @p lcore_id's unit,
- * bound to NUMA node @p socket (negative: no binding), with hugepages if
- * @p huge (len and off multiples of 2 MiB), else 4 KiB pages. The memory
- * reads as zero afterwards.
+ * Map [off, off+len) of lcore @p lcore_id's unit read-write without
+ * memory, bound to NUMA node @p socket (negative: no binding).
+ * @return 0 or -errno (the range stays reserved on error).
+ */
+int pcpu_arena_map(struct pcpu_arena *a, unsigned int lcore_id, int socket,
+		uint64_t off, uint64_t len);
+
+/** Give a mapped range back to the reservation (and its memory). */
+void pcpu_arena_unmap(struct pcpu_arena *a, unsigned int lcore_id,
+		uint64_t off, uint64_t len);
+
+/**
+ * Populate @p len bytes at offset @p off of lcore @p lcore_id's unit.
+ * PCPU_BACKING_MAPPED: the range was mapped by pcpu_arena_map(); else it
+ * is mapped now (MAP_HUGETLB for PCPU_BACKING_HUGE, then off and len are
+ * multiples of 2 MiB) and bound to @p socket. The memory reads as zero.
  * @return 0, or -errno (-ENOMEM when the system has no such memory); on
- *   failure the range is reserved again and holds nothing.
+ *   failure the range holds no memory.
  */
 int pcpu_arena_populate(struct pcpu_arena *a, unsigned int lcore_id,
-		int socket, uint64_t off, uint64_t len, int huge);
+		int socket, uint64_t off, uint64_t len, enum pcpu_backing how);
 
-/** Give back the memory of a range populated before (re-reserve it). */
+/** Give back the memory of a range populated with @p how. */
 void pcpu_arena_depopulate(struct pcpu_arena *a, unsigned int lcore_id,
-		uint64_t off, uint64_t len);
+		uint64_t off, uint64_t len, enum pcpu_backing how);
 
 /**
  * Check that range [off, off+len) of lcore @p lcore_id's unit is backed
