@@ -59,6 +59,7 @@ if ! grep -q PCPU_TEL_READY "$log"; then
 	exit 1
 fi
 lcores=$(sed -n 's/.*PCPU_TEL_READY.*lcores=\([0-9]*\).*/\1/p' "$log")
+main_lcore=$(sed -n 's/.*PCPU_TEL_READY.*main=\([0-9]*\).*/\1/p' "$log")
 
 out=$work/telemetry.out
 printf '%s\n' /pcpu/info /pcpu/stats /pcpu_mempool/list \
@@ -82,12 +83,13 @@ if [ $test_rc -ne 0 ]; then
 	exit 1
 fi
 
-python3 - "$out" "$lcores" <<'EOF'
+python3 - "$out" "$lcores" "$main_lcore" <<'EOF'
 import json
 import sys
 
 lines = [l for l in open(sys.argv[1]) if l.strip().startswith('{')]
 lcores = int(sys.argv[2])
+lcore0 = int(sys.argv[3])
 # one reply per command, in order; the first line is the command list
 replies = {}
 ordered = []
@@ -151,9 +153,10 @@ if isinstance(pool, dict):
           'hits + misses == 7')
     check(pool.get('cache_high_watermark') == 8, 'high watermark')
     check(pool.get('cache_low_watermark') == 4, 'low watermark')
-    check(len(pool.get('cache_lcores', [])) == 1, 'one lcore cache')
-    check(len(pool.get('cache_len', [])) == 1, 'cache_len per lcore')
-    check(sum(pool.get('cache_len', [0])) == objs - 7,
+    check(pool.get('lcore_ids') == [lcore0], 'one lcore cache, main lcore')
+    check(pool.get('lcore_gets') == [7], 'lcore_gets')
+    check(len(pool.get('lcore_cache_len', [])) == 1, 'cache len per lcore')
+    check(sum(pool.get('lcore_cache_len', [0])) == objs - 7,
           'cached == objects - in use (shared stack empty)')
 # an unknown pool is an error reply (null), not a crash
 check(ordered and ordered[-1] == ('/pcpu_mempool/info', None),

@@ -1450,8 +1450,9 @@ telemetry_hold(void)
 		NULL, 0);
 	TEST_ASSERT_NOT_NULL(mp, "create");
 	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_get_bulk(mp, objs, 7), "get");
-	printf("PCPU_TEL_READY in_use=%u n=100 lcores=%u\n",
-		rte_pcpu_mempool_in_use_count(mp), lcores_with_memory());
+	printf("PCPU_TEL_READY in_use=%u n=100 lcores=%u main=%u\n",
+		rte_pcpu_mempool_in_use_count(mp), lcores_with_memory(),
+		rte_lcore_id());
 	fflush(stdout);
 	for (i = 0; i < 600 && done != NULL && access(done, F_OK) != 0; i++)
 		rte_delay_ms(100);

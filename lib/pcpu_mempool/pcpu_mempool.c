@@ -1587,16 +1587,16 @@ pcpu_mempool_tel_list(struct rte_tel_data *d)
 	pthread_mutex_unlock(&reg.lock);
 }
 
-/* Per-lcore cache fields, one array each, indexed like "cache_lcores". */
+/* Per-lcore cache fields, one array each, indexed like "lcore_ids". */
 enum tel_cache_field {
 	TEL_LCORE, TEL_LEN, TEL_LEN_MAX, TEL_GETS, TEL_PUTS, TEL_HITS,
 	TEL_MISSES, TEL_REFILLS, TEL_FLUSHES, TEL_STOLEN, TEL_NR_FIELDS
 };
 
 static const char * const tel_cache_keys[TEL_NR_FIELDS] = {
-	"cache_lcores", "cache_len", "cache_len_max", "cache_gets",
-	"cache_puts", "cache_hits", "cache_misses", "cache_refills",
-	"cache_flushes", "cache_stolen",
+	"lcore_ids", "lcore_cache_len", "lcore_cache_len_max", "lcore_gets",
+	"lcore_puts", "lcore_hits", "lcore_misses", "lcore_refills",
+	"lcore_flushes", "lcore_stolen",
 };
 
 int
