@@ -94,7 +94,7 @@ word_mask(uint32_t s, uint32_t e)
 	return hi & (~0ULL << s);
 }
 
-static void
+static inline void
 range_set(uint64_t *map, uint32_t s, uint32_t e)
 {
 	uint32_t ws = s / WORD_BITS, we;
@@ -112,7 +112,7 @@ range_set(uint64_t *map, uint32_t s, uint32_t e)
 	map[we] |= word_mask(0, (e - 1) % WORD_BITS + 1);
 }
 
-static void
+static inline void
 range_clear(uint64_t *map, uint32_t s, uint32_t e)
 {
 	uint32_t ws = s / WORD_BITS, we;
@@ -502,7 +502,7 @@ pcpu_chunk_init(struct pcpu_chunk *c, uint64_t chunk_size, uint64_t page_size)
 {
 	struct pcpu_chunk_priv *pv;
 	uint32_t nw, leaves, b, n;
-	size_t md_sz, tree_sz, dirty_sz;
+	size_t md_sz, tree_sz, dirty_sz, pop_sz, busy_sz;
 	char *mem;
 
 	if (c == NULL || page_size < PCPU_BLOCK_SIZE ||
@@ -522,28 +522,43 @@ pcpu_chunk_init(struct pcpu_chunk *c, uint64_t chunk_size, uint64_t page_size)
 	c->nr_populated = 0;
 	c->nr_empty_pop_pages = 0;
 
-	for (leaves = 1; leaves < c->nr_blocks; leaves <<= 1)
-		;
+	leaves = 1;
+	while (leaves < c->nr_blocks)
+		leaves <<= 1;
 	nw = c->map_bits / WORD_BITS;
 	md_sz = sizeof(struct pcpu_block_md) * c->nr_blocks;
 	tree_sz = sizeof(struct pcpu_tnode) * 2 * leaves;
 	dirty_sz = sizeof(uint64_t) * ((c->nr_blocks + WORD_BITS - 1) / WORD_BITS);
 
-	c->alloc_map = calloc(nw, sizeof(uint64_t));
-	c->bound_map = calloc(nw + 1, sizeof(uint64_t));
-	c->populated = calloc((c->nr_pages + WORD_BITS - 1) / WORD_BITS,
-			sizeof(uint64_t));
-	c->page_busy_blocks = calloc(c->nr_pages, sizeof(uint32_t));
-	mem = calloc(1, md_sz + sizeof(*pv) + tree_sz + dirty_sz);
-	c->md_blocks = (struct pcpu_block_md *)(void *)mem;
-	if (!c->alloc_map || !c->bound_map || !c->populated ||
-			!c->page_busy_blocks || !mem) {
+	/*
+	 * All metadata in one zeroed allocation: hints and tree first (set
+	 * up now), the maps last, so a large chunk's maps are only faulted
+	 * in as they are used when calloc hands out fresh pages.
+	 */
+	pop_sz = sizeof(uint64_t) * ((c->nr_pages + WORD_BITS - 1) / WORD_BITS);
+	busy_sz = sizeof(uint32_t) * c->nr_pages;
+	busy_sz = (busy_sz + 7) & ~(size_t)7;
+	mem = calloc(1, md_sz + sizeof(*pv) + tree_sz + dirty_sz + pop_sz +
+			busy_sz + sizeof(uint64_t) * (2 * (size_t)nw + 1));
+	if (mem == NULL) {
+		c->md_blocks = NULL;
 		pcpu_chunk_fini(c);
 		return -ENOMEM;
 	}
+	c->md_blocks = (struct pcpu_block_md *)(void *)mem;
+	mem += md_sz;
 	pv = chunk_priv(c);
-	pv->tree = (struct pcpu_tnode *)(void *)(mem + md_sz + sizeof(*pv));
-	pv->dirty = (uint64_t *)(void *)(mem + md_sz + sizeof(*pv) + tree_sz);
+	mem += sizeof(*pv);
+	pv->tree = (struct pcpu_tnode *)(void *)mem;
+	mem += tree_sz;
+	pv->dirty = (uint64_t *)(void *)mem;
+	mem += dirty_sz;
+	c->populated = (uint64_t *)(void *)mem;
+	mem += pop_sz;
+	c->page_busy_blocks = (uint32_t *)(void *)mem;
+	mem += busy_sz;
+	c->alloc_map = (uint64_t *)(void *)mem;
+	c->bound_map = c->alloc_map + nw;
 	pv->nr_leaves = leaves;
 	pv->nr_dirty = 0;
 
@@ -586,10 +601,7 @@ pcpu_chunk_fini(struct pcpu_chunk *c)
 {
 	if (c == NULL)
 		return;
-	free(c->alloc_map);
-	free(c->bound_map);
-	free(c->populated);
-	free(c->page_busy_blocks);
+	/* one allocation holds all metadata (see pcpu_chunk_init()) */
 	free(c->md_blocks);
 	c->alloc_map = NULL;
 	c->bound_map = NULL;
@@ -758,8 +770,9 @@ block_alloc(struct pcpu_chunk *c, uint32_t b, uint32_t s, uint32_t e)
 		block_set_full(md);
 	} else {
 		uint32_t base = b * BLK_BITS;
+		int at_first = s == md->first_free;
 
-		if (s == md->first_free)
+		if (at_first)
 			md->first_free = next_zero(c->alloc_map,
 					base + BLK_BITS, base + e) - base;
 		if (s < md->left_free)
@@ -771,7 +784,13 @@ block_alloc(struct pcpu_chunk *c, uint32_t b, uint32_t s, uint32_t e)
 			md->scan_hint = 0;
 			md->scan_hint_start = 0;
 		}
-		if (md->contig_hint &&
+		if (at_first && s == md->contig_hint_start &&
+				s + md->contig_hint == BLK_BITS) {
+			/* nothing free before s, the contig run is the tail:
+			 * only [e, end) is left (first_free moved above) */
+			md->contig_hint = BLK_BITS - e;
+			md->contig_hint_start = md->contig_hint ? e : 0;
+		} else if (md->contig_hint &&
 				s < md->contig_hint_start + md->contig_hint &&
 				e > md->contig_hint_start)
 			block_refresh(c, b);
