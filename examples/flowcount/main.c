@@ -1176,15 +1176,21 @@ tel_flows(const char *cmd __rte_unused, const char *params,
 	}
 	cnt = flow_table_top(ftable, top, n, RCU_TEL_ID);
 	pthread_mutex_unlock(&tel_lock);
-	rte_tel_data_start_array(d, RTE_TEL_CONTAINER);
+	/* 22.11 arrays hold only array containers: a dict of flow_1..N */
+	rte_tel_data_start_dict(d);
 	for (i = 0; i < cnt; i++) {
 		struct rte_tel_data *c = rte_tel_data_alloc();
+		char name[32];
 
 		if (c == NULL)
 			break;
 		rte_tel_data_start_dict(c);
 		tel_add_flow(c, &top[i]);
-		rte_tel_data_add_array_container(d, c, 0);
+		snprintf(name, sizeof(name), "flow_%u", i + 1);
+		if (rte_tel_data_add_dict_container(d, name, c, 0) != 0) {
+			rte_tel_data_free(c);
+			break;
+		}
 	}
 	return 0;
 }
@@ -1255,6 +1261,8 @@ main(int argc, char **argv)
 	int ret, exit_code = EXIT_SUCCESS;
 
 	prgname = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+	/* the table is read by people and scripts as it comes */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGINT, signal_handler);
 	signal(SIGTERM, signal_handler);
 	rte_set_application_usage_hook(usage_hook);
@@ -1321,7 +1329,7 @@ main(int argc, char **argv)
 	rte_telemetry_register_cmd("/flowcount/stats", tel_stats,
 		"Packet, drop and flow counters. No parameters.");
 	rte_telemetry_register_cmd("/flowcount/flows", tel_flows,
-		"Top live flows by bytes. Parameter: number of flows.");
+		"Top live flows by bytes, as flow_1..flow_N. Parameter: N.");
 	pthread_mutex_lock(&tel_lock);
 	tel_ready = true;
 	pthread_mutex_unlock(&tel_lock);

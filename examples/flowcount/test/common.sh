@@ -32,13 +32,25 @@ prepare() {
 }
 
 # run_fc EAL-LCORE-ARGS... -- APP-ARGS...: EAL options common to all tests
-# are added; a unique file prefix keeps runs apart.
+# are added; a unique file prefix keeps runs apart (FC_FILE_PREFIX
+# overrides it).
 run_fc() {
 	RUN_ID=$((RUN_ID + 1))
-	FC_PREFIX="fctest$$_$RUN_ID"
+	FC_PREFIX=${FC_FILE_PREFIX:-fctest$$_$RUN_ID}
 	timeout -k 5 "${FC_TIMEOUT:-60}" "$FLOWCOUNT" --no-huge -m 512 \
 		--no-pci --file-prefix "$FC_PREFIX" --log-level=pmd.net.pcap:error \
 		"$@"
+}
+
+# start_fc ARGS...: run_fc in the background; FC_PID is the pid that
+# signals reach (timeout forwards them to dpdk-flowcount)
+start_fc() {
+	RUN_ID=$((RUN_ID + 1))
+	FC_PREFIX=${FC_FILE_PREFIX:-fctest$$_$RUN_ID}
+	( exec timeout -k 5 "${FC_TIMEOUT:-60}" "$FLOWCOUNT" --no-huge -m 512 \
+		--no-pci --file-prefix "$FC_PREFIX" \
+		--log-level=pmd.net.pcap:error "$@" ) &
+	FC_PID=$!
 }
 
 # captures under the shared folders, sorted
