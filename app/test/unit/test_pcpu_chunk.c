@@ -664,7 +664,8 @@ model_max_run(const uint64_t *m, uint32_t n, uint32_t align, uint32_t bits,
 }
 
 static void
-model_run(uint32_t chunk, uint32_t page, unsigned long nops, uint64_t seed)
+model_run(uint32_t chunk, uint32_t page, uint32_t max_shift,
+		unsigned long nops, uint64_t seed)
 {
 	const uint32_t nbits = chunk / 4;
 	struct pcpu_chunk c;
@@ -674,9 +675,10 @@ model_run(uint32_t chunk, uint32_t page, unsigned long nops, uint64_t seed)
 	unsigned long op, nalloc = 0, nfail = 0, nfree = 0, nbad = 0, npop = 0;
 	unsigned long forced = 0, npop_alloc = 0;
 
-	printf("\n    model test: %u KiB chunk, %u KiB pages, seed %" PRIu64
-		" (PCPU_SEED=%" PRIu64 " to replay), %lu ops\n", chunk >> 10,
-		page >> 10, seed, seed, nops);
+	printf("\n    model test: %u KiB chunk, %u KiB pages, objects up to "
+		"%u KiB, seed %" PRIu64 " (PCPU_SEED=%" PRIu64 " to replay), "
+		"%lu ops\n", chunk >> 10, page >> 10, 1u << (max_shift - 8),
+		seed, seed, nops);
 	rng_state = seed;
 	CU_ASSERT_FATAL(model != NULL && live != NULL);
 	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, chunk, page), 0);
@@ -687,8 +689,9 @@ model_run(uint32_t chunk, uint32_t page, unsigned long nops, uint64_t seed)
 		int do_free = nlive && (r % 100 < (used > nbits / 8 * 7 ? 65u : 40u));
 
 		if (!do_free) {
-			/* log-uniform size 1 .. 16384 bits, align 1 .. 1024 */
-			uint32_t shift = (uint32_t)(rng() % 15);
+			/* log-uniform size 1 .. 2^max_shift bits, align
+			 * 1 .. 1024 bits (4 B .. 4 KiB) */
+			uint32_t shift = (uint32_t)(rng() % (max_shift + 1));
 			uint32_t bits = 1 + (uint32_t)(rng() % (1u << shift));
 			uint32_t align = 1u << (rng() % 11);
 			int pop = rng() % 8 == 0;
@@ -817,8 +820,12 @@ test_random_model(void)
 	unsigned long nops = env_ul("PCPU_MODEL_OPS", 200000);
 	uint64_t seed = env_ul("PCPU_SEED", (unsigned long)time(NULL));
 
-	model_run(1 * MIB, 4096, nops, seed);
-	model_run(6 * MIB, 2 * MIB, nops / 4, seed + 1);
+	/* objects of 4 B .. 64 KiB, as the issue asks */
+	model_run(1 * MIB, 4096, 14, nops, seed);
+	/* up to 256 KiB objects, 2 MiB pages, not a power of two of blocks */
+	model_run(6 * MIB, 2 * MIB, 16, nops / 4, seed);
+	/* a small chunk: full chunk, cross-block and edge cases are common */
+	model_run(64 * KIB, 4096, 12, nops / 4, seed);
 }
 
 /* Fragmentation statistics on a known layout. */
