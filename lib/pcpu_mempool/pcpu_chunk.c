@@ -16,16 +16,28 @@
  * it.
  *
  * Chunk level: besides chunk_md, every chunk has a private summary tree over
- * its blocks (a segment tree of {left run, right run, largest run}), stored
- * behind md_blocks[nr_blocks] in the same allocation so the public struct is
- * unchanged. It replaces Linux's O(blocks) chunk rescans: after an
- * allocation the chunk contig hint is exact; a free only marks the touched
- * blocks dirty and does a cheap update of chunk_md with the chunk-relative
- * merged run (conservative, never above the truth); the tree is brought up
- * to date ("full refresh", O(dirty blocks x log blocks)) only when a block
- * becomes fully free, a free spans blocks, or before the next allocation.
- * The chunk scan hint is not used (always 0): the tree finds the first
- * fitting block in O(log blocks).
+ * its blocks (a segment tree of {left run, right run, largest run} per
+ * node), stored behind md_blocks[nr_blocks] in the same allocation so the
+ * public struct is unchanged. It replaces Linux's O(blocks) chunk rescans
+ * and block walks: the leftmost block (or cross-block run) holding a free
+ * run of bits + align - 1 is found in O(log blocks), and the exact chunk
+ * contig hint is the root. Updates are lazy: operations only mark the
+ * blocks they touch dirty, and the tree is brought up to date (O(dirty
+ * blocks x log blocks)) when a block becomes fully free or a free spans
+ * blocks (Linux's "full refresh" cases, so chunk slots stay right) and
+ * before an allocation that needs a search. In between, chunk_md.contig_hint
+ * is a conservative lower bound: after an allocation splitting it, the
+ * larger remaining piece; after a free, the cheap update with the
+ * chunk-relative merged run. The chunk scan hint is not used (always 0).
+ *
+ * A fit cache remembers the block the last search chose: no run of
+ * hint_need bits starts before it, which stays true until a free at or
+ * before it, so sequential allocations skip the tree entirely.
+ *
+ * "Not quite first fit", as Linux: a block qualifies if it holds a run of
+ * bits + align - 1 (always fits once aligned); if no such run exists the
+ * request is tried only in the chunk contig run, and otherwise the chunk is
+ * skipped even if a luckily aligned smaller hole exists.
  */
 
 #include <errno.h>
@@ -36,7 +48,6 @@
 #include "pcpu_chunk.h"
 
 #define BLK_BITS PCPU_BLOCK_BITS
-#define BLK_SHIFT 10
 #define WORD_BITS 64
 
 /* One node of the block summary tree (all in bits). */
