@@ -50,6 +50,8 @@ struct rte_pcpu_shared rte_pcpu_shared;
 #define MAX_UNIT_STRIDE (UINT64_C(1) << 36)
 /* 4 KiB mode: pages populated at once when an allocation needs one */
 #define POPULATE_BATCH 16
+/* objects a bulk allocation takes per acquisition of the mutex */
+#define BULK_GROUP 32
 #define MAX_CHUNK_SIZE (UINT64_C(1) << 30)
 
 TAILQ_HEAD(pcpu_chunk_list, pcpu_chunk);
@@ -68,7 +70,11 @@ static struct pcpu_global {
 	uint32_t chunk_shift;
 	uint32_t nr_chunk_max;    /* unit_stride / chunk_size */
 	struct pcpu_chunk **chunks;
+	/* per chunk, a bit per granule: used by an object since its page was
+	 * populated, so it may hold data (fresh pages read as zero) */
+	uint64_t **used;
 	struct pcpu_chunk_list lists[NR_LISTS];
+	uint64_t active_mask;     /* bit s: active slot s has chunks */
 	void *lcore_cb;
 
 	uint32_t nr_lcores;
@@ -118,13 +124,19 @@ pages_to_bytes(uint64_t pages)
 static void
 chunk_move(struct pcpu_chunk *c, int list, int head)
 {
-	if (c->slot >= 0)
+	if (c->slot >= 0) {
 		TAILQ_REMOVE(&g.lists[c->slot], c, next);
+		if (c->slot < NR_ACTIVE_SLOTS &&
+		    TAILQ_EMPTY(&g.lists[c->slot]))
+			g.active_mask &= ~(UINT64_C(1) << c->slot);
+	}
 	c->slot = list;
 	if (head)
 		TAILQ_INSERT_HEAD(&g.lists[list], c, next);
 	else
 		TAILQ_INSERT_TAIL(&g.lists[list], c, next);
+	if (list < NR_ACTIVE_SLOTS)
+		g.active_mask |= UINT64_C(1) << list;
 }
 
 /* Put the chunk on the list its free space asks for. */
@@ -321,19 +333,89 @@ chunk_destroy(struct pcpu_chunk *c)
 	return pages;
 }
 
+/*
+ * Known-zero memory: per chunk, a bit per 4-byte granule set once an
+ * object has been allocated over it since its page was populated. A new
+ * object none of whose granules were used reads as zero on every lcore
+ * (fresh pages are zero) and needs no memset; in a VM the first write to a
+ * page is also by far its most expensive access.
+ */
+static void
+bits_apply(uint64_t *map, uint32_t start, uint32_t len, int set)
+{
+	while (len != 0) {
+		uint32_t w = start / 64, b = start % 64;
+		uint32_t n = RTE_MIN(len, 64 - b);
+		uint64_t m = (n == 64 ? UINT64_MAX :
+			((UINT64_C(1) << n) - 1)) << b;
+
+		if (set)
+			map[w] |= m;
+		else
+			map[w] &= ~m;
+		start += n;
+		len -= n;
+	}
+}
+
+static int
+bits_any(const uint64_t *map, uint32_t start, uint32_t len)
+{
+	while (len != 0) {
+		uint32_t w = start / 64, b = start % 64;
+		uint32_t n = RTE_MIN(len, 64 - b);
+		uint64_t m = (n == 64 ? UINT64_MAX :
+			((UINT64_C(1) << n) - 1)) << b;
+
+		if (map[w] & m)
+			return 1;
+		start += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Mark an object's granules used; returns whether it must be zeroed. */
+static int
+used_mark(const struct pcpu_chunk *c, uint32_t off, uint32_t bits)
+{
+	uint64_t *map = g.used[c->index];
+	int dirty = bits_any(map, off, bits);
+
+	bits_apply(map, off, bits, 1);
+	return dirty;
+}
+
+/* Pages [ps, pe) were just populated: all their granules read as zero. */
+static void
+used_clear(const struct pcpu_chunk *c, uint32_t ps, uint32_t pe)
+{
+	uint32_t per_page = (uint32_t)(g.page_size >> PCPU_MIN_ALLOC_SHIFT);
+
+	bits_apply(g.used[c->index], ps * per_page, (pe - ps) * per_page, 0);
+}
+
 /* Find space for an object and make sure its pages are populated.
- * Mutex held, spinlock not. Returns the handle or NULL (rte_errno). */
+ * Mutex held, spinlock not. Returns the handle or NULL (rte_errno), and
+ * in *dirty whether its copies must be zeroed. */
 static void *
-alloc_area(size_t size, uint32_t bits, uint32_t align_bits)
+alloc_area(size_t size, uint32_t bits, uint32_t align_bits, int *dirty)
 {
 	struct pcpu_chunk *c, *tmp;
+	uint64_t *used;
 	uint32_t ps, pe, rs, re, needed;
 	int slot, off = -1, ret;
 	uintptr_t h;
 
 	rte_spinlock_lock(&g.lock);
 restart:
+	/* only the non-empty active slots that can fit the size */
 	for (slot = pcpu_size_to_slot(size); slot < NR_ACTIVE_SLOTS; slot++) {
+		uint64_t more = g.active_mask >> slot;
+
+		if (more == 0)
+			break;
+		slot += __builtin_ctzll(more);
 		for (c = TAILQ_FIRST(&g.lists[slot]); c != NULL; c = tmp) {
 			tmp = TAILQ_NEXT(c, next);
 			off = chunk_alloc_tracked(c, bits, align_bits);
@@ -363,12 +445,17 @@ restart:
 	}
 	rte_spinlock_unlock(&g.lock);
 	c = chunk_create();
-	if (c == NULL) {
+	used = c != NULL ? calloc((c->map_bits + 63) / 64, sizeof(*used)) :
+		NULL;
+	if (used == NULL) {
+		if (c != NULL)
+			chunk_destroy(c);
 		rte_errno = ENOMEM;
 		return NULL;
 	}
 	rte_spinlock_lock(&g.lock);
 	g.chunks[c->index] = c;
+	g.used[c->index] = used;
 	chunk_move(c, LIST_FREE, 1);
 	g.nr_chunks++;
 	if (g.nr_chunks > g.nr_max_chunks)
@@ -427,6 +514,7 @@ found:
 			uint32_t before = c->nr_empty_pop_pages;
 
 			pcpu_chunk_set_populated(c, rs, re);
+			used_clear(c, rs, re);
 			g.empty_pop_pages +=
 				(int64_t)c->nr_empty_pop_pages - before;
 		}
@@ -446,6 +534,7 @@ found:
 		g.max_alloc_size = size;
 	h = g.arena.base + ((uintptr_t)c->index << g.chunk_shift) +
 		((uintptr_t)off << PCPU_MIN_ALLOC_SHIFT);
+	*dirty = used_mark(c, off, bits);
 	rte_spinlock_unlock(&g.lock);
 	return (void *)h;
 }
@@ -519,6 +608,7 @@ void *
 pcpu_alloc_slow(size_t size, size_t align)
 {
 	uint32_t bits, align_bits;
+	int dirty;
 	void *h;
 
 	bits = (uint32_t)(RTE_ALIGN_CEIL(size, PCPU_MIN_ALLOC_SIZE) >>
@@ -526,14 +616,14 @@ pcpu_alloc_slow(size_t size, size_t align)
 	align_bits = (uint32_t)(align >> PCPU_MIN_ALLOC_SHIFT);
 	pthread_mutex_lock(&g.mutex);
 	balance_if_needed();
-	h = alloc_area(size, bits, align_bits);
+	h = alloc_area(size, bits, align_bits, &dirty);
 	if (h == NULL) {
 		rte_spinlock_lock(&g.lock);
 		g.nr_alloc_fail++;
 		rte_spinlock_unlock(&g.lock);
 	}
 	pthread_mutex_unlock(&g.mutex);
-	if (h != NULL)
+	if (h != NULL && dirty)
 		pcpu_zero_copies(h, size);
 	return h;
 }
@@ -541,22 +631,31 @@ pcpu_alloc_slow(size_t size, size_t align)
 unsigned int
 pcpu_alloc_bulk_slow(size_t size, size_t align, void **objs, unsigned int n)
 {
+	int dirty[BULK_GROUP];
 	uint32_t bits, align_bits;
-	unsigned int i;
+	unsigned int i = 0, j, k;
 
 	bits = (uint32_t)(RTE_ALIGN_CEIL(size, PCPU_MIN_ALLOC_SIZE) >>
 		PCPU_MIN_ALLOC_SHIFT);
 	align_bits = (uint32_t)(align >> PCPU_MIN_ALLOC_SHIFT);
-	pthread_mutex_lock(&g.mutex);
-	balance_if_needed();
-	for (i = 0; i < n; i++) {
-		objs[i] = alloc_area(size, bits, align_bits);
-		if (objs[i] == NULL)
+	while (i < n) {
+		/* groups, so the zero plans fit on the stack */
+		pthread_mutex_lock(&g.mutex);
+		balance_if_needed();
+		for (j = 0; j < BULK_GROUP && i + j < n; j++) {
+			objs[i + j] = alloc_area(size, bits, align_bits,
+				&dirty[j]);
+			if (objs[i + j] == NULL)
+				break;
+		}
+		pthread_mutex_unlock(&g.mutex);
+		for (k = 0; k < j; k++)
+			if (dirty[k])
+				pcpu_zero_copies(objs[i + k], size);
+		i += j;
+		if (j < BULK_GROUP && i < n)
 			break;
 	}
-	pthread_mutex_unlock(&g.mutex);
-	for (n = 0; n < i; n++)
-		pcpu_zero_copies(objs[n], size);
 	return i;
 }
 
@@ -729,6 +828,8 @@ balance(int explicit)
 	while (c != NULL && (tmp = TAILQ_NEXT(c, next)) != NULL) {
 		TAILQ_REMOVE(&g.lists[LIST_FREE], tmp, next);
 		g.chunks[tmp->index] = NULL;
+		free(g.used[tmp->index]);
+		g.used[tmp->index] = NULL;
 		g.nr_chunks--;
 		g.populated_pages -= tmp->nr_populated;
 		g.empty_pop_pages -= tmp->nr_empty_pop_pages;
@@ -969,7 +1070,10 @@ rte_pcpu_init(const struct rte_pcpu_conf *conf)
 	}
 	g.nr_chunk_max = (uint32_t)(c.unit_stride / c.chunk_size);
 	g.chunks = calloc(g.nr_chunk_max, sizeof(*g.chunks));
-	if (g.chunks == NULL) {
+	g.used = calloc(g.nr_chunk_max, sizeof(*g.used));
+	if (g.chunks == NULL || g.used == NULL) {
+		free(g.chunks);
+		free(g.used);
 		pcpu_arena_release(&g.arena);
 		pthread_mutex_unlock(&g.mutex);
 		rte_errno = ENOMEM;
@@ -1041,8 +1145,10 @@ rte_pcpu_cleanup(void)
 			continue;
 		pcpu_chunk_fini(g.chunks[idx]);
 		free(g.chunks[idx]);
+		free(g.used[idx]);
 	}
 	free(g.chunks);
+	free(g.used);
 	pcpu_arena_release(&g.arena);
 	memset(&rte_pcpu_shared, 0, sizeof(rte_pcpu_shared));
 	/* reset everything but the locks */
