@@ -21,6 +21,26 @@
  * memcg-accounting idea of Linux mm/percpu.c: each object costs
  * elt_size x lcores with memory), and can defer puts until readers have
  * passed a quiescent state (rte_rcu_qsbr), like rte_hash_rcu_qsbr_add().
+ *
+ * Caches. An lcore's cache holds at most @c cache_size objects (its
+ * capacity, as DPDK 26.07's mempool cache; not 1.5 x). A put into a full
+ * cache moves the coldest objects to the pool's shared stack, keeping
+ * cache_size / 2; a get from an empty cache takes what it needs from the
+ * shared stack and refills the cache to cache_size / 2. Objects never
+ * strand in other lcores' caches: when neither the shared stack, the
+ * capacity nor the budget can serve a get, the getter takes back every
+ * other lcore's cached objects (a membarrier(2) based handshake, so the
+ * owners' fast path stays free of locks and atomic read-modify-writes).
+ * A get therefore fails only when @c n objects are really out.
+ *
+ * Threads that are not lcores (rte_lcore_id() == LCORE_ID_ANY) and pools
+ * with cache_size 0 use the shared stack under the pool's lock: correct,
+ * slower.
+ *
+ * Objects are allocated from the percpu allocator on demand (a cache miss
+ * allocates what it needs plus a refill) up to @c n, and go back to it
+ * only when the pool is freed (or at rte_pcpu_cleanup(), which frees every
+ * pool).
  */
 
 #include <stdint.h>
@@ -41,19 +61,32 @@ extern "C" {
 /** Largest per-lcore cache size, in objects. */
 #define RTE_PCPU_MEMPOOL_CACHE_MAX_SIZE 512
 
-/** Do not initialise objects on get: a reused object keeps its values. */
+/** Do not initialise objects on get: a reused object keeps its values (a
+ * new one is zero, as the allocator hands it out). */
 #define RTE_PCPU_MEMPOOL_F_NO_ZERO 0x1
 /** Allocate all @c n objects at creation. */
 #define RTE_PCPU_MEMPOOL_F_PREFILL 0x2
-/** Debug checks: every put verifies the object is out of this pool
- * (refuses double puts and foreign objects) at the cost of a lookup. */
+/**
+ * Debug checks: the pool keeps a hash table (rte_hash) of the objects out;
+ * every put verifies the object is out of this pool, refusing double puts
+ * and objects of other pools or of rte_pcpu_alloc(), and every get that
+ * an object is not handed out twice. All gets and puts then take the pool
+ * lock. Without this flag a put still refuses, cheaply, NULL and pointers
+ * that are not handles aligned as this pool's objects.
+ */
 #define RTE_PCPU_MEMPOOL_F_DEBUG 0x4
 
 struct rte_pcpu_mempool;
 
 /**
  * Object initialiser: called once per lcore copy when an object first
- * enters the pool (and for a later lcore when it gains memory).
+ * enters the pool (and for a later lcore when it gains memory: the pool
+ * registers an lcore callback). It is never called again for that copy,
+ * and such a pool never zeroes objects.
+ *
+ * It runs with the pool's lock held, on the thread whose get allocated
+ * the object (or that created a prefilled pool, or that registered as a
+ * new lcore): it must not call functions of the same pool.
  *
  * @param mp Pool.
  * @param arg The @c obj_init_arg given at creation.
@@ -85,12 +118,16 @@ struct rte_pcpu_mempool_stats {
 	uint64_t get_success;   /**< Objects handed out. */
 	uint64_t get_fail;      /**< Get calls that failed (empty or budget). */
 	uint64_t get_fail_budget; /**< Of which failed on the byte budget. */
-	uint64_t put;           /**< Objects put back. */
-	uint64_t cache_hits;    /**< Gets served by the lcore cache. */
-	uint64_t cache_misses;  /**< Gets that went to the shared pool. */
+	uint64_t put;           /**< Objects put back (RCU: when queued). */
+	uint64_t cache_hits;    /**< Objects got from the lcore's cache. */
+	uint64_t cache_misses;  /**< Objects got from the shared stack (or
+				 * new), including all gets of threads and
+				 * pools without a cache. */
 	uint64_t put_refused;   /**< Double or foreign puts refused. */
 	uint64_t rcu_pending;   /**< Puts waiting for a grace period. */
-	uint64_t charged_bytes; /**< Bytes charged to the budget now. */
+	/** Bytes charged to the budget now: objects that exist x elt_size x
+	 * lcores with memory (also without a budget). */
+	uint64_t charged_bytes;
 };
 
 /**
@@ -104,14 +141,28 @@ struct rte_pcpu_mempool_stats {
  * @param elt_size Bytes per lcore copy, 1 .. RTE_PCPU_MAX_SIZE.
  * @param cache_size Per-lcore cache, 0 .. RTE_PCPU_MEMPOOL_CACHE_MAX_SIZE
  *   objects, at most @p n.
- * @param max_bytes Byte budget (elt_size x lcores with memory per object),
- *   0 for none.
+ * @param max_bytes Byte budget, 0 for none. Every object that exists
+ *   (allocated by the pool, whether out or free) is charged elt_size x the
+ *   number of lcores with memory (the memcg-accounting idea of Linux
+ *   mm/percpu.c); a get that needs a new object beyond the budget fails
+ *   with -ENOMEM and counts get_fail_budget. The charge follows the
+ *   number of lcores, so lcores appearing later can push a pool above its
+ *   budget; it then allocates no new object.
  * @param obj_init Initialiser or NULL (then objects are zeroed on get
  *   unless RTE_PCPU_MEMPOOL_F_NO_ZERO).
  * @param obj_init_arg Argument for @p obj_init.
  * @param flags RTE_PCPU_MEMPOOL_F_*.
- * @return The pool, or NULL with rte_errno: EINVAL (bad argument or
- *   flag), ENAMETOOLONG, EEXIST (name in use), ENOMEM.
+ * @return The pool, or NULL with rte_errno: EINVAL (NULL or empty name,
+ *   n 0, elt_size 0 or above RTE_PCPU_MAX_SIZE, cache_size above
+ *   RTE_PCPU_MEMPOOL_CACHE_MAX_SIZE or above n, unknown flag),
+ *   ENAMETOOLONG (name of RTE_PCPU_MEMPOOL_NAMESIZE characters or more),
+ *   EEXIST (name in use), ENOMEM (no memory, or RTE_PCPU_MEMPOOL_F_PREFILL
+ *   could not allocate n objects within the budget or the allocator's
+ *   limit). Errors of rte_pcpu_init() when the allocator was not set up.
+ *
+ * Objects are aligned naturally (the largest power of two dividing
+ * elt_size rounded up to 8, at most 64). The first pool sets the allocator
+ * up with defaults if rte_pcpu_init() was not called.
  *
  * Thread-safety: MT-safe.
  */
@@ -143,7 +194,8 @@ struct rte_pcpu_mempool *rte_pcpu_mempool_lookup(const char *name);
  *
  * @param mp Pool; NULL is a no-op returning 0.
  * @return 0, or -1 with rte_errno = EBUSY while objects are out (or
- *   waiting on RCU); the pool is left intact.
+ *   waiting on RCU: puts whose grace period is over are reclaimed first);
+ *   the pool is left intact. EINVAL if @p mp is not a pool.
  * Thread-safety: MT-safe against other pools; no thread may use @p mp.
  */
 __rte_experimental
@@ -158,8 +210,13 @@ int rte_pcpu_mempool_free(struct rte_pcpu_mempool *mp);
  * @param mp Pool.
  * @param obj Receives the handle.
  * @return 0, or a negative errno (also in rte_errno): -ENOENT (the pool
- *   has @c n objects out), -ENOMEM (byte budget or system memory),
- *   -EINVAL (NULL argument).
+ *   has @c n objects out, counting RCU puts not yet reclaimed), -ENOMEM
+ *   (a new object was needed beyond the byte budget, or the allocator
+ *   failed), -EINVAL (NULL argument).
+ *
+ * Unless the pool has obj_init or RTE_PCPU_MEMPOOL_F_NO_ZERO, every
+ * lcore's copy of the object is zero (elt_size bytes each).
+ *
  * Thread-safety: MT-safe; lcores use their cache, other threads a lock.
  */
 __rte_experimental
@@ -173,9 +230,9 @@ int rte_pcpu_mempool_get(struct rte_pcpu_mempool *mp, void **obj);
  *
  * @param mp Pool.
  * @param objs Array of at least @p n entries that receives the handles.
- * @param n Number of objects.
- * @return 0, or a negative errno as rte_pcpu_mempool_get(); on error no
- *   object is taken.
+ * @param n Number of objects, 1 .. the pool's capacity.
+ * @return 0, or a negative errno as rte_pcpu_mempool_get() (-EINVAL also
+ *   for @p n 0 or above the capacity); on error no object is taken.
  * Thread-safety: MT-safe.
  */
 __rte_experimental
@@ -190,10 +247,18 @@ int rte_pcpu_mempool_get_bulk(struct rte_pcpu_mempool *mp, void **objs,
  *
  * @param mp Pool.
  * @param obj Handle got from @p mp.
- * @return 0, or -EINVAL (also in rte_errno) for NULL arguments, and, with
- *   RTE_PCPU_MEMPOOL_F_DEBUG, for an object that is not out of this pool
- *   (double put, foreign object); a refused put logs one line and changes
- *   nothing.
+ * @return 0, or -EINVAL (also in rte_errno) for a NULL pool or object,
+ *   for a pointer that is not a handle aligned as this pool's objects
+ *   (always checked, a few instructions), and, with
+ *   RTE_PCPU_MEMPOOL_F_DEBUG only, for an object that is not out of this
+ *   pool (double put, object of another pool). A refused put logs one
+ *   line, counts put_refused and changes nothing. Without the debug flag a
+ *   double put of a real object is NOT detected and corrupts the pool.
+ *
+ * With RCU in DQ mode the object goes to the defer queue (it still counts
+ * in use); in SYNC mode the call waits for a grace period first, so the
+ * caller must not be an online reader of the QSBR variable.
+ *
  * Thread-safety: MT-safe.
  */
 __rte_experimental
@@ -207,9 +272,10 @@ int rte_pcpu_mempool_put(struct rte_pcpu_mempool *mp, void *obj);
  *
  * @param mp Pool.
  * @param objs Handles got from @p mp.
- * @param n Number of handles in @p objs.
- * @return 0, or -EINVAL as rte_pcpu_mempool_put(); objects before the
- *   refused one were put.
+ * @param n Number of handles in @p objs, 1 .. the pool's capacity.
+ * @return 0, or -EINVAL as rte_pcpu_mempool_put() (also for @p n 0 or
+ *   above the capacity, then nothing is put); objects before a refused
+ *   one were put.
  * Thread-safety: MT-safe.
  */
 __rte_experimental
@@ -220,10 +286,11 @@ int rte_pcpu_mempool_put_bulk(struct rte_pcpu_mempool *mp,
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
- * Objects that a get could still return: @c n minus objects out.
+ * Objects that a get could still return: @c n minus objects out (free
+ * objects in any cache count: a get takes them back).
  *
  * @param mp Pool.
- * @return Number of objects.
+ * @return Number of objects; 0 with rte_errno = EINVAL for NULL.
  * Thread-safety: MT-safe, approximate while others get and put.
  */
 __rte_experimental
@@ -236,7 +303,7 @@ unsigned int rte_pcpu_mempool_avail_count(const struct rte_pcpu_mempool *mp);
  * Objects out (got and not put, including puts waiting for RCU).
  *
  * @param mp Pool.
- * @return Number of objects.
+ * @return Number of objects; 0 with rte_errno = EINVAL for NULL.
  * Thread-safety: MT-safe, approximate while others get and put.
  */
 __rte_experimental
@@ -248,9 +315,10 @@ unsigned int rte_pcpu_mempool_in_use_count(const struct rte_pcpu_mempool *mp);
  *
  * Call @p fn for every pool.
  *
- * @param fn Callback, given each pool and @p arg.
+ * @param fn Callback, given each pool and @p arg; NULL does nothing.
  * @param arg Opaque argument for @p fn.
- * Thread-safety: MT-safe; @p fn must not create or free pools.
+ * Thread-safety: MT-safe; @p fn runs with the pool registry locked and
+ * must not create, look up or free pools.
  */
 __rte_experimental
 void rte_pcpu_mempool_walk(void (*fn)(struct rte_pcpu_mempool *mp, void *arg),
@@ -264,7 +332,8 @@ void rte_pcpu_mempool_walk(void (*fn)(struct rte_pcpu_mempool *mp, void *arg),
  *
  * @param f Output stream.
  * @param mp Pool.
- * @return 0, or -1 with rte_errno = EINVAL.
+ * @return 0, or -1 with rte_errno = EINVAL (NULL argument).
+ * Thread-safety: MT-safe; values read while others run are approximate.
  */
 __rte_experimental
 int rte_pcpu_mempool_dump(FILE *f, const struct rte_pcpu_mempool *mp);
@@ -273,10 +342,17 @@ int rte_pcpu_mempool_dump(FILE *f, const struct rte_pcpu_mempool *mp);
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
- * Check a pool's invariants (counts, caches, free list, no object twice).
+ * Check a pool's invariants: counts within capacity, every free object (in
+ * a cache or the shared stack) an object of the pool and free only once,
+ * cached + shared + out == objects, and with RTE_PCPU_MEMPOOL_F_DEBUG the
+ * table of objects out against the counters.
  *
  * @param mp Pool.
- * @return 0, or -1 with rte_errno = EFAULT and one log line.
+ * @return 0, or -1 with rte_errno = EFAULT and one log line; EINVAL for
+ *   NULL, ENOMEM without memory for the check.
+ * Thread-safety: MT-safe: it holds the pool lock and freezes every cache
+ * for the check (lcores using the pool wait on the lock meanwhile). A get
+ * or put with RCU in flight at that moment can make the count check fail.
  */
 __rte_experimental
 int rte_pcpu_mempool_audit(const struct rte_pcpu_mempool *mp);
@@ -289,7 +365,9 @@ int rte_pcpu_mempool_audit(const struct rte_pcpu_mempool *mp);
  *
  * @param mp Pool.
  * @param stats Filled on success.
- * @return 0, or -1 with rte_errno = EINVAL.
+ * @return 0, or -1 with rte_errno = EINVAL (NULL argument).
+ * Thread-safety: MT-safe, lock-free; sums of per-lcore counters read while
+ * others run are approximate.
  */
 __rte_experimental
 int rte_pcpu_mempool_stats_get(const struct rte_pcpu_mempool *mp,
@@ -302,7 +380,7 @@ int rte_pcpu_mempool_stats_get(const struct rte_pcpu_mempool *mp,
  * Name of a pool.
  *
  * @param mp Pool.
- * @return The name, or NULL when @p mp is NULL.
+ * @return The name, or NULL (rte_errno = EINVAL) when @p mp is NULL.
  */
 __rte_experimental
 const char *rte_pcpu_mempool_name(const struct rte_pcpu_mempool *mp);
@@ -315,10 +393,20 @@ const char *rte_pcpu_mempool_name(const struct rte_pcpu_mempool *mp);
  * reader registered on @p cfg->v has reported a quiescent state, as
  * rte_hash_rcu_qsbr_add().
  *
+ * DQ mode: a put enqueues the object on an rte_rcu_qsbr defer queue
+ * (rte_rcu_qsbr_dq_create(), @c dq_size entries, default @c n so it never
+ * fills; when a smaller queue is full the put waits for a grace period).
+ * Objects come back to the shared stack when reclaimed: on puts once
+ * @c trigger_reclaim_limit objects wait (0: on every put), up to
+ * @c max_reclaim_size at a time (0: all), on every get that misses its
+ * cache, before a get fails, and before rte_pcpu_mempool_free().
+ * SYNC mode: a put calls rte_rcu_qsbr_synchronize() first.
+ * Either way objects waiting count as in use.
+ *
  * @param mp Pool.
  * @param cfg RCU configuration; @c cfg->v must be initialised.
- * @return 0, or -1 with rte_errno: EINVAL (bad argument), EEXIST (already
- *   attached), ENOMEM (defer queue).
+ * @return 0, or -1 with rte_errno: EINVAL (NULL argument or bad mode),
+ *   EEXIST (already attached), ENOMEM (defer queue).
  * Thread-safety: call before the pool is shared.
  */
 __rte_experimental
