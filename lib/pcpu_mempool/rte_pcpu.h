@@ -239,7 +239,13 @@ int rte_pcpu_free(void *handle);
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
  * Give empty populated pages back to the system, keeping the reserve of
- * empty pages, and destroy fully free chunks beyond one spare.
+ * empty pages (empty_pages_reserve), and destroy fully free chunks beyond
+ * one spare, as Linux 5.14's partial depopulation. Frees never make system
+ * calls: they only mark this work as due, and the next allocation that
+ * takes the slow path does it for chunks with at least a quarter of their
+ * pages empty. This function does it at once for every chunk with empty
+ * pages; call it from a control thread after freeing many objects. Objects
+ * parked in lcore caches are still allocated: see rte_pcpu_cache_flush().
  *
  * @return
  *   Bytes given back (all lcores), or -1 with rte_errno = EALREADY if
