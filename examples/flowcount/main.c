@@ -1033,7 +1033,7 @@ print_tables(double secs, double interval, bool final)
 	}
 	printf("flows: live %" PRIu64 ", created %" PRIu64 ", aged %" PRIu64
 		", waiting for RCU %" PRIu64 ", max %" PRIu64 "\n",
-		final ? 0 : fi.live, t.flows_created, fi.aged, fi.pending,
+		fi.live, t.flows_created, fi.aged, fi.pending,
 		fi.max_flows);
 	if (!final && opt_top > 0) {
 		struct flow_stat top[MAX_TOP];

@@ -21,6 +21,35 @@ else
 	fail=1
 fi
 
+# routing: IPv4 goes to port 1 (net_null, a sink), IPv6 has no route and
+# is dropped as no-route on port 0; counting is the same
+v4=$(awk -F, '/^ipv4/ {n += $7} END {print n + 0}' "$DEMO_DIR/demo.flows.csv")
+v6=$(awk -F, '/^ipv6/ {n += $7} END {print n + 0}' "$DEMO_DIR/demo.flows.csv")
+printf '# demo routes\n127.0.0.0/8 1  # loopback to the sink\n\n' \
+	> "$TMP/routes"
+run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO_DIR/demo.pcap" --vdev net_null0 \
+	-- -p 0x3 --config "(0,0,1)" --route "$TMP/routes" --exit-on-idle 200 \
+	--stats-interval 0 --flow-dump "$TMP/out2.csv" > "$TMP/log" 2>&1 ||
+	{ echo "FAIL: routed run failed"; tail "$TMP/log"; exit 1; }
+# port rows of the final summary: port rx tx tx-drop no-route no-port
+ports=$(sed -n '/^=== flowcount summary/,$p' "$TMP/log" |
+	awk '$1 == "port" {on = 1; next} on && $1 ~ /^[0-9]+$/ {print} /^total/ {on = 0}')
+p0=$(echo "$ports" | awk '$1 == 0')
+p1=$(echo "$ports" | awk '$1 == 1')
+if ! cmp -s "$TMP/out2.csv" "$DEMO_DIR/demo.flows.csv"; then
+	echo "FAIL routed: dump differs"
+	fail=1
+elif [ "$(echo "$p1" | awk '{print $3}')" != "$v4" ] ||
+		[ "$(echo "$p0" | awk '{print $5}')" != "$v6" ] ||
+		[ "$(echo "$p0" | awk '{print $3}')" != 0 ]; then
+	echo "FAIL routed: want port 1 tx $v4, port 0 no-route $v6; got"
+	echo "$ports"
+	fail=1
+else
+	echo "PASS routed: $v4 IPv4 packets to port 1, $v6 IPv6 packets" \
+		"without route dropped, dump unchanged"
+fi
+
 # option errors: non-zero exit and a message naming the problem
 bad() {
 	local want=$1
