@@ -1086,7 +1086,9 @@ out:
  * its own copy; ownership is tracked per object.
  */
 
-#define STRESS_POOLS 3
+#define STRESS_POOLS 4
+/* pool 3 defers puts through RCU; every lcore is a reader */
+#define STRESS_RCU_POOL 3
 #define STRESS_HELD 24
 #define STRESS_ALLOCS 16
 
@@ -1095,6 +1097,7 @@ static struct {
 	unsigned int n[STRESS_POOLS];
 	void **sorted[STRESS_POOLS];     /* every object, sorted */
 	uint32_t *owner[STRESS_POOLS];   /* 0 or lcore id + 1 */
+	struct rte_rcu_qsbr *v;
 	uint64_t stop_tsc;
 	uint64_t errors;
 	uint64_t ops;
@@ -1209,8 +1212,13 @@ stress_worker(void *arg __rte_unused)
 	void *tmp[8];
 	int ret;
 
+	rte_rcu_qsbr_thread_register(st_g.v, me);
+	rte_rcu_qsbr_thread_online(st_g.v, me);
 	while (rte_get_timer_cycles() < st_g.stop_tsc) {
 		uint64_t r = rte_rand();
+
+		/* a reader's quiescent state once per loop, as a dataplane */
+		rte_rcu_qsbr_quiescent(st_g.v, me);
 
 		p = (unsigned int)(r % STRESS_POOLS);
 		r >>= 8;
@@ -1298,6 +1306,8 @@ stress_worker(void *arg __rte_unused)
 	for (a = 0; a < STRESS_ALLOCS; a++)
 		if (allocs[a] != NULL && rte_pcpu_free(allocs[a]) != 0)
 			stress_err("final free failed", allocs[a]);
+	rte_rcu_qsbr_thread_offline(st_g.v, me);
+	rte_rcu_qsbr_thread_unregister(st_g.v, me);
 	__atomic_fetch_add(&st_g.ops, ops, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&st_g.fails, fails, __ATOMIC_RELAXED);
 	return 0;
@@ -1315,7 +1325,10 @@ test_stress(void)
 			RTE_PCPU_MEMPOOL_F_DEBUG, 1 },
 		{ 32, 16, 0, RTE_PCPU_MEMPOOL_F_PREFILL |
 			RTE_PCPU_MEMPOOL_F_NO_ZERO, 0 },
+		{ 48, 32, 8, RTE_PCPU_MEMPOOL_F_PREFILL |
+			RTE_PCPU_MEMPOOL_F_DEBUG, 0 },
 	};
+	struct rte_pcpu_mempool_rcu_config rcfg = { 0 };
 	struct rte_pcpu_mempool_stats s;
 	char name[RTE_PCPU_MEMPOOL_NAMESIZE];
 	unsigned int p, i, seconds = 3;
@@ -1327,6 +1340,10 @@ test_stress(void)
 	if (env != NULL)
 		seconds = (unsigned int)atoi(env);
 	memset(&st_g, 0, sizeof(st_g));
+	st_g.v = rte_zmalloc("stress_qsbr",
+		rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE), RTE_CACHE_LINE_SIZE);
+	TEST_ASSERT_NOT_NULL(st_g.v, "qsbr memory");
+	rte_rcu_qsbr_init(st_g.v, RTE_MAX_LCORE);
 	for (p = 0; p < STRESS_POOLS; p++) {
 		snprintf(name, sizeof(name), "stress_%u", p);
 		st_g.n[p] = cfg[p].n;
@@ -1345,6 +1362,11 @@ test_stress(void)
 			st_g.sorted[p], cfg[p].n), "put all");
 		qsort(st_g.sorted[p], cfg[p].n, sizeof(void *), ptr_cmp);
 	}
+	rcfg.v = st_g.v;
+	rcfg.mode = RTE_PCPU_MEMPOOL_QSBR_MODE_DQ;
+	rcfg.trigger_reclaim_limit = 8;
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_rcu_qsbr_add(
+		st_g.mp[STRESS_RCU_POOL], &rcfg), "rcu");
 	st_g.stop_tsc = rte_get_timer_cycles() + seconds * rte_get_timer_hz();
 	rte_eal_mp_remote_launch(stress_worker, NULL, CALL_MAIN);
 	rte_eal_mp_wait_lcore();
@@ -1354,8 +1376,11 @@ test_stress(void)
 	if (st_g.errors != 0)
 		ret = TEST_FAILED;
 	for (p = 0; p < STRESS_POOLS; p++) {
-		if (rte_pcpu_mempool_in_use_count(st_g.mp[p]) != 0 ||
-		    rte_pcpu_mempool_avail_count(st_g.mp[p]) != st_g.n[p]) {
+		rte_pcpu_mempool_stats_get(st_g.mp[p], &s);
+		/* RCU puts wait until a reclaim (free reclaims first) */
+		if (rte_pcpu_mempool_in_use_count(st_g.mp[p]) != s.rcu_pending ||
+		    rte_pcpu_mempool_avail_count(st_g.mp[p]) + s.rcu_pending !=
+		    st_g.n[p]) {
 			printf("stress_%u: in use %u avail %u\n", p,
 				rte_pcpu_mempool_in_use_count(st_g.mp[p]),
 				rte_pcpu_mempool_avail_count(st_g.mp[p]));
@@ -1378,13 +1403,17 @@ test_stress(void)
 			ret = TEST_FAILED;
 		if (ret != TEST_SUCCESS)
 			rte_pcpu_mempool_dump(stdout, st_g.mp[p]);
-		if (rte_pcpu_mempool_free(st_g.mp[p]) != 0)
+		if (rte_pcpu_mempool_free(st_g.mp[p]) != 0) {
+			printf("stress_%u: free: %s\n", p,
+				rte_strerror(rte_errno));
 			ret = TEST_FAILED;
+		}
 		free(st_g.sorted[p]);
 		free(st_g.owner[p]);
 	}
 	if (rte_pcpu_audit() != 0)
 		ret = TEST_FAILED;
+	rte_free(st_g.v);
 	return ret;
 }
 

@@ -71,6 +71,7 @@
 #include "rte_pcpu_mempool.h"
 #include "pcpu_private.h"
 #include "pcpu_mempool_private.h"
+#include "pcpu_asan.h"
 
 /*
  * The lcore id of the calling thread, read through the initial-exec TLS
@@ -500,6 +501,7 @@ pool_grow(struct rte_pcpu_mempool *mp, unsigned int want, unsigned int need)
 		mp->all[mp->nb_objs++] = dst[k];
 		if (mp->obj_init != NULL)
 			pool_obj_init_all(mp, dst[k]);
+		pcpu_asan_poison(dst[k], mp->elt_size);
 	}
 	mp->nb_free += got;
 	mp->grows++;
@@ -613,6 +615,8 @@ again:
 	if (mp->out != NULL)
 		pool_debug_out(mp, objs, n);
 	pthread_mutex_unlock(&mp->lock);
+	for (i = 0; i < n; i++)
+		pcpu_asan_unpoison(objs[i], mp->elt_size);
 	if (mp->zero)
 		pool_zero(mp, objs, n);
 	return 0;
@@ -653,6 +657,8 @@ pool_get(struct rte_pcpu_mempool *mp, void **objs, unsigned int n)
 	__atomic_store_n(&c->len, len - n, __ATOMIC_RELAXED);
 	stat_add(&c->gets, n);
 	cache_leave(c);
+	for (i = 0; i < n; i++)
+		pcpu_asan_unpoison(objs[i], mp->elt_size);
 	if (mp->zero)
 		pool_zero(mp, objs, n);
 	return 0;
@@ -757,11 +763,13 @@ static __rte_noinline int
 pool_put_slow(struct rte_pcpu_mempool *mp, unsigned int lcore_id,
 		void * const *objs, unsigned int n)
 {
-	unsigned int ok;
+	unsigned int ok, i;
 	int ret;
 
 	pthread_mutex_lock(&mp->lock);
 	ok = pool_put_check(mp, objs, n, &ret);
+	for (i = 0; i < ok; i++)
+		pcpu_asan_poison(objs[i], mp->elt_size);
 	pool_push_locked(mp, cache_get(mp, lcore_id), objs, ok);
 	pthread_mutex_unlock(&mp->lock);
 	return ret;
@@ -787,8 +795,10 @@ pool_put_now(struct rte_pcpu_mempool *mp, void * const *objs, unsigned int n)
 		cache_leave(c);
 		return pool_put_slow(mp, lcore_id, objs, n);
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		pcpu_asan_poison(objs[i], mp->elt_size);
 		c->objs[len + i] = objs[i];
+	}
 	len += n;
 	__atomic_store_n(&c->len, len, __ATOMIC_RELAXED);
 	if (unlikely(len > c->len_max))
@@ -803,7 +813,11 @@ static void
 pool_rcu_free(void *p, void *e, unsigned int n)
 {
 	struct rte_pcpu_mempool *mp = p;
+	unsigned int i;
 
+	/* past the grace period: no reader holds them any more */
+	for (i = 0; i < n; i++)
+		pcpu_asan_poison(((void **)e)[i], mp->elt_size);
 	pthread_mutex_lock(&mp->lock);
 	memcpy(&mp->free_objs[mp->nb_free], e, n * sizeof(void *));
 	mp->nb_free += n;
@@ -953,7 +967,9 @@ pool_global_setup(void)
 
 	pthread_mutex_lock(&reg.setup_lock);
 	if (!reg.membarrier_checked) {
-		q = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+		/* the environment variable forces the fallback, for tests */
+		q = getenv("PCPU_MEMPOOL_NO_MEMBARRIER") != NULL ? -1 :
+			syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
 		if (q < 0 || !(q & MEMBARRIER_CMD_PRIVATE_EXPEDITED) ||
 		    syscall(__NR_membarrier,
 			    MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0)
