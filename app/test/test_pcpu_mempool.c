@@ -507,6 +507,67 @@ test_stranded_caches(void)
 }
 
 /*
+ * Threads that are not lcores: the locked shared path, and they too take
+ * objects back from lcores' caches.
+ */
+
+struct unreg_arg {
+	struct rte_pcpu_mempool *mp;
+	unsigned int lcore_id;
+	unsigned int got;
+	int err;
+	void *objs[64];
+};
+
+static void *
+unreg_thread(void *p)
+{
+	struct unreg_arg *a = p;
+	unsigned int i;
+
+	a->lcore_id = rte_lcore_id();
+	a->got = 0;
+	while (a->got < RTE_DIM(a->objs) &&
+	       (a->err = rte_pcpu_mempool_get(a->mp, &a->objs[a->got])) == 0)
+		a->got++;
+	for (i = 0; i < a->got; i++)
+		if (rte_pcpu_mempool_put(a->mp, a->objs[i]) != 0)
+			a->err = 1;
+	return NULL;
+}
+
+static int
+test_unregistered_thread(void)
+{
+	struct rte_pcpu_mempool *mp;
+	struct rte_pcpu_mempool_stats st;
+	struct unreg_arg a = { 0 };
+	void *objs[32];
+	pthread_t t;
+
+	mp = rte_pcpu_mempool_create("unreg", 32, 16, 16, 0, NULL, NULL, 0);
+	TEST_ASSERT_NOT_NULL(mp, "create");
+	/* park objects in the main lcore's cache */
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_get_bulk(mp, objs, 32), "get");
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_put_bulk(mp, objs, 32), "put");
+	a.mp = mp;
+	TEST_ASSERT_SUCCESS(pthread_create(&t, NULL, unreg_thread, &a),
+		"thread");
+	pthread_join(t, NULL);
+	TEST_ASSERT_EQUAL(a.lcore_id, (unsigned int)LCORE_ID_ANY,
+		"not an lcore");
+	TEST_ASSERT_EQUAL(a.got, 32u, "took every object, cached ones too");
+	TEST_ASSERT_EQUAL(a.err, -ENOENT, "then ENOENT");
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_stats_get(mp, &st), "stats");
+	TEST_ASSERT_EQUAL(st.get_success, (uint64_t)64, "gets");
+	TEST_ASSERT_EQUAL(st.put, (uint64_t)64, "puts");
+	TEST_ASSERT_EQUAL(rte_pcpu_mempool_in_use_count(mp), 0u, "in use");
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_audit(mp), "audit");
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_free(mp), "free");
+	return TEST_SUCCESS;
+}
+
+/*
  * Budget.
  */
 
@@ -1434,6 +1495,8 @@ static struct unit_test_suite pcpu_mempool_testsuite = {
 			test_bulk),
 		TEST_CASE_NAMED_ST("stranded_caches_128_64_4", pool_setup,
 			pool_reset, test_stranded_caches),
+		TEST_CASE_NAMED_ST("unregistered_thread", pool_setup,
+			pool_reset, test_unregistered_thread),
 		TEST_CASE_NAMED_ST("budget", pool_setup, pool_reset,
 			test_budget),
 		TEST_CASE_NAMED_ST("prefill", pool_setup, pool_reset,
