@@ -33,6 +33,7 @@
 #include "pcpu_chunk.h"
 #include "pcpu_private.h"
 #include "pcpu_cache.h"
+#include "pcpu_asan.h"
 
 RTE_LOG_REGISTER_DEFAULT(pcpu_logtype, INFO);
 
@@ -423,6 +424,10 @@ restart:
 				goto found;
 			if (slot < SLOT_FAIL_THRESHOLD && slot != 0)
 				chunk_move(c, 0, 0);
+			else
+				/* a search may have refreshed a stale
+				 * (conservative) chunk hint upwards */
+				chunk_relocate(c);
 		}
 	}
 	TAILQ_FOREACH(c, &g.lists[LIST_SIDELINED], next) {
@@ -623,6 +628,8 @@ pcpu_alloc_slow(size_t size, size_t align)
 		rte_spinlock_unlock(&g.lock);
 	}
 	pthread_mutex_unlock(&g.mutex);
+	if (h != NULL)
+		pcpu_asan_unpoison(h, size);
 	if (h != NULL && dirty)
 		pcpu_zero_copies(h, size);
 	return h;
@@ -649,9 +656,11 @@ pcpu_alloc_bulk_slow(size_t size, size_t align, void **objs, unsigned int n)
 				break;
 		}
 		pthread_mutex_unlock(&g.mutex);
-		for (k = 0; k < j; k++)
+		for (k = 0; k < j; k++) {
+			pcpu_asan_unpoison(objs[i + k], size);
 			if (dirty[k])
 				pcpu_zero_copies(objs[i + k], size);
+		}
 		i += j;
 		if (j < BULK_GROUP && i < n)
 			break;
@@ -713,6 +722,8 @@ free_locked(void *handle)
 	bits = c != NULL ? chunk_free_tracked(c, bit) : -1;
 	if (bits < 0)
 		return -1;
+	/* under the lock: before anyone can allocate the space again */
+	pcpu_asan_poison(handle, (size_t)bits << PCPU_MIN_ALLOC_SHIFT);
 	g.nr_dealloc++;
 	g.nr_cur_alloc--;
 	chunk_relocate(c);
