@@ -33,6 +33,7 @@
 #include <rte_common.h>
 
 #include "pcpu_private.h"
+#include "pcpu_asan.h"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
@@ -154,6 +155,8 @@ pcpu_arena_populate(struct pcpu_arena *a, unsigned int lcore_id, int socket,
 	int ret;
 	void *p;
 
+	/* no live object here: clear stale ASan poison (pcpu_asan.h) */
+	pcpu_asan_unpoison_range(addr, len);
 	if (how == PCPU_BACKING_MAPPED) {
 		ret = arena_touch(addr, len, PCPU_SMALL_PAGE_SIZE);
 		if (ret != 0)
