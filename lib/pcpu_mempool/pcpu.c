@@ -396,20 +396,18 @@ used_clear(const struct pcpu_chunk *c, uint32_t ps, uint32_t pe)
 	bits_apply(g.used[c->index], ps * per_page, (pe - ps) * per_page, 0);
 }
 
-/* Find space for an object and make sure its pages are populated.
- * Mutex held, spinlock not. Returns the handle or NULL (rte_errno), and
- * in *dirty whether its copies must be zeroed. */
-static void *
-alloc_area(size_t size, uint32_t bits, uint32_t align_bits, int *dirty)
+/*
+ * Search the existing chunks for space: fitting active slots, then
+ * sidelined chunks, then the spare free chunk. Spinlock held. Returns the
+ * bit offset and the chunk in *cp, or -1.
+ */
+static int
+find_area(size_t size, uint32_t bits, uint32_t align_bits,
+		struct pcpu_chunk **cp)
 {
 	struct pcpu_chunk *c, *tmp;
-	uint64_t *used;
-	uint32_t ps, pe, rs, re, needed;
-	int slot, off = -1, ret;
-	uintptr_t h;
+	int slot, off;
 
-	rte_spinlock_lock(&g.lock);
-restart:
 	/* only the non-empty active slots that can fit the size */
 	for (slot = pcpu_size_to_slot(size); slot < NR_ACTIVE_SLOTS; slot++) {
 		uint64_t more = g.active_mask >> slot;
@@ -443,32 +441,105 @@ restart:
 		if (off >= 0)
 			goto found;
 	}
-	if (!TAILQ_EMPTY(&g.lists[LIST_FREE])) {
-		rte_spinlock_unlock(&g.lock);
-		rte_errno = ENOMEM;
-		return NULL;
-	}
-	rte_spinlock_unlock(&g.lock);
-	c = chunk_create();
-	used = c != NULL ? calloc((c->map_bits + 63) / 64, sizeof(*used)) :
-		NULL;
-	if (used == NULL) {
-		if (c != NULL)
-			chunk_destroy(c);
-		rte_errno = ENOMEM;
-		return NULL;
-	}
-	rte_spinlock_lock(&g.lock);
-	g.chunks[c->index] = c;
-	g.used[c->index] = used;
-	chunk_move(c, LIST_FREE, 1);
-	g.nr_chunks++;
-	if (g.nr_chunks > g.nr_max_chunks)
-		g.nr_max_chunks = g.nr_chunks;
-	goto restart;
-
+	return -1;
 found:
 	chunk_relocate(c);
+	*cp = c;
+	return off;
+}
+
+/* Account a new object whose pages are populated; returns its handle and
+ * in *dirty whether its copies must be zeroed. Spinlock held. */
+static void *
+commit_area(struct pcpu_chunk *c, int off, size_t size, uint32_t bits,
+		int *dirty)
+{
+	g.nr_alloc++;
+	g.nr_cur_alloc++;
+	if (g.nr_cur_alloc > g.nr_max_alloc)
+		g.nr_max_alloc = g.nr_cur_alloc;
+	if (size < g.min_alloc_size)
+		g.min_alloc_size = size;
+	if (size > g.max_alloc_size)
+		g.max_alloc_size = size;
+	*dirty = used_mark(c, off, bits);
+	return (void *)(g.arena.base + ((uintptr_t)c->index << g.chunk_shift) +
+		((uintptr_t)off << PCPU_MIN_ALLOC_SHIFT));
+}
+
+/* Undo a found area. Spinlock held. */
+static void
+drop_area(struct pcpu_chunk *c, int off)
+{
+	chunk_free_tracked(c, off);
+	chunk_relocate(c);
+}
+
+/*
+ * The common case, under the spinlock only: space in an existing chunk on
+ * populated pages. NULL when the slow path (the mutex: population, a new
+ * chunk) is needed.
+ */
+static void *
+alloc_fast(size_t size, uint32_t bits, uint32_t align_bits, int *dirty)
+{
+	struct pcpu_chunk *c;
+	uint32_t rs, re;
+	void *h = NULL;
+	int off;
+
+	rte_spinlock_lock(&g.lock);
+	off = find_area(size, bits, align_bits, &c);
+	if (off >= 0) {
+		if (pcpu_chunk_next_unpop(c, pcpu_chunk_bit_to_page(c, off),
+				pcpu_chunk_bit_to_page(c, off + bits - 1) + 1,
+				&rs, &re))
+			drop_area(c, off);
+		else
+			h = commit_area(c, off, size, bits, dirty);
+	}
+	rte_spinlock_unlock(&g.lock);
+	return h;
+}
+
+/* Find space for an object, creating a chunk if needed, and make sure its
+ * pages are populated. Mutex held, spinlock not. Returns the handle or
+ * NULL (rte_errno), and in *dirty whether its copies must be zeroed. */
+static void *
+alloc_area(size_t size, uint32_t bits, uint32_t align_bits, int *dirty)
+{
+	struct pcpu_chunk *c = NULL;
+	uint64_t *used;
+	uint32_t ps, pe, rs, re, needed;
+	int off, ret;
+	void *h;
+
+	rte_spinlock_lock(&g.lock);
+	while ((off = find_area(size, bits, align_bits, &c)) < 0) {
+		if (!TAILQ_EMPTY(&g.lists[LIST_FREE])) {
+			/* a whole free chunk cannot hold it */
+			rte_spinlock_unlock(&g.lock);
+			rte_errno = ENOMEM;
+			return NULL;
+		}
+		rte_spinlock_unlock(&g.lock);
+		c = chunk_create();
+		used = c != NULL ? calloc((c->map_bits + 63) / 64,
+			sizeof(*used)) : NULL;
+		if (used == NULL) {
+			if (c != NULL)
+				chunk_destroy(c);
+			rte_errno = ENOMEM;
+			return NULL;
+		}
+		rte_spinlock_lock(&g.lock);
+		g.chunks[c->index] = c;
+		g.used[c->index] = used;
+		chunk_move(c, LIST_FREE, 1);
+		g.nr_chunks++;
+		if (g.nr_chunks > g.nr_max_chunks)
+			g.nr_max_chunks = g.nr_chunks;
+	}
 	ps = pcpu_chunk_bit_to_page(c, off);
 	pe = pcpu_chunk_bit_to_page(c, off + bits - 1) + 1;
 	needed = 0;
@@ -491,22 +562,27 @@ found:
 	}
 	if (needed != 0 && g.conf.max_populated != 0 &&
 	    pages_to_bytes(g.populated_pages + needed) > g.conf.max_populated) {
-		chunk_free_tracked(c, off);
-		chunk_relocate(c);
+		drop_area(c, off);
 		rte_spinlock_unlock(&g.lock);
 		PCPU_LOG(DEBUG, "populated-bytes limit %" PRIu64 " reached",
 			g.conf.max_populated);
 		rte_errno = ENOMEM;
 		return NULL;
 	}
+	/*
+	 * The area is ours; other allocations may meanwhile take space on
+	 * these pages under the spinlock alone, but they see the pages as
+	 * unpopulated and come to the mutex we hold.
+	 */
 	rs = ps;
 	while (needed != 0 && pcpu_chunk_next_unpop(c, rs, pe, &rs, &re)) {
+		uint32_t before;
+
 		rte_spinlock_unlock(&g.lock);
 		ret = populate_range(c, rs, re);
 		rte_spinlock_lock(&g.lock);
 		if (ret != 0) {
-			chunk_free_tracked(c, off);
-			chunk_relocate(c);
+			drop_area(c, off);
 			rte_spinlock_unlock(&g.lock);
 			PCPU_LOG(ERR, "cannot populate %" PRIu64
 				" bytes per lcore: %s",
@@ -515,33 +591,19 @@ found:
 			rte_errno = ENOMEM;
 			return NULL;
 		}
-		{
-			uint32_t before = c->nr_empty_pop_pages;
-
-			pcpu_chunk_set_populated(c, rs, re);
-			used_clear(c, rs, re);
-			g.empty_pop_pages +=
-				(int64_t)c->nr_empty_pop_pages - before;
-		}
+		before = c->nr_empty_pop_pages;
+		pcpu_chunk_set_populated(c, rs, re);
+		used_clear(c, rs, re);
+		g.empty_pop_pages += (int64_t)c->nr_empty_pop_pages - before;
 		g.populated_pages += re - rs;
 		if (pages_to_bytes(g.populated_pages) > g.max_populated_bytes)
 			g.max_populated_bytes =
 				pages_to_bytes(g.populated_pages);
 		rs = re;
 	}
-	g.nr_alloc++;
-	g.nr_cur_alloc++;
-	if (g.nr_cur_alloc > g.nr_max_alloc)
-		g.nr_max_alloc = g.nr_cur_alloc;
-	if (size < g.min_alloc_size)
-		g.min_alloc_size = size;
-	if (size > g.max_alloc_size)
-		g.max_alloc_size = size;
-	h = g.arena.base + ((uintptr_t)c->index << g.chunk_shift) +
-		((uintptr_t)off << PCPU_MIN_ALLOC_SHIFT);
-	*dirty = used_mark(c, off, bits);
+	h = commit_area(c, off, size, bits, dirty);
 	rte_spinlock_unlock(&g.lock);
-	return (void *)h;
+	return h;
 }
 
 static size_t
@@ -609,6 +671,17 @@ balance_if_needed(void)
 		balance(0);
 }
 
+/* The same from the fast path, only if nobody holds the mutex. */
+static void
+balance_if_free(void)
+{
+	if (__atomic_load_n(&g.need_balance, __ATOMIC_RELAXED) &&
+	    pthread_mutex_trylock(&g.mutex) == 0) {
+		balance(0);
+		pthread_mutex_unlock(&g.mutex);
+	}
+}
+
 void *
 pcpu_alloc_slow(size_t size, size_t align)
 {
@@ -619,15 +692,20 @@ pcpu_alloc_slow(size_t size, size_t align)
 	bits = (uint32_t)(RTE_ALIGN_CEIL(size, PCPU_MIN_ALLOC_SIZE) >>
 		PCPU_MIN_ALLOC_SHIFT);
 	align_bits = (uint32_t)(align >> PCPU_MIN_ALLOC_SHIFT);
-	pthread_mutex_lock(&g.mutex);
-	balance_if_needed();
-	h = alloc_area(size, bits, align_bits, &dirty);
+	h = alloc_fast(size, bits, align_bits, &dirty);
 	if (h == NULL) {
-		rte_spinlock_lock(&g.lock);
-		g.nr_alloc_fail++;
-		rte_spinlock_unlock(&g.lock);
+		pthread_mutex_lock(&g.mutex);
+		balance_if_needed();
+		h = alloc_area(size, bits, align_bits, &dirty);
+		if (h == NULL) {
+			rte_spinlock_lock(&g.lock);
+			g.nr_alloc_fail++;
+			rte_spinlock_unlock(&g.lock);
+		}
+		pthread_mutex_unlock(&g.mutex);
+	} else {
+		balance_if_free();
 	}
-	pthread_mutex_unlock(&g.mutex);
 	if (h != NULL)
 		pcpu_asan_unpoison(h, size);
 	if (h != NULL && dirty)
