@@ -1,0 +1,512 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+/*
+ * What a DPDK 22.11 user would write instead of rte_pcpu, each as plainly
+ * as its users write it:
+ *
+ * - TLS: one RTE_DEFINE_PER_LCORE variable (static, one object only);
+ * - static: a [objects][RTE_MAX_LCORE] array of cache-aligned blocks in
+ *   .bss (each lcore's copy on its own cache line, as DPDK apps pad their
+ *   per-lcore stats); sized at build time, here for PERF_STATIC_OBJS;
+ * - lcore_var: the layout of rte_lcore_var (DPDK 24.11): a bump allocator
+ *   over libc buffers of RTE_MAX_LCORE x PERF_LCORE_VAR_MAX bytes, copy of
+ *   lcore i at handle + i x PERF_LCORE_VAR_MAX. rte_lcore_var zeroes the
+ *   copies of all RTE_MAX_LCORE ids; here only the EAL lcores' copies are
+ *   zeroed, so that 1 M objects do not populate 2 GiB;
+ * - zmalloc: one rte_zmalloc_socket() block per lcore (on its socket)
+ *   holding every object, reached through a per-lcore pointer table;
+ * - vpp: per-lcore vectors on the libc heap, grown by doubling as objects
+ *   are created, indexed by object (VPP's simple counters; growing them
+ *   in a live dataplane needs a worker barrier, not modelled here);
+ * - atomic: one shared block per object, updated with relaxed atomic adds
+ *   by every lcore.
+ *
+ * Also the naive percpu allocator (rte_zmalloc_socket per lcore per
+ * object) and the rte_mempool get+put loop.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_mempool.h>
+#include <rte_per_lcore.h>
+
+#include "perf_shim.h"
+
+/* Objects the static layout holds: 10,000 x 128 lcores x 64 B = 78 MiB of
+ * .bss (only the touched lines are populated). */
+#define PERF_STATIC_OBJS 10000u
+/* rte_lcore_var's per-variable (and per-buffer) size in DPDK 24.11. */
+#define PERF_LCORE_VAR_MAX (128u * 1024u)
+/* Objects of the access cases other than static: 1 M (and a margin). */
+#define PERF_HEAP_OBJS (1u << 21)
+
+static RTE_DEFINE_PER_LCORE(struct perf_pair, perf_tls_pair);
+
+struct perf_static_slot {
+	struct perf_pair p;
+} __rte_cache_aligned;
+
+static struct perf_static_slot perf_static[PERF_STATIC_OBJS][RTE_MAX_LCORE];
+
+uint32_t
+perf_scheme_max_objs(enum perf_scheme s)
+{
+	switch (s) {
+	case PERF_SCHEME_TLS:
+		return 1;
+	case PERF_SCHEME_STATIC:
+		return PERF_STATIC_OBJS;
+	case PERF_SCHEME_MAX:
+		return 0;
+	default:
+		return PERF_HEAP_OBJS;
+	}
+}
+
+const char *
+perf_scheme_name(enum perf_scheme s)
+{
+	static const char * const names[PERF_SCHEME_MAX] = {
+		[PERF_SCHEME_PCPU] = "pcpu",
+		[PERF_SCHEME_TLS] = "tls",
+		[PERF_SCHEME_STATIC] = "static_array",
+		[PERF_SCHEME_LCORE_VAR] = "lcore_var_layout",
+		[PERF_SCHEME_ZMALLOC] = "zmalloc_table",
+		[PERF_SCHEME_VPP] = "vpp_vectors",
+		[PERF_SCHEME_ATOMIC] = "atomic_shared",
+	};
+
+	return (unsigned int)s < PERF_SCHEME_MAX ? names[s] : "?";
+}
+
+/* lcore_var layout: buffers of RTE_MAX_LCORE units, bump allocation */
+struct perf_lv {
+	void **bufs;
+	unsigned int nb_bufs;
+};
+
+static int
+lv_setup(struct perf_access_ctx *c)
+{
+	const size_t per_buf = PERF_LCORE_VAR_MAX / sizeof(struct perf_pair);
+	struct perf_lv *lv = calloc(1, sizeof(*lv));
+	unsigned int b, l;
+	uint32_t i;
+
+	if (lv == NULL)
+		return -1;
+	c->priv = lv;
+	lv->nb_bufs = (c->nb_objs + per_buf - 1) / per_buf;
+	lv->bufs = calloc(lv->nb_bufs, sizeof(void *));
+	c->handles = calloc(c->nb_objs, sizeof(void *));
+	if (lv->bufs == NULL || c->handles == NULL)
+		return -1;
+	for (b = 0; b < lv->nb_bufs; b++) {
+		lv->bufs[b] = aligned_alloc(RTE_CACHE_LINE_SIZE,
+			(size_t)PERF_LCORE_VAR_MAX * RTE_MAX_LCORE);
+		if (lv->bufs[b] == NULL)
+			return -1;
+	}
+	for (i = 0; i < c->nb_objs; i++) {
+		char *h = (char *)lv->bufs[i / per_buf] +
+			(i % per_buf) * sizeof(struct perf_pair);
+
+		c->handles[i] = h;
+		RTE_LCORE_FOREACH(l)
+			memset(h + (size_t)l * PERF_LCORE_VAR_MAX, 0,
+				sizeof(struct perf_pair));
+	}
+	c->populated = (uint64_t)c->nb_objs * sizeof(struct perf_pair) *
+		rte_lcore_count();
+	return 0;
+}
+
+static void
+lv_free(struct perf_access_ctx *c)
+{
+	struct perf_lv *lv = c->priv;
+	unsigned int b;
+
+	if (lv == NULL)
+		return;
+	for (b = 0; lv->bufs != NULL && b < lv->nb_bufs; b++)
+		free(lv->bufs[b]);
+	free(lv->bufs);
+	free(lv);
+}
+
+/* vpp: a vector per lcore, validated (grown by doubling) per new object */
+struct perf_vec {
+	struct perf_pair *v;
+	uint32_t len;
+	uint32_t cap;
+};
+
+static int
+vec_validate(struct perf_vec *vec, uint32_t i)
+{
+	if (i >= vec->cap) {
+		uint32_t cap = vec->cap ? vec->cap : 16;
+		struct perf_pair *v;
+
+		while (cap <= i)
+			cap *= 2;
+		v = realloc(vec->v, (size_t)cap * sizeof(*v));
+		if (v == NULL)
+			return -1;
+		vec->v = v;
+		vec->cap = cap;
+	}
+	while (vec->len <= i)
+		vec->v[vec->len++] = (struct perf_pair){ 0, 0 };
+	return 0;
+}
+
+static int
+vpp_setup(struct perf_access_ctx *c)
+{
+	struct perf_vec *vecs = calloc(RTE_MAX_LCORE, sizeof(*vecs));
+	unsigned int l;
+	uint32_t i;
+
+	if (vecs == NULL)
+		return -1;
+	c->priv = vecs;
+	/* objects are created one by one, each validating every vector */
+	for (i = 0; i < c->nb_objs; i++)
+		RTE_LCORE_FOREACH(l)
+			if (vec_validate(&vecs[l], i) != 0)
+				return -1;
+	RTE_LCORE_FOREACH(l) {
+		c->per_lcore[l] = vecs[l].v;
+		c->populated += (uint64_t)vecs[l].cap * sizeof(struct perf_pair);
+	}
+	return 0;
+}
+
+int
+perf_baseline_access_setup(struct perf_access_ctx *c)
+{
+	unsigned int l;
+	uint32_t i;
+
+	if (c->nb_objs == 0 || c->nb_objs > perf_scheme_max_objs(c->scheme))
+		return -1;
+	c->per_lcore = calloc(RTE_MAX_LCORE, sizeof(void *));
+	if (c->per_lcore == NULL)
+		return -1;
+	switch (c->scheme) {
+	case PERF_SCHEME_TLS:
+		RTE_LCORE_FOREACH(l)
+			c->per_lcore[l] = NULL;
+		RTE_PER_LCORE(perf_tls_pair) = (struct perf_pair){ 0, 0 };
+		c->populated = sizeof(struct perf_pair);
+		return 0;
+	case PERF_SCHEME_STATIC:
+		for (i = 0; i < c->nb_objs; i++)
+			RTE_LCORE_FOREACH(l)
+				perf_static[i][l].p = (struct perf_pair){ 0, 0 };
+		c->populated = (uint64_t)c->nb_objs * RTE_MAX_LCORE *
+			sizeof(struct perf_static_slot);
+		return 0;
+	case PERF_SCHEME_LCORE_VAR:
+		return lv_setup(c);
+	case PERF_SCHEME_ZMALLOC:
+		RTE_LCORE_FOREACH(l) {
+			c->per_lcore[l] = rte_zmalloc_socket("perf_zt",
+				(size_t)c->nb_objs * sizeof(struct perf_pair),
+				RTE_CACHE_LINE_SIZE,
+				(int)rte_lcore_to_socket_id(l));
+			if (c->per_lcore[l] == NULL)
+				return -1;
+			c->populated += (uint64_t)c->nb_objs *
+				sizeof(struct perf_pair);
+		}
+		return 0;
+	case PERF_SCHEME_VPP:
+		return vpp_setup(c);
+	case PERF_SCHEME_ATOMIC:
+		c->shared = aligned_alloc(RTE_CACHE_LINE_SIZE,
+			RTE_ALIGN_CEIL((size_t)c->nb_objs *
+				sizeof(struct perf_pair), RTE_CACHE_LINE_SIZE));
+		if (c->shared == NULL)
+			return -1;
+		memset(c->shared, 0, (size_t)c->nb_objs *
+			sizeof(struct perf_pair));
+		c->populated = (uint64_t)c->nb_objs * sizeof(struct perf_pair);
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+void
+perf_baseline_access_free(struct perf_access_ctx *c)
+{
+	unsigned int l;
+
+	switch (c->scheme) {
+	case PERF_SCHEME_LCORE_VAR:
+		lv_free(c);
+		break;
+	case PERF_SCHEME_ZMALLOC:
+		for (l = 0; c->per_lcore != NULL && l < RTE_MAX_LCORE; l++)
+			rte_free(c->per_lcore[l]);
+		break;
+	case PERF_SCHEME_VPP:
+		if (c->priv != NULL) {
+			struct perf_vec *vecs = c->priv;
+
+			for (l = 0; l < RTE_MAX_LCORE; l++)
+				free(vecs[l].v);
+			free(vecs);
+		}
+		break;
+	case PERF_SCHEME_ATOMIC:
+		free(c->shared);
+		break;
+	default:
+		break;
+	}
+	free(c->handles);
+	free(c->per_lcore);
+	c->handles = NULL;
+	c->per_lcore = NULL;
+	c->shared = NULL;
+	c->priv = NULL;
+}
+
+uint64_t
+perf_baseline_access_sum(struct perf_access_ctx *c)
+{
+	const struct perf_pair *sh = c->shared;
+	uint64_t sum = 0;
+	unsigned int l;
+	uint32_t i;
+
+	if (c->scheme == PERF_SCHEME_ATOMIC) {
+		for (i = 0; i < c->nb_objs; i++)
+			sum += sh[i].packets;
+		return sum;
+	}
+	if (c->scheme == PERF_SCHEME_TLS)
+		return RTE_PER_LCORE(perf_tls_pair).packets;
+	RTE_LCORE_FOREACH(l) {
+		for (i = 0; i < c->nb_objs; i++) {
+			const struct perf_pair *p;
+
+			switch (c->scheme) {
+			case PERF_SCHEME_STATIC:
+				p = &perf_static[i][l].p;
+				break;
+			case PERF_SCHEME_LCORE_VAR:
+				p = (const struct perf_pair *)
+					((const char *)c->handles[i] +
+					 (size_t)l * PERF_LCORE_VAR_MAX);
+				break;
+			default: /* zmalloc, vpp */
+				p = (const struct perf_pair *)c->per_lcore[l] + i;
+				break;
+			}
+			sum += p->packets;
+		}
+	}
+	return sum;
+}
+
+/* The loops: only the UPDATE differs. */
+
+#define LCORE_BLOCK(c) \
+	((struct perf_pair *)(c)->per_lcore[rte_lcore_id()])
+
+#define DEFINE_ACCESS(name, UPDATE)					\
+static uint64_t								\
+access_##name##_seq(void *arg, unsigned int idx, uint64_t deadline)	\
+{									\
+	struct perf_access_ctx *c = arg;				\
+									\
+	return PERF_ACCESS_LOOP(c, idx, deadline, 0, UPDATE);		\
+}									\
+static uint64_t								\
+access_##name##_rnd(void *arg, unsigned int idx, uint64_t deadline)	\
+{									\
+	struct perf_access_ctx *c = arg;				\
+									\
+	return PERF_ACCESS_LOOP(c, idx, deadline, 1, UPDATE);		\
+}
+
+DEFINE_ACCESS(tls, ({
+	RTE_SET_USED(o);
+	RTE_PER_LCORE(perf_tls_pair).packets++;
+	RTE_PER_LCORE(perf_tls_pair).bytes += 64;
+}))
+
+DEFINE_ACCESS(static, ({
+	struct perf_pair *p = &perf_static[o][rte_lcore_id()].p;
+
+	p->packets++;
+	p->bytes += 64;
+}))
+
+DEFINE_ACCESS(lcore_var, ({
+	struct perf_pair *p = (struct perf_pair *)
+		((char *)c->handles[o] +
+		 (size_t)rte_lcore_id() * PERF_LCORE_VAR_MAX);
+
+	p->packets++;
+	p->bytes += 64;
+}))
+
+/* zmalloc table and vpp vectors: table[lcore][object] */
+DEFINE_ACCESS(table, ({
+	struct perf_pair *p = LCORE_BLOCK(c) + o;
+
+	p->packets++;
+	p->bytes += 64;
+}))
+
+DEFINE_ACCESS(atomic, ({
+	struct perf_pair *p = (struct perf_pair *)c->shared + o;
+
+	__atomic_fetch_add(&p->packets, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&p->bytes, 64, __ATOMIC_RELAXED);
+}))
+
+perf_loop_fn *
+perf_baseline_access_loop(enum perf_scheme s, int random)
+{
+	switch (s) {
+	case PERF_SCHEME_TLS:
+		return random ? access_tls_rnd : access_tls_seq;
+	case PERF_SCHEME_STATIC:
+		return random ? access_static_rnd : access_static_seq;
+	case PERF_SCHEME_LCORE_VAR:
+		return random ? access_lcore_var_rnd : access_lcore_var_seq;
+	case PERF_SCHEME_ZMALLOC:
+	case PERF_SCHEME_VPP:
+		return random ? access_table_rnd : access_table_seq;
+	case PERF_SCHEME_ATOMIC:
+		return random ? access_atomic_rnd : access_atomic_seq;
+	default:
+		return NULL;
+	}
+}
+
+/* The naive percpu allocator: each lcore's copy a separate rte_zmalloc. */
+struct perf_naive {
+	unsigned int nb_lcores;
+	unsigned int nb_objs;
+	size_t size;
+	int socket[RTE_MAX_LCORE];
+	void **ptrs; /* nb_objs x nb_lcores */
+};
+
+struct perf_naive *
+perf_naive_create(unsigned int nb_objs, size_t size)
+{
+	struct perf_naive *na = calloc(1, sizeof(*na));
+	unsigned int l;
+
+	if (na == NULL)
+		return NULL;
+	RTE_LCORE_FOREACH(l)
+		na->socket[na->nb_lcores++] = (int)rte_lcore_to_socket_id(l);
+	na->nb_objs = nb_objs;
+	na->size = size;
+	na->ptrs = calloc((size_t)nb_objs * na->nb_lcores, sizeof(void *));
+	if (na->ptrs == NULL) {
+		free(na);
+		return NULL;
+	}
+	return na;
+}
+
+int
+perf_naive_alloc(struct perf_naive *na, unsigned int i)
+{
+	void **p = &na->ptrs[(size_t)i * na->nb_lcores];
+	unsigned int k;
+
+	for (k = 0; k < na->nb_lcores; k++) {
+		p[k] = rte_zmalloc_socket(NULL, na->size, 0, na->socket[k]);
+		if (p[k] == NULL) {
+			while (k-- > 0) {
+				rte_free(p[k]);
+				p[k] = NULL;
+			}
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void
+perf_naive_free(struct perf_naive *na, unsigned int i)
+{
+	void **p = &na->ptrs[(size_t)i * na->nb_lcores];
+	unsigned int k;
+
+	for (k = 0; k < na->nb_lcores; k++) {
+		rte_free(p[k]);
+		p[k] = NULL;
+	}
+}
+
+void
+perf_naive_destroy(struct perf_naive *na)
+{
+	size_t i;
+
+	if (na == NULL)
+		return;
+	for (i = 0; i < (size_t)na->nb_objs * na->nb_lcores; i++)
+		rte_free(na->ptrs[i]);
+	free(na->ptrs);
+	free(na);
+}
+
+/* rte_mempool with a per-lcore cache of 256 */
+void *
+perf_mempool_create(size_t size, unsigned int n)
+{
+	static unsigned int seq;
+	char name[RTE_MEMPOOL_NAMESIZE];
+
+	snprintf(name, sizeof(name), "perf_mp%u", seq++);
+	return rte_mempool_create(name, n, (unsigned int)size, 256, 0, NULL,
+		NULL, NULL, NULL, SOCKET_ID_ANY, 0);
+}
+
+void
+perf_mempool_free(void *mp)
+{
+	rte_mempool_free(mp);
+}
+
+uint64_t
+perf_mempool_pair_loop(void *arg, unsigned int idx, uint64_t deadline)
+{
+	struct rte_mempool *mp = arg;
+	uint64_t ops = 0;
+	unsigned int i;
+	void *o;
+
+	RTE_SET_USED(idx);
+	do {
+		for (i = 0; i < 256; i++) {
+			if (unlikely(rte_mempool_get(mp, &o) != 0))
+				return ops + i;
+			rte_mempool_put(mp, o);
+		}
+		ops += 256;
+	} while (rte_rdtsc() < deadline);
+	return ops;
+}

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+/*
+ * dpdk-test-pcpu-perf: the library beside what DPDK users pick instead,
+ * measured in one run. This file only parses the command line, registers
+ * the cases with Google Benchmark and turns each C result (perf_shim.h)
+ * into counters; every measured body is C.
+ *
+ *   dpdk-test-pcpu-perf [EAL args] -- [--smoke] [--naive-mb=N]
+ *           [Google Benchmark flags: --benchmark_filter=..., ...]
+ *
+ * Every case runs once (Iterations(1), manual time); repetitions and the
+ * choice of the best are the C body's. Cases that need more lcores than
+ * the EAL has are not registered.
+ */
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include <rte_eal.h>
+#include <rte_debug.h>
+#include <rte_lcore.h>
+
+#include <rte_pcpu.h>
+
+#include "perf_shim.h"
+
+namespace {
+
+using CaseFn = std::function<int(perf_result *)>;
+
+void
+run_case(benchmark::State &state, const CaseFn &fn)
+{
+	perf_result r;
+
+	std::memset(&r, 0, sizeof(r));
+	for (auto _ : state) {
+		std::memset(&r, 0, sizeof(r));
+		fn(&r);
+		state.SetIterationTime(r.seconds > 0 ? r.seconds : 1e-9);
+	}
+	if (r.error) {
+		state.SkipWithError(r.label);
+		return;
+	}
+	for (unsigned int i = 0; i < r.nb_counters; i++)
+		state.counters[r.counters[i].name] =
+			benchmark::Counter(r.counters[i].value);
+	state.SetLabel(r.label);
+}
+
+void
+add_case(const std::string &name, CaseFn fn)
+{
+	benchmark::RegisterBenchmark(name.c_str(),
+		[fn](benchmark::State &st) { run_case(st, fn); })
+		->Iterations(1)
+		->UseManualTime()
+		->Unit(benchmark::kMillisecond);
+}
+
+std::string
+lc(unsigned int n)
+{
+	return "/lcores:" + std::to_string(n);
+}
+
+void
+register_cases()
+{
+	const unsigned int have = perf_nb_lcores();
+	const unsigned int objs[] = { 1, 100, 10000, 100000, 1000000 };
+
+	/* 1. access */
+	for (int s = 0; s < PERF_SCHEME_MAX; s++) {
+		auto scheme = static_cast<perf_scheme>(s);
+
+		for (unsigned int n : objs) {
+			if (n > perf_scheme_max_objs(scheme))
+				continue;
+			for (int rnd = 0; rnd < (n > 1 ? 2 : 1); rnd++) {
+				for (unsigned int l = 1; l <= 2 && l <= have; l++) {
+					add_case(std::string("access/") +
+						perf_scheme_name(scheme) +
+						"/objs:" + std::to_string(n) +
+						(rnd ? "/rand" : "/seq") + lc(l),
+						[=](perf_result *r) {
+							return perf_access(scheme,
+								n, rnd, l, r);
+						});
+				}
+			}
+		}
+	}
+
+	/* 2. allocation without caches: the seed table */
+	for (size_t size : { 4, 16, 64, 256, 1024 }) {
+		add_case("alloc_nocache/pcpu/size:" + std::to_string(size),
+			[=](perf_result *r) {
+				return perf_seed_pcpu(size, 0, r);
+			});
+		add_case("alloc_nocache/naive_zmalloc/size:" +
+			std::to_string(size),
+			[=](perf_result *r) {
+				return perf_seed_naive(size, r);
+			});
+	}
+	add_case("alloc_nocache/pcpu_aligned/size:4/align:8",
+		[](perf_result *r) { return perf_seed_pcpu(4, 8, r); });
+
+	/* 3. cached */
+	for (int k = 0; k < PERF_PAIR_MAX; k++) {
+		auto kind = static_cast<perf_pair_kind>(k);
+
+		for (unsigned int l = 1; l <= 2 && l <= have; l++)
+			add_case(std::string("cached/") + perf_pair_name(kind) +
+				"/size:16" + lc(l),
+				[=](perf_result *r) {
+					return perf_pairs(kind, 16, l, r);
+				});
+	}
+
+	/* 4. churn */
+	for (int nc = 0; nc < 2; nc++)
+		for (int huge = 0; huge < 2; huge++)
+			for (unsigned int p = 1; p <= 2 && p <= have; p++)
+				add_case(std::string("churn/") +
+					(nc ? "pcpu_nocache" : "pcpu") +
+					(huge ? "/pages:2M" : "/pages:4K") +
+					"/producers:" + std::to_string(p),
+					[=](perf_result *r) {
+						return perf_churn(p, huge, nc, r);
+					});
+
+	/* 5. init modes; lcores with memory = EAL lcores */
+	for (size_t size : { 16, 64, 256, 1024, 4096 })
+		for (int m = 0; m < PERF_INIT_MAX; m++) {
+			auto mode = static_cast<perf_init_mode>(m);
+
+			add_case(std::string("init/") + perf_init_name(mode) +
+				"/size:" + std::to_string(size) +
+				"/mem_lcores:" + std::to_string(have),
+				[=](perf_result *r) {
+					return perf_init(mode, size, r);
+				});
+		}
+
+	/* 6. reclaim */
+	for (int huge = 0; huge < 2; huge++)
+		add_case(std::string("reclaim/pages:") + (huge ? "2M" : "4K"),
+			[=](perf_result *r) { return perf_reclaim(huge, r); });
+
+	/* 7. scaling */
+	for (unsigned int l : { 1, 2, 4, 8 }) {
+		if (l > have)
+			continue;
+		add_case("scaling/pcpu_access" + lc(l), [=](perf_result *r) {
+			return perf_access(PERF_SCHEME_PCPU, 10000, 1, l, r);
+		});
+		add_case("scaling/atomic_shared_access" + lc(l),
+			[=](perf_result *r) {
+				return perf_access(PERF_SCHEME_ATOMIC, 10000, 1,
+					l, r);
+			});
+		for (int k = 0; k < PERF_PAIR_MAX; k++) {
+			auto kind = static_cast<perf_pair_kind>(k);
+
+			if (kind == PERF_PAIR_POOL_NO_ZERO)
+				continue;
+			add_case(std::string("scaling/") +
+				perf_pair_name(kind) + lc(l),
+				[=](perf_result *r) {
+					return perf_pairs(kind, 16, l, r);
+				});
+		}
+	}
+}
+
+} // namespace
+
+int
+main(int argc, char **argv)
+{
+	int ret = rte_eal_init(argc, argv);
+
+	if (ret < 0)
+		rte_exit(EXIT_FAILURE, "rte_eal_init failed\n");
+	argc -= ret;
+	argv += ret;
+
+	/* our own options, before Google Benchmark's */
+	std::vector<char *> rest;
+	for (int i = 0; i < argc; i++) {
+		if (i > 0 && std::strcmp(argv[i], "--smoke") == 0)
+			perf_set_smoke(1);
+		else if (i > 0 && std::strncmp(argv[i], "--naive-mb=", 11) == 0)
+			perf_set_naive_budget_mb(
+				(unsigned int)std::strtoul(argv[i] + 11,
+					nullptr, 10));
+		else
+			rest.push_back(argv[i]);
+	}
+	int bargc = static_cast<int>(rest.size());
+
+	rest.push_back(nullptr);
+	benchmark::Initialize(&bargc, rest.data());
+	if (benchmark::ReportUnrecognizedArguments(bargc, rest.data()))
+		return 2;
+	if (rte_pcpu_init(nullptr) != 0)
+		rte_exit(EXIT_FAILURE, "rte_pcpu_init failed\n");
+
+	benchmark::AddCustomContext("pcpu_mode",
+		perf_is_smoke() ? "smoke" : "full");
+	benchmark::AddCustomContext("eal_lcores",
+		std::to_string(perf_nb_lcores()));
+	benchmark::AddCustomContext("eal_cpus",
+		std::to_string(perf_nb_cpus(perf_nb_lcores())));
+	benchmark::AddCustomContext("eal_hugepages",
+		rte_eal_has_hugepages() ? "yes" : "no");
+	register_cases();
+	benchmark::RunSpecifiedBenchmarks();
+	benchmark::Shutdown();
+	rte_pcpu_cleanup();
+	rte_eal_cleanup();
+	return 0;
+}
