@@ -1,0 +1,135 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The pcpu_mempool authors
+#
+# Run dpdk-test-pcpu-perf (make bench / make bench-smoke).
+#
+#   devtools/bench.sh full    the whole suite (at most 10 minutes on a
+#                             2-CPU machine), JSON in $BUILDDIR/bench/,
+#                             then figures and the ratio table for the
+#                             programmer's guide (devtools/bench_report.py)
+#   devtools/bench.sh smoke   every case, briefly (under a minute); checks
+#                             that every case ran, asserts nothing on speed
+#
+# Environment: BUILDDIR (default build), BENCH_OUT (default
+# $BUILDDIR/bench), BENCH_DOCDIR (where full mode writes figures and the
+# table; default doc/guides/prog_guide of this tree, empty = none),
+# BENCH_FILTER (a Google Benchmark filter regex replacing both runs' own).
+#
+# Two processes: one with 2 lcores on 2 CPUs (access, allocation, cached,
+# churn, init, reclaim) and one with 8 lcores floating over the same CPUs
+# (init with 8 lcores that have memory, scaling to 1/2/4/8 lcores; more
+# lcores than CPUs are reported as oversubscribed). EAL memory: hugepages
+# when enough are free (full mode), else --no-huge; the library's own page
+# mode (2 MiB pages when free, else 4 KiB) is independent of the EAL's.
+
+set -euo pipefail
+
+mode=${1:-full}
+case "$mode" in
+full|smoke) ;;
+*)
+	echo "usage: $0 full|smoke" >&2
+	exit 2
+	;;
+esac
+
+TOP=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
+BUILDDIR=${BUILDDIR:-build}
+[[ $BUILDDIR = /* ]] || BUILDDIR=$PWD/$BUILDDIR
+BIN=$BUILDDIR/app/test-pcpu-perf/dpdk-test-pcpu-perf
+OUT=${BENCH_OUT:-$BUILDDIR/bench}
+DOCDIR=${BENCH_DOCDIR-$TOP/doc/guides/prog_guide}
+# Debian's python has matplotlib; a pyenv python earlier on PATH may not
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+
+if [ ! -x "$BIN" ]; then
+	echo "bench: $BIN is missing: is Google Benchmark (libbenchmark-dev)" \
+		"installed? (meson option -Dbenchmarks)" >&2
+	exit 1
+fi
+mkdir -p "$OUT"
+
+# The first two CPUs this process may run on.
+cpus=()
+list=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
+IFS=, read -r -a ranges <<< "$list"
+for r in "${ranges[@]}"; do
+	lo=${r%-*}
+	hi=${r#*-}
+	for ((c = lo; c <= hi && ${#cpus[@]} < 2; c++)); do
+		cpus+=("$c")
+	done
+done
+[ ${#cpus[@]} -ge 2 ] || cpus+=("${cpus[0]}")
+c0=${cpus[0]}
+c1=${cpus[1]}
+
+free_huge=$(awk '/^HugePages_Free/ { print $2 }' /proc/meminfo 2>/dev/null || echo 0)
+if [ "$mode" = full ] && [ "${free_huge:-0}" -ge 320 ]; then
+	mem_args=(--in-memory)
+	naive_mb=256
+else
+	mem_args=(--no-huge -m 1024)
+	naive_mb=256
+fi
+
+if [ "$mode" = smoke ]; then
+	extra=(--smoke)
+	limit2=40
+	limit8=20
+else
+	extra=()
+	limit2=420
+	limit8=170
+fi
+
+# BENCH_FILTER replaces each run's own filter
+filter_args() {
+	echo "--benchmark_filter=${BENCH_FILTER:-$1}"
+}
+
+rc=0
+run() {
+	local tag=$1 limit=$2 lcores=$3 filter=$4 json="$OUT/results-$1.json"
+	local cmd=("$BIN" --lcores="$lcores" --no-pci --no-telemetry
+		--file-prefix="pcpu_bench_$$_$tag" "${mem_args[@]}"
+		-- "${extra[@]}" --naive-mb=$naive_mb
+		"$(filter_args "$filter")"
+		--benchmark_out="$json" --benchmark_out_format=json
+		--benchmark_counters_tabular=false)
+
+	echo "bench ($mode, $tag, load $(cut -d' ' -f1-3 /proc/loadavg)):" \
+		"${cmd[*]}"
+	rm -f "$json"
+	if ! timeout --kill-after=10 "$limit" "${cmd[@]}" \
+			> "$OUT/bench-$tag.log" 2>&1; then
+		echo "bench: $tag run failed or exceeded ${limit} s; last lines:" >&2
+		tail -20 "$OUT/bench-$tag.log" >&2
+		rc=1
+	fi
+	grep -E '^(access|alloc|cached|churn|init|reclaim|scaling)/' \
+		"$OUT/bench-$tag.log" | cut -c1-200 | head -400 || true
+}
+
+start=$(date +%s)
+run 2lcores "$limit2" "0@$c0,1@$c1" \
+	'^(access|alloc_nocache|cached|churn|init|reclaim)/'
+run 8lcores "$limit8" "(0-7)@($c0,$c1)" '^(init|scaling)/'
+echo "bench: $mode runs took $(( $(date +%s) - start )) s"
+
+jsons=("$OUT/results-2lcores.json" "$OUT/results-8lcores.json")
+if [ "$mode" = smoke ]; then
+	"$PY" "$TOP/devtools/bench_report.py" --check \
+		--merged "$OUT/results.json" "${jsons[@]}" || rc=1
+else
+	report=(--merged "$OUT/results.json" --text "$OUT/results.txt")
+	if [ -n "$DOCDIR" ]; then
+		report+=(--figures "$DOCDIR/img" --rst "$DOCDIR/bench_results.rst")
+	fi
+	"$PY" "$TOP/devtools/bench_report.py" --check "${report[@]}" \
+		"${jsons[@]}" || rc=1
+	[ -f "$OUT/results.txt" ] && cat "$OUT/results.txt"
+fi
+exit $rc
