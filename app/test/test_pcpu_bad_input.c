@@ -1,0 +1,733 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+/*
+ * pcpu_bad_input_autotest: every bad input of every public function, one
+ * row each, named exactly as the rows of the table in the programmer's
+ * guide (doc/guides/prog_guide/pcpu_mempool_lib.rst, "Errors"). A row
+ * calls the function the wrong way and must see the documented failure
+ * (NULL, -1 or a negative errno, as the function family does) with the
+ * documented rte_errno; afterwards the allocator and the pools must be
+ * unchanged (live objects, pool counts) and audit clean.
+ *
+ * Phase "before set-up" runs with the allocator not set up (it calls
+ * rte_pcpu_cleanup() first if it is: run this command in its own process),
+ * phase "set up" after rte_pcpu_init(NULL). Rows whose error needs an
+ * exhausted resource or no EAL are in pcpu_exhaustion_autotest and
+ * pcpu_noeal_test, under the same names (the guide says where).
+ */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
+
+#include "rte_pcpu.h"
+#include "rte_pcpu_mempool.h"
+#include "test.h"
+
+/* What a row's call returns when the function did not fail as documented
+ * (the errno values are all positive). */
+#define NOT_FAILED (-1000)
+#define WRONG_RET (-1001)
+
+/* The function failed returning NULL: its rte_errno. */
+#define ERR_NULL(call) ((call) == NULL ? rte_errno : NOT_FAILED)
+/* ... returning -1. */
+#define ERR_M1(call) ((call) == -1 ? rte_errno : NOT_FAILED)
+/* ... returning a negative errno, equal to rte_errno. */
+#define ERR_NEG(call) neg_errno(call)
+/* A documented no-op: returns 0 (the row expects 0). */
+#define NOOP_0(call) ((call) == 0 ? 0 : NOT_FAILED)
+
+static int
+neg_errno(int ret)
+{
+	if (ret >= 0)
+		return NOT_FAILED;
+	return -ret == rte_errno ? rte_errno : WRONG_RET;
+}
+
+/* Objects the rows use (phase "set up"). */
+static struct {
+	struct rte_pcpu_mempool *mp;      /* n 4, cache 2, F_DEBUG */
+	struct rte_pcpu_mempool *other;   /* for a foreign object */
+	struct rte_pcpu_mempool *budget;  /* max_bytes: one object */
+	struct rte_rcu_qsbr *qv;
+	uint64_t *live;                   /* a live 64 B object */
+	uint64_t *live_big;               /* a live 1 KiB object */
+} bi;
+
+/*
+ * Phase "before set-up".
+ */
+static int r_cleanup_not_set_up(void) { return ERR_M1(rte_pcpu_cleanup()); }
+static int r_reclaim_not_set_up(void) { return ERR_M1((int)rte_pcpu_reclaim()); }
+static int r_dump_not_set_up(void) { return ERR_M1(rte_pcpu_dump(stdout)); }
+static int r_flush_not_set_up(void) { return ERR_M1(rte_pcpu_cache_flush()); }
+
+static int
+r_free_not_set_up(void)
+{
+	static uint64_t x;
+
+	return ERR_M1(rte_pcpu_free(&x));
+}
+
+static int
+init_with(uint64_t stride, uint64_t chunk, int policy, uint32_t flags)
+{
+	struct rte_pcpu_conf c = {
+		.unit_stride = stride,
+		.chunk_size = chunk,
+		.page_policy = (enum rte_pcpu_page_policy)policy,
+		.flags = flags,
+	};
+	int ret = ERR_M1(rte_pcpu_init(&c));
+
+	if (ret == NOT_FAILED)
+		rte_pcpu_cleanup();
+	return ret;
+}
+
+static int r_init_bad_flags(void) { return init_with(0, 0, 0, 0x100); }
+static int r_init_bad_policy(void) { return init_with(0, 0, 7, 0); }
+static int r_init_stride_not_pow2(void)
+{ return init_with(3ull << 29, 0, 0, 0); }
+static int r_init_stride_too_big(void)
+{ return init_with(1ull << 37, 0, 0, 0); }
+static int r_init_chunk_not_pow2(void)
+{ return init_with(0, 3ull << 20, 0, 0); }
+static int r_init_chunk_too_small(void)
+{ return init_with(0, RTE_PCPU_MAX_SIZE / 2, 0, 0); }
+static int r_init_chunk_above_stride(void)
+{ return init_with(1ull << 20, 2ull << 20, 0, 0); }
+static int r_init_huge_small_chunk(void)
+{ return init_with(0, 1ull << 20, RTE_PCPU_PAGE_HUGE, 0); }
+
+/* In a child with RLIMIT_AS 64 GiB above what it maps now, the
+ * reservation of RTE_MAX_LCORE units of 2 GiB (256 GiB with 128) cannot be
+ * made. */
+static int
+r_init_no_address_space(void)
+{
+	struct rte_pcpu_conf c = { .unit_stride = 1ull << 31 };
+	unsigned long long vm_kb = 0;
+	char line[256];
+	int status = 0;
+	FILE *f;
+	pid_t pid;
+
+	f = fopen("/proc/self/status", "r");
+	if (f == NULL)
+		return NOT_FAILED;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "VmSize: %llu kB", &vm_kb) == 1)
+			break;
+	fclose(f);
+	if (vm_kb == 0)
+		return NOT_FAILED;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		struct rlimit rl;
+
+		rl.rlim_cur = rl.rlim_max = vm_kb * 1024 + (1ull << 36);
+		if (setrlimit(RLIMIT_AS, &rl) != 0)
+			_exit(200);
+		if (rte_pcpu_init(&c) == 0)
+			_exit(201);
+		_exit(rte_errno & 0xff);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return NOT_FAILED;
+	return WEXITSTATUS(status) >= 200 ? NOT_FAILED : WEXITSTATUS(status);
+}
+
+/*
+ * Phase "set up".
+ */
+static int r_init_already(void) { return ERR_M1(rte_pcpu_init(NULL)); }
+static int r_alloc_size_0(void) { return ERR_NULL(rte_pcpu_alloc(0, 0)); }
+static int r_alloc_size_too_big(void)
+{ return ERR_NULL(rte_pcpu_alloc(RTE_PCPU_MAX_SIZE + 1, 0)); }
+static int r_alloc_align_not_pow2(void)
+{ return ERR_NULL(rte_pcpu_alloc(64, 24)); }
+static int r_alloc_align_too_big(void)
+{ return ERR_NULL(rte_pcpu_alloc(64, RTE_PCPU_MAX_ALIGN * 2)); }
+
+static int r_free_null(void) { return NOOP_0(rte_pcpu_free(NULL)); }
+
+static int
+r_free_outside(void)
+{
+	uint64_t x;
+
+	return ERR_M1(rte_pcpu_free(&x));
+}
+
+static int r_free_interior(void)
+{ return ERR_M1(rte_pcpu_free((char *)bi.live + 8)); }
+static int r_free_misaligned(void)
+{ return ERR_M1(rte_pcpu_free((char *)bi.live + 1)); }
+static int r_free_interior_big(void)
+{ return ERR_M1(rte_pcpu_free((char *)bi.live_big + 512)); }
+
+static int
+r_free_never_allocated(void)
+{
+	/* far into lcore 0's unit: no chunk there */
+	struct rte_pcpu_stats s;
+
+	rte_pcpu_stats_get(&s);
+	return ERR_M1(rte_pcpu_free((void *)(rte_pcpu_shared.base +
+		s.unit_stride - 4096)));
+}
+
+static int
+double_free(size_t size)
+{
+	void *h = rte_pcpu_alloc(size, 0);
+
+	if (h == NULL || rte_pcpu_free(h) != 0)
+		return WRONG_RET;
+	return ERR_M1(rte_pcpu_free(h));
+}
+
+static int r_free_double_cached(void) { return double_free(16); }
+static int r_free_double(void) { return double_free(1024); }
+
+static int
+r_cache_stats_null(void)
+{ return ERR_M1(rte_pcpu_cache_stats_get(0, 0, NULL)); }
+
+static int
+r_cache_stats_bad_lcore(void)
+{
+	struct rte_pcpu_cache_stats s;
+
+	return ERR_M1(rte_pcpu_cache_stats_get(RTE_MAX_LCORE, 0, &s));
+}
+
+static int
+r_cache_stats_bad_class(void)
+{
+	struct rte_pcpu_cache_stats s;
+
+	return ERR_M1(rte_pcpu_cache_stats_get(0, RTE_PCPU_CACHE_NB_CLASSES,
+		&s));
+}
+
+static int r_stats_null(void) { return ERR_M1(rte_pcpu_stats_get(NULL)); }
+
+/* pools */
+static int r_create_name_null(void)
+{ return ERR_NULL(rte_pcpu_mempool_create(NULL, 4, 16, 0, 0, NULL, NULL, 0)); }
+static int r_create_name_empty(void)
+{ return ERR_NULL(rte_pcpu_mempool_create("", 4, 16, 0, 0, NULL, NULL, 0)); }
+
+static int
+r_create_name_too_long(void)
+{
+	char name[RTE_PCPU_MEMPOOL_NAMESIZE + 1];
+
+	memset(name, 'x', RTE_PCPU_MEMPOOL_NAMESIZE);
+	name[RTE_PCPU_MEMPOOL_NAMESIZE] = '\0';
+	return ERR_NULL(rte_pcpu_mempool_create(name, 4, 16, 0, 0, NULL, NULL,
+		0));
+}
+
+static int r_create_name_exists(void)
+{ return ERR_NULL(rte_pcpu_mempool_create("bad_input", 4, 16, 0, 0, NULL,
+	NULL, 0)); }
+static int r_create_n_0(void)
+{ return ERR_NULL(rte_pcpu_mempool_create("bi_n0", 0, 16, 0, 0, NULL, NULL,
+	0)); }
+static int r_create_elt_0(void)
+{ return ERR_NULL(rte_pcpu_mempool_create("bi_e0", 4, 0, 0, 0, NULL, NULL,
+	0)); }
+static int r_create_elt_too_big(void)
+{ return ERR_NULL(rte_pcpu_mempool_create("bi_ebig", 4,
+	RTE_PCPU_MAX_SIZE + 1, 0, 0, NULL, NULL, 0)); }
+static int r_create_cache_too_big(void)
+{ return ERR_NULL(rte_pcpu_mempool_create("bi_cbig", 4096, 16,
+	RTE_PCPU_MEMPOOL_CACHE_MAX_SIZE + 1, 0, NULL, NULL, 0)); }
+static int r_create_cache_above_n(void)
+{ return ERR_NULL(rte_pcpu_mempool_create("bi_cn", 4, 16, 5, 0, NULL, NULL,
+	0)); }
+static int r_create_bad_flags(void)
+{ return ERR_NULL(rte_pcpu_mempool_create("bi_fl", 4, 16, 0, 0, NULL, NULL,
+	0x100)); }
+static int r_create_prefill_over_budget(void)
+{ return ERR_NULL(rte_pcpu_mempool_create("bi_pf", 64, 64, 0, 64, NULL,
+	NULL, RTE_PCPU_MEMPOOL_F_PREFILL)); }
+
+static int r_lookup_null(void)
+{ return ERR_NULL(rte_pcpu_mempool_lookup(NULL)); }
+static int r_lookup_unknown(void)
+{ return ERR_NULL(rte_pcpu_mempool_lookup("bi_no_such_pool")); }
+
+static int r_pool_free_null(void) { return NOOP_0(rte_pcpu_mempool_free(NULL)); }
+
+static int
+r_pool_free_not_pool(void)
+{
+	uint64_t fake[64] = { 0 };
+
+	return ERR_M1(rte_pcpu_mempool_free((struct rte_pcpu_mempool *)fake));
+}
+
+static int
+r_pool_free_busy(void)
+{
+	void *o;
+	int ret;
+
+	if (rte_pcpu_mempool_get(bi.mp, &o) != 0)
+		return WRONG_RET;
+	ret = ERR_M1(rte_pcpu_mempool_free(bi.mp));
+	if (rte_pcpu_mempool_put(bi.mp, o) != 0)
+		return WRONG_RET;
+	return ret;
+}
+
+static int
+r_get_null_pool(void)
+{
+	void *o;
+
+	return ERR_NEG(rte_pcpu_mempool_get(NULL, &o));
+}
+
+static int r_get_null_obj(void)
+{ return ERR_NEG(rte_pcpu_mempool_get(bi.mp, NULL)); }
+
+static int
+r_get_empty(void)
+{
+	void *o[4], *x = NULL;
+	int ret;
+
+	if (rte_pcpu_mempool_get_bulk(bi.mp, o, 4) != 0)
+		return WRONG_RET;
+	ret = ERR_NEG(rte_pcpu_mempool_get(bi.mp, &x));
+	if (rte_pcpu_mempool_put_bulk(bi.mp, o, 4) != 0 || x != NULL)
+		return WRONG_RET;
+	return ret;
+}
+
+static int
+r_get_over_budget(void)
+{
+	void *o, *x = NULL;
+	int ret;
+
+	if (rte_pcpu_mempool_get(bi.budget, &o) != 0)
+		return WRONG_RET;
+	ret = ERR_NEG(rte_pcpu_mempool_get(bi.budget, &x));
+	if (rte_pcpu_mempool_put(bi.budget, o) != 0 || x != NULL)
+		return WRONG_RET;
+	return ret;
+}
+
+static int
+r_get_bulk_n_0(void)
+{
+	void *o[1];
+
+	return ERR_NEG(rte_pcpu_mempool_get_bulk(bi.mp, o, 0));
+}
+
+static int
+r_get_bulk_above_n(void)
+{
+	void *o[5];
+
+	return ERR_NEG(rte_pcpu_mempool_get_bulk(bi.mp, o, 5));
+}
+
+static int r_get_bulk_null(void)
+{ return ERR_NEG(rte_pcpu_mempool_get_bulk(bi.mp, NULL, 1)); }
+
+static int
+r_get_bulk_not_enough(void)
+{
+	void *o[3], *x[2] = { NULL, NULL };
+	int ret;
+
+	if (rte_pcpu_mempool_get_bulk(bi.mp, o, 3) != 0)
+		return WRONG_RET;
+	ret = ERR_NEG(rte_pcpu_mempool_get_bulk(bi.mp, x, 2));
+	/* all or nothing: one object is still there */
+	if (rte_pcpu_mempool_in_use_count(bi.mp) != 3)
+		ret = WRONG_RET;
+	if (rte_pcpu_mempool_put_bulk(bi.mp, o, 3) != 0)
+		return WRONG_RET;
+	return ret;
+}
+
+static int
+r_put_null_pool(void)
+{
+	return ERR_NEG(rte_pcpu_mempool_put(NULL, bi.live));
+}
+
+static int r_put_null_obj(void)
+{ return ERR_NEG(rte_pcpu_mempool_put(bi.mp, NULL)); }
+
+static int
+r_put_not_handle(void)
+{
+	uint64_t x;
+
+	return ERR_NEG(rte_pcpu_mempool_put(bi.mp, &x));
+}
+
+static int
+r_put_misaligned(void)
+{
+	void *o;
+	int ret;
+
+	if (rte_pcpu_mempool_get(bi.mp, &o) != 0)
+		return WRONG_RET;
+	ret = ERR_NEG(rte_pcpu_mempool_put(bi.mp, (char *)o + 8));
+	if (rte_pcpu_mempool_put(bi.mp, o) != 0)
+		return WRONG_RET;
+	return ret;
+}
+
+static int
+r_put_double(void)
+{
+	void *o;
+
+	if (rte_pcpu_mempool_get(bi.mp, &o) != 0 ||
+	    rte_pcpu_mempool_put(bi.mp, o) != 0)
+		return WRONG_RET;
+	return ERR_NEG(rte_pcpu_mempool_put(bi.mp, o));
+}
+
+static int
+r_put_foreign(void)
+{
+	void *o;
+	int ret;
+
+	if (rte_pcpu_mempool_get(bi.other, &o) != 0)
+		return WRONG_RET;
+	ret = ERR_NEG(rte_pcpu_mempool_put(bi.mp, o));
+	if (rte_pcpu_mempool_put(bi.other, o) != 0)
+		return WRONG_RET;
+	return ret;
+}
+
+static int
+r_put_bulk_n_0(void)
+{
+	void *o[1] = { bi.live };
+
+	return ERR_NEG(rte_pcpu_mempool_put_bulk(bi.mp, o, 0));
+}
+
+static int
+r_put_bulk_above_n(void)
+{
+	void *o[5] = { NULL };
+
+	return ERR_NEG(rte_pcpu_mempool_put_bulk(bi.mp, o, 5));
+}
+
+static int r_put_bulk_null(void)
+{ return ERR_NEG(rte_pcpu_mempool_put_bulk(bi.mp, NULL, 1)); }
+
+static int
+r_avail_null(void)
+{
+	return rte_pcpu_mempool_avail_count(NULL) == 0 ? rte_errno : NOT_FAILED;
+}
+
+static int
+r_in_use_null(void)
+{
+	return rte_pcpu_mempool_in_use_count(NULL) == 0 ? rte_errno :
+		NOT_FAILED;
+}
+
+static int r_pool_dump_null_pool(void)
+{ return ERR_M1(rte_pcpu_mempool_dump(stdout, NULL)); }
+static int r_pool_dump_null_file(void)
+{ return ERR_M1(rte_pcpu_mempool_dump(NULL, bi.mp)); }
+static int r_pool_audit_null(void)
+{ return ERR_M1(rte_pcpu_mempool_audit(NULL)); }
+
+static int
+r_pool_stats_null_pool(void)
+{
+	struct rte_pcpu_mempool_stats s;
+
+	return ERR_M1(rte_pcpu_mempool_stats_get(NULL, &s));
+}
+
+static int r_pool_stats_null_stats(void)
+{ return ERR_M1(rte_pcpu_mempool_stats_get(bi.mp, NULL)); }
+static int r_pool_name_null(void)
+{ return ERR_NULL(rte_pcpu_mempool_name(NULL)); }
+
+static int
+r_walk_null(void)
+{
+	rte_pcpu_mempool_walk(NULL, NULL);
+	return 0;
+}
+
+static int
+rcu_add(struct rte_pcpu_mempool *mp, int with_cfg, int with_v, int mode)
+{
+	struct rte_pcpu_mempool_rcu_config c = {
+		.v = with_v ? bi.qv : NULL,
+		.mode = (enum rte_pcpu_mempool_qsbr_mode)mode,
+	};
+
+	return ERR_M1(rte_pcpu_mempool_rcu_qsbr_add(mp, with_cfg ? &c : NULL));
+}
+
+static int r_rcu_add_null_pool(void) { return rcu_add(NULL, 1, 1, 0); }
+static int r_rcu_add_null_cfg(void) { return rcu_add(bi.other, 0, 1, 0); }
+static int r_rcu_add_null_v(void) { return rcu_add(bi.other, 1, 0, 0); }
+static int r_rcu_add_bad_mode(void) { return rcu_add(bi.other, 1, 1, 9); }
+
+static int
+r_rcu_add_twice(void)
+{
+	if (rcu_add(bi.budget, 1, 1, RTE_PCPU_MEMPOOL_QSBR_MODE_SYNC) !=
+	    NOT_FAILED)
+		return WRONG_RET;
+	return rcu_add(bi.budget, 1, 1, RTE_PCPU_MEMPOOL_QSBR_MODE_SYNC);
+}
+
+enum phase { BEFORE_SETUP, SET_UP };
+
+struct bad_row {
+	const char *id;     /* the row name in the guide's table */
+	enum phase phase;
+	int err;            /* expected rte_errno; 0: documented no-op */
+	int (*call)(void);
+};
+
+#define ROW(id, ph, err, fn) { id, ph, err, fn }
+
+/* Keep in the order and with the names of the guide's table. */
+static const struct bad_row rows[] = {
+	ROW("init-bad-flags", BEFORE_SETUP, EINVAL, r_init_bad_flags),
+	ROW("init-bad-page-policy", BEFORE_SETUP, EINVAL, r_init_bad_policy),
+	ROW("init-stride-not-pow2", BEFORE_SETUP, EINVAL, r_init_stride_not_pow2),
+	ROW("init-stride-too-big", BEFORE_SETUP, EINVAL, r_init_stride_too_big),
+	ROW("init-chunk-not-pow2", BEFORE_SETUP, EINVAL, r_init_chunk_not_pow2),
+	ROW("init-chunk-too-small", BEFORE_SETUP, EINVAL, r_init_chunk_too_small),
+	ROW("init-chunk-above-stride", BEFORE_SETUP, EINVAL,
+		r_init_chunk_above_stride),
+	ROW("init-huge-small-chunk", BEFORE_SETUP, EINVAL, r_init_huge_small_chunk),
+	ROW("init-no-address-space", BEFORE_SETUP, ENOMEM,
+		r_init_no_address_space),
+	ROW("cleanup-not-set-up", BEFORE_SETUP, EALREADY, r_cleanup_not_set_up),
+	ROW("free-not-set-up", BEFORE_SETUP, EINVAL, r_free_not_set_up),
+	ROW("reclaim-not-set-up", BEFORE_SETUP, EALREADY, r_reclaim_not_set_up),
+	ROW("cache-flush-not-set-up", BEFORE_SETUP, EALREADY, r_flush_not_set_up),
+	ROW("dump-not-set-up", BEFORE_SETUP, EALREADY, r_dump_not_set_up),
+	ROW("init-already", SET_UP, EALREADY, r_init_already),
+	ROW("alloc-size-0", SET_UP, EINVAL, r_alloc_size_0),
+	ROW("alloc-size-too-big", SET_UP, EINVAL, r_alloc_size_too_big),
+	ROW("alloc-align-not-pow2", SET_UP, EINVAL, r_alloc_align_not_pow2),
+	ROW("alloc-align-too-big", SET_UP, EINVAL, r_alloc_align_too_big),
+	ROW("free-null", SET_UP, 0, r_free_null),
+	ROW("free-outside", SET_UP, EINVAL, r_free_outside),
+	ROW("free-never-allocated", SET_UP, EINVAL, r_free_never_allocated),
+	ROW("free-interior", SET_UP, EINVAL, r_free_interior),
+	ROW("free-interior-big", SET_UP, EINVAL, r_free_interior_big),
+	ROW("free-misaligned", SET_UP, EINVAL, r_free_misaligned),
+	ROW("free-double-cached", SET_UP, EINVAL, r_free_double_cached),
+	ROW("free-double", SET_UP, EINVAL, r_free_double),
+	ROW("cache-stats-null", SET_UP, EINVAL, r_cache_stats_null),
+	ROW("cache-stats-bad-lcore", SET_UP, EINVAL, r_cache_stats_bad_lcore),
+	ROW("cache-stats-bad-class", SET_UP, EINVAL, r_cache_stats_bad_class),
+	ROW("stats-null", SET_UP, EINVAL, r_stats_null),
+	ROW("create-name-null", SET_UP, EINVAL, r_create_name_null),
+	ROW("create-name-empty", SET_UP, EINVAL, r_create_name_empty),
+	ROW("create-name-too-long", SET_UP, ENAMETOOLONG, r_create_name_too_long),
+	ROW("create-name-exists", SET_UP, EEXIST, r_create_name_exists),
+	ROW("create-n-0", SET_UP, EINVAL, r_create_n_0),
+	ROW("create-elt-size-0", SET_UP, EINVAL, r_create_elt_0),
+	ROW("create-elt-size-too-big", SET_UP, EINVAL, r_create_elt_too_big),
+	ROW("create-cache-too-big", SET_UP, EINVAL, r_create_cache_too_big),
+	ROW("create-cache-above-n", SET_UP, EINVAL, r_create_cache_above_n),
+	ROW("create-bad-flags", SET_UP, EINVAL, r_create_bad_flags),
+	ROW("create-prefill-over-budget", SET_UP, ENOMEM,
+		r_create_prefill_over_budget),
+	ROW("lookup-null", SET_UP, EINVAL, r_lookup_null),
+	ROW("lookup-unknown", SET_UP, ENOENT, r_lookup_unknown),
+	ROW("pool-free-null", SET_UP, 0, r_pool_free_null),
+	ROW("pool-free-not-a-pool", SET_UP, EINVAL, r_pool_free_not_pool),
+	ROW("pool-free-busy", SET_UP, EBUSY, r_pool_free_busy),
+	ROW("get-null-pool", SET_UP, EINVAL, r_get_null_pool),
+	ROW("get-null-obj", SET_UP, EINVAL, r_get_null_obj),
+	ROW("get-empty", SET_UP, ENOENT, r_get_empty),
+	ROW("get-over-budget", SET_UP, ENOMEM, r_get_over_budget),
+	ROW("get-bulk-n-0", SET_UP, EINVAL, r_get_bulk_n_0),
+	ROW("get-bulk-above-n", SET_UP, EINVAL, r_get_bulk_above_n),
+	ROW("get-bulk-null", SET_UP, EINVAL, r_get_bulk_null),
+	ROW("get-bulk-not-enough", SET_UP, ENOENT, r_get_bulk_not_enough),
+	ROW("put-null-pool", SET_UP, EINVAL, r_put_null_pool),
+	ROW("put-null-obj", SET_UP, EINVAL, r_put_null_obj),
+	ROW("put-not-a-handle", SET_UP, EINVAL, r_put_not_handle),
+	ROW("put-misaligned", SET_UP, EINVAL, r_put_misaligned),
+	ROW("put-double-debug", SET_UP, EINVAL, r_put_double),
+	ROW("put-foreign-debug", SET_UP, EINVAL, r_put_foreign),
+	ROW("put-bulk-n-0", SET_UP, EINVAL, r_put_bulk_n_0),
+	ROW("put-bulk-above-n", SET_UP, EINVAL, r_put_bulk_above_n),
+	ROW("put-bulk-null", SET_UP, EINVAL, r_put_bulk_null),
+	ROW("avail-count-null", SET_UP, EINVAL, r_avail_null),
+	ROW("in-use-count-null", SET_UP, EINVAL, r_in_use_null),
+	ROW("walk-null", SET_UP, 0, r_walk_null),
+	ROW("pool-dump-null-pool", SET_UP, EINVAL, r_pool_dump_null_pool),
+	ROW("pool-dump-null-file", SET_UP, EINVAL, r_pool_dump_null_file),
+	ROW("pool-audit-null", SET_UP, EINVAL, r_pool_audit_null),
+	ROW("pool-stats-null-pool", SET_UP, EINVAL, r_pool_stats_null_pool),
+	ROW("pool-stats-null-stats", SET_UP, EINVAL, r_pool_stats_null_stats),
+	ROW("pool-name-null", SET_UP, EINVAL, r_pool_name_null),
+	ROW("rcu-add-null-pool", SET_UP, EINVAL, r_rcu_add_null_pool),
+	ROW("rcu-add-null-cfg", SET_UP, EINVAL, r_rcu_add_null_cfg),
+	ROW("rcu-add-null-v", SET_UP, EINVAL, r_rcu_add_null_v),
+	ROW("rcu-add-bad-mode", SET_UP, EINVAL, r_rcu_add_bad_mode),
+	ROW("rcu-add-twice", SET_UP, EEXIST, r_rcu_add_twice),
+};
+
+static int
+warm(struct rte_pcpu_mempool *mp, unsigned int n)
+{
+	void *o[4];
+
+	if (rte_pcpu_mempool_get_bulk(mp, o, n) != 0 ||
+	    rte_pcpu_mempool_put_bulk(mp, o, n) != 0)
+		return -1;
+	return 0;
+}
+
+static int
+set_up_objects(void)
+{
+	size_t qsz = rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE);
+
+	bi.live = rte_pcpu_alloc(64, 0);
+	bi.live_big = rte_pcpu_alloc(1024, 0);
+	bi.mp = rte_pcpu_mempool_create("bad_input", 4, 16, 2, 0, NULL, NULL,
+		RTE_PCPU_MEMPOOL_F_DEBUG);
+	bi.other = rte_pcpu_mempool_create("bad_input_other", 4, 16, 0, 0,
+		NULL, NULL, 0);
+	/* room for exactly one object, whatever the number of lcores */
+	bi.budget = rte_pcpu_mempool_create("bad_input_budget", 4, 16, 0,
+		16ull * rte_lcore_count() + 8, NULL, NULL, 0);
+	bi.qv = rte_zmalloc("bad_input_qsbr", qsz, RTE_CACHE_LINE_SIZE);
+	if (bi.live == NULL || bi.live_big == NULL || bi.mp == NULL ||
+	    bi.other == NULL || bi.budget == NULL || bi.qv == NULL ||
+	    rte_rcu_qsbr_init(bi.qv, RTE_MAX_LCORE) != 0)
+		return -1;
+	/* make every pool object now: rows must not grow the pools */
+	return warm(bi.mp, 4) | warm(bi.other, 4) | warm(bi.budget, 1);
+}
+
+static void
+tear_down_objects(void)
+{
+	rte_pcpu_mempool_free(bi.mp);
+	rte_pcpu_mempool_free(bi.other);
+	rte_pcpu_mempool_free(bi.budget);
+	rte_free(bi.qv);
+	rte_pcpu_free(bi.live);
+	rte_pcpu_free(bi.live_big);
+	memset(&bi, 0, sizeof(bi));
+}
+
+static const char *
+err_name(int e)
+{
+	switch (e) {
+	case 0: return "none (no-op)";
+	case NOT_FAILED: return "did not fail";
+	case WRONG_RET: return "return value and rte_errno disagree";
+	default: return strerror(e);
+	}
+}
+
+/* The pools and the allocator are as before the row. */
+static int
+unchanged(const struct rte_pcpu_stats *s0)
+{
+	struct rte_pcpu_stats s;
+
+	if (rte_pcpu_stats_get(&s) != 0 || s.nr_cur_alloc != s0->nr_cur_alloc)
+		return 0;
+	if (rte_pcpu_audit() != 0)
+		return 0;
+	if (rte_pcpu_mempool_in_use_count(bi.mp) != 0 ||
+	    rte_pcpu_mempool_in_use_count(bi.other) != 0 ||
+	    rte_pcpu_mempool_in_use_count(bi.budget) != 0)
+		return 0;
+	return rte_pcpu_mempool_audit(bi.mp) == 0 &&
+		rte_pcpu_mempool_audit(bi.other) == 0 &&
+		rte_pcpu_mempool_audit(bi.budget) == 0;
+}
+
+static int
+test_pcpu_bad_input(void)
+{
+	struct rte_pcpu_stats s0;
+	unsigned int i, failed = 0;
+	enum phase cur = BEFORE_SETUP;
+
+	if (__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE))
+		TEST_ASSERT_SUCCESS(rte_pcpu_cleanup(),
+			"cleanup of an earlier set-up");
+	for (i = 0; i < RTE_DIM(rows); i++) {
+		const struct bad_row *r = &rows[i];
+		int got;
+
+		if (r->phase != cur) {
+			TEST_ASSERT_SUCCESS(rte_pcpu_init(NULL), "set-up");
+			TEST_ASSERT_SUCCESS(set_up_objects(),
+				"objects the rows use");
+			cur = r->phase;
+		}
+		if (cur == SET_UP)
+			TEST_ASSERT_SUCCESS(rte_pcpu_stats_get(&s0), "stats");
+		rte_errno = 0;
+		got = r->call();
+		if (got != r->err) {
+			printf(" + FAIL row %-28s expected %s, got %s\n", r->id,
+				err_name(r->err), err_name(got));
+			failed++;
+			continue;
+		}
+		if (cur == SET_UP && !unchanged(&s0)) {
+			printf(" + FAIL row %-28s %s, but the state changed or "
+				"an audit failed\n", r->id, err_name(got));
+			failed++;
+			continue;
+		}
+		printf(" + row %-28s %s\n", r->id, err_name(got));
+	}
+	if (cur == SET_UP)
+		tear_down_objects();
+	printf("pcpu_bad_input_autotest: %zu rows, %u failed\n", RTE_DIM(rows),
+		failed);
+	return failed == 0 ? TEST_SUCCESS : TEST_FAILED;
+}
+
+REGISTER_TEST_COMMAND(pcpu_bad_input_autotest, test_pcpu_bad_input);
