@@ -117,17 +117,21 @@ class Table:
         return '\n'.join(lines) + '\n'
 
     def rst(self):
-        lines = ['.. list-table:: %s' % self.title,
+        def esc(text):
+            return str(text).replace('\\', '\\\\').replace(
+                '*', '\\*').replace('`', '\\`').replace('|', '\\|')
+
+        lines = ['.. list-table:: %s' % esc(self.title),
                  '   :header-rows: 1', '']
         for r in [self.header] + self.rows:
             first = True
             for c in r:
                 lines.append('   %s %s' % ('* -' if first else '  -',
-                                           c if c != '' else '\\ '))
+                                           esc(c) if c != '' else '\\ '))
                 first = False
         lines.append('')
         if self.note:
-            lines.append(self.note)
+            lines.append(esc(self.note))
             lines.append('')
         return '\n'.join(lines) + '\n'
 
@@ -404,7 +408,10 @@ def figures(idx, outdir, seed_rows, churn_pts, scaling):
                 if b is not None:
                     xs.append(n)
                     ys.append(b['ns_per_op'])
-            if xs:
+            if xs and s == 'tls':
+                ax.plot(xs, ys, marker='*', markersize=14, linestyle='',
+                        label=SCHEME_TITLE[s], zorder=5)
+            elif xs:
                 ax.plot(xs, ys, marker='o', label=SCHEME_TITLE[s],
                         linewidth=2.5 if s == 'pcpu' else 1.2)
         ax.set_xscale('log')
@@ -413,9 +420,11 @@ def figures(idx, outdir, seed_rows, churn_pts, scaling):
         ax.set_title('%d lcore%s' % (lc, 's' if lc > 1 else ''))
         ax.grid(True, which='both', alpha=0.3)
     axes[0].set_ylabel('ns per {packets, bytes} increment')
-    axes[1].legend(fontsize=8)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc='lower center', ncol=len(labels),
+               fontsize=8)
     fig.suptitle('Access cost per scheme')
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
     fig.savefig(os.path.join(outdir, 'bench_access.png'), dpi=90)
     plt.close(fig)
     made.append('bench_access.png')
