@@ -53,13 +53,15 @@ perf_set_naive_budget_mb(unsigned int mb)
 double
 perf_measure_ms(void)
 {
-	return perf_smoke ? 5.0 : 60.0;
+	return perf_smoke ? 5.0 : 30.0;
 }
 
+/* Many short windows, best kept: on a shared machine some of them run
+ * without interference. */
 unsigned int
 perf_repeats(void)
 {
-	return perf_smoke ? 1 : 5;
+	return perf_smoke ? 1 : 12;
 }
 
 void
