@@ -873,7 +873,7 @@ test_obj_init(void)
 
 	/* prefill calls obj_init at creation */
 	init_calls = 0;
-	mp = rte_pcpu_mempool_create("init2", 8, 8, 0, 0, count_init, NULL,
+	mp = rte_pcpu_mempool_create("init2", 8, 16, 0, 0, count_init, NULL,
 		RTE_PCPU_MEMPOOL_F_PREFILL);
 	TEST_ASSERT_NOT_NULL(mp, "create");
 	TEST_ASSERT_SUCCESS(check_init_log(8 * lcores_with_memory()),
