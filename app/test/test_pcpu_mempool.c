@@ -576,7 +576,7 @@ test_budget(void)
 {
 	struct rte_pcpu_mempool *mp;
 	struct rte_pcpu_mempool_stats st;
-	unsigned int nl, i;
+	unsigned int nl, i, ids[2];
 	uint64_t per;
 	void *objs[16], *o;
 
@@ -607,6 +607,22 @@ test_budget(void)
 	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_get(mp, &objs[3]), "get again");
 	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_put_bulk(mp, objs, 10), "put");
 	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_audit(mp), "audit");
+	/* objects cached on another lcore are taken back before the budget
+	 * says no */
+	if (pick_lcores(ids, 2) == 2) {
+		static struct strand_arg sa;
+
+		sa.mp = mp;
+		sa.want = 10;
+		TEST_ASSERT_SUCCESS(run_on(ids[1], strand_fill, &sa),
+			"worker fills its cache");
+		TEST_ASSERT_SUCCESS(rte_pcpu_mempool_get_bulk(mp, objs, 10),
+			"all 10 within the budget, from the worker's cache");
+		TEST_ASSERT_EQUAL(rte_pcpu_mempool_get(mp, &o), -ENOMEM,
+			"then the budget");
+		TEST_ASSERT_SUCCESS(rte_pcpu_mempool_put_bulk(mp, objs, 10),
+			"put");
+	}
 	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_free(mp), "free");
 
 	/* a budget above the capacity: the capacity says ENOENT */
