@@ -40,6 +40,10 @@
  *
  * Locks. A registry mutex guards the list of pools; one mutex per pool
  * guards the shared stack, growth, steals and every cache's slow path.
+ * The shared stack is a plain LIFO array under that mutex rather than an
+ * rte_ring or rte_stack: every operation that touches it (refill, flush,
+ * growth, steal, the F_DEBUG table) needs the pool lock anyway, moves a
+ * batch at a time, and a LIFO hands out the hottest objects.
  * Lock order: registry, pool, percpu allocator. Mutexes, not spinlocks:
  * with more lcores than CPUs a preempted holder must not make the others
  * spin for a time slice.
