@@ -422,9 +422,10 @@ perf_access(enum perf_scheme s, uint32_t nb_objs, int random,
 {
 	struct perf_access_ctx c = { .scheme = s, .nb_objs = nb_objs,
 		.nb_lcores = nb_lcores };
-	struct perf_lcores_res lr;
+	struct perf_access_ctx pair_tls = { .scheme = PERF_SCHEME_TLS };
+	struct perf_lcores_res lr, lr_tls;
+	perf_loop_fn *fn, *tls_fn = NULL;
 	uint32_t *ord = NULL;
-	perf_loop_fn *fn;
 	uint64_t total = 0, sum;
 	unsigned int k, i;
 	int ret = -1;
@@ -450,8 +451,24 @@ perf_access(enum perf_scheme s, uint32_t nb_objs, int random,
 		}
 		fn = perf_baseline_access_loop(s, c.order != NULL);
 	}
+	/*
+	 * One object through RTE_PCPU(): TLS windows alternate with ours in
+	 * the same case, so that the ratio the target is about sees the
+	 * same machine state.
+	 */
+	if (s == PERF_SCHEME_PCPU && nb_objs == 1) {
+		pair_tls.scheme = PERF_SCHEME_TLS;
+		pair_tls.nb_objs = 1;
+		pair_tls.nb_lcores = nb_lcores;
+		if (perf_baseline_access_setup(&pair_tls) != 0) {
+			perf_fail(r, "TLS setup");
+			goto out;
+		}
+		tls_fn = perf_baseline_access_loop(PERF_SCHEME_TLS, 0);
+	}
 	/* best of perf_repeats(), counting every increment for the check */
 	memset(&lr, 0, sizeof(lr));
+	memset(&lr_tls, 0, sizeof(lr_tls));
 	for (k = 0; k < perf_repeats(); k++) {
 		struct perf_lcores_res cur;
 
@@ -464,8 +481,22 @@ perf_access(enum perf_scheme s, uint32_t nb_objs, int random,
 			total += cur.ops[i];
 		if (cur.total_rate > lr.total_rate)
 			lr = cur;
+		if (tls_fn == NULL)
+			continue;
+		if (perf_run_lcores(nb_lcores, tls_fn, &pair_tls,
+				perf_measure_ms(), &cur) != 0) {
+			perf_fail(r, "launch");
+			goto out;
+		}
+		if (cur.total_rate > lr_tls.total_rate)
+			lr_tls = cur;
 	}
 	perf_report_lcores(&lr, r);
+	if (tls_fn != NULL && lr_tls.total_rate > 0) {
+		perf_result_set(r, "paired_tls_Mops", lr_tls.total_rate / 1e6);
+		perf_result_set(r, "pcpu_cost_over_tls",
+			lr_tls.total_rate / lr.total_rate);
+	}
 	perf_result_set(r, "objects", nb_objs);
 	perf_result_set(r, "bytes_memory", (double)c.populated);
 	if (s == PERF_SCHEME_PCPU) {
@@ -494,6 +525,8 @@ perf_access(enum perf_scheme s, uint32_t nb_objs, int random,
 	}
 	ret = 0;
 out:
+	if (tls_fn != NULL)
+		perf_baseline_access_free(&pair_tls);
 	if (s == PERF_SCHEME_PCPU)
 		access_pcpu_free(&c);
 	else
