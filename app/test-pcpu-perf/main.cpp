@@ -202,7 +202,19 @@ main(int argc, char **argv)
 	for (int i = 0; i < argc; i++) {
 		if (i > 0 && std::strcmp(argv[i], "--smoke") == 0)
 			perf_set_smoke(1);
-		else if (i > 0 && std::strncmp(argv[i], "--naive-mb=", 11) == 0)
+		else if (i > 0 && (std::strcmp(argv[i], "--help") == 0 ||
+				std::strcmp(argv[i], "-h") == 0)) {
+			std::printf("usage: %s [EAL args] -- [--smoke] "
+				"[--naive-mb=N] [Google Benchmark flags]\n"
+				"  --smoke        every case, briefly (one short "
+				"window each, fewer objects in the seed table)\n"
+				"  --naive-mb=N   EAL memory the naive allocator "
+				"may use (default 256); beyond it, fewer objects\n"
+				"                 and times scaled to 2^20\n"
+				"Google Benchmark flags follow.\n", argv[0]);
+			rest.push_back(argv[i]);
+		} else if (i > 0 &&
+				std::strncmp(argv[i], "--naive-mb=", 11) == 0)
 			perf_set_naive_budget_mb(
 				(unsigned int)std::strtoul(argv[i] + 11,
 					nullptr, 10));
