@@ -241,7 +241,8 @@ def cached_table(idx):
 def churn_table(idx):
     t = Table('Churn (bench bpf_ma: 64 allocs then 64 frees, 8..512 B)',
               ['allocator', 'pages', 'producers', 'alloc M/s', 'free M/s',
-               'peak MiB/lcore', 'limit MiB', 'targets'])
+               'alloc x seed', 'free x seed', 'peak MiB/lcore', 'limit MiB',
+               'targets'])
     pts = []
     for v in ('pcpu', 'pcpu_nocache'):
         for pages in ('4K', '2M'):
@@ -249,24 +250,28 @@ def churn_table(idx):
                 name = 'churn/%s/pages:%s/producers:%d' % (v, pages, p)
                 b = find(idx, name, '2lcores')
                 if b is None:
-                    t.add([v, pages, str(p), 'skipped', '', '', '', ''])
+                    t.add([v, pages, str(p), 'skipped', '', '', '', '', '',
+                           ''])
                     continue
                 lim = 1.0 if pages == '4K' else 4.0
                 t.add([v, pages, str(p), b['alloc_Mps'], b['free_Mps'],
+                       b['alloc_Mps'] / 14.16, b['free_Mps'] / 36.18,
                        b['peak_MiB_per_lcore'], lim,
+                       'n/a (no cache)' if v != 'pcpu' else
                        'met' if b.get('targets_met') else 'NOT met'])
                 pts.append((v, pages, p, b['alloc_Mps'], b['free_Mps'],
                             b['peak_MiB_per_lcore']))
     t.add(['seed: Linux 6.8 large watermarks', '', '1', 14.16, 36.18,
-           183.71, '', ''])
+           1.0, 1.0, 183.71, '', ''])
     t.add(['seed: Linux 6.8 after the series', '', '1', 0.86, 37.29,
-           0.0, '', ''])
+           0.86 / 14.16, 37.29 / 36.18, 0.0, '', ''])
     t.note = ('Rates are per producer (time summed per phase, as bench '
               'bpf_ma); memory is the peak of populated bytes divided by '
               'the lcores with memory. Targets: >= 14.2 M allocs/s and '
               '>= 36.2 M frees/s per producer, peak <= 1 MiB per lcore '
               '(4 KiB pages) / 4 MiB (2 MiB pages); they apply to the '
-              'cached allocator (pcpu).')
+              'cached allocator (pcpu). x seed: against the large-watermark '
+              'seed row (Linux 6.8, 8 CPUs, other machine).')
     return t, pts
 
 
