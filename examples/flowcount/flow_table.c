@@ -34,6 +34,7 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_malloc.h>
+#include <rte_prefetch.h>
 #include <rte_ring.h>
 #include <rte_spinlock.h>
 
@@ -245,6 +246,7 @@ flow_table_count(struct flow_table *ft, const struct flow_key *keys,
 		const uint32_t *lens, unsigned int n, uint64_t now,
 		struct flow_worker_stats *ws)
 {
+	struct flow_counters *cs[BURST_MAX];
 	const void *kp[BURST_MAX];
 	void *data[BURST_MAX];
 	uint64_t hits = 0;
@@ -257,19 +259,30 @@ flow_table_count(struct flow_table *ft, const struct flow_key *keys,
 	for (i = 0; i < n; i++)
 		kp[i] = &keys[i];
 	rte_hash_lookup_bulk_data(ft->h, kp, n, &hits, data);
+	/* first find (or insert) every flow and prefetch this lcore's copy
+	 * of its counters, then update them: the misses overlap */
 	for (i = 0; i < n; i++) {
-		struct flow_counters *h, *c;
+		struct flow_counters *h;
 
-		if (hits & (UINT64_C(1) << i))
+		if (likely(hits & (UINT64_C(1) << i)))
 			h = data[i];
 		else
 			h = flow_insert(ft, &keys[i], ws);
 		if (unlikely(h == NULL)) {
+			cs[i] = NULL;
+			continue;
+		}
+		cs[i] = RTE_PCPU_LCORE(lcore, h);
+		rte_prefetch0(cs[i]);
+	}
+	for (i = 0; i < n; i++) {
+		struct flow_counters *c = cs[i];
+
+		if (unlikely(c == NULL)) {
 			counter_add(&ws->overflow_pkts, 1);
 			counter_add(&ws->overflow_bytes, lens[i]);
 			continue;
 		}
-		c = RTE_PCPU_LCORE(lcore, h);
 		counter_add(&c->packets, 1);
 		counter_add(&c->bytes, lens[i]);
 		__atomic_store_n(&c->last_seen, now, __ATOMIC_RELAXED);

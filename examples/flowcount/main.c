@@ -10,6 +10,7 @@
  * telemetry commands, aging and the final CSV dump.
  */
 
+#define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -20,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <arpa/inet.h>
 
@@ -82,6 +84,7 @@ struct lcore_stats {
 	uint64_t malformed_bytes;
 	struct flow_worker_stats fw;
 	uint64_t last_rx_tsc;                 /* last non-empty RX burst */
+	uint64_t cpu_ns;                      /* worker thread CPU time */
 };
 
 struct lcore_conf {
@@ -114,6 +117,7 @@ static unsigned int opt_top = 5;
 static const char *opt_dump_file;
 static uint64_t opt_idle_ms;
 static bool opt_no_count;
+static uint32_t opt_mbufs;
 static struct config_entry opt_config[MAX_CONFIG];
 static unsigned int opt_nb_config;
 
@@ -162,7 +166,7 @@ usage(const char *prog)
 		"    [--config (port,queue,lcore)[,(port,queue,lcore)...]]\n"
 		"    [--route FILE] [--max-flows N] [--flow-timeout MS]\n"
 		"    [--stats-interval MS] [--top N] [--flow-dump FILE]\n"
-		"    [--exit-on-idle MS] [--no-count] [--help]\n"
+		"    [--exit-on-idle MS] [--no-count] [--mbufs N] [--help]\n"
 		"\n"
 		"Forwards IPv4/IPv6 packets like l3fwd and counts packets and bytes of\n"
 		"every flow (outer 5-tuple, one direction) in per-lcore copies of\n"
@@ -196,6 +200,9 @@ usage(const char *prog)
 		"  --exit-on-idle MS     stop once every RX queue was empty for MS\n"
 		"                        (for capture input; default 0 = never)\n"
 		"  --no-count            forward without counting flows (speed baseline)\n"
+		"  --mbufs N             mbufs in the packet pool (default: from the\n"
+		"                        queue sizes, 8192 to 65535); net_pcap with\n"
+		"                        infinite_rx=1 keeps the whole file in mbufs\n"
 		"  --help                this text\n"
 		"\n"
 		"Telemetry: /flowcount/stats, /flowcount/flows[,N].\n"
@@ -305,6 +312,7 @@ enum {
 	OPT_FLOW_DUMP,
 	OPT_EXIT_ON_IDLE,
 	OPT_NO_COUNT,
+	OPT_MBUFS,
 	OPT_HELP,
 };
 
@@ -322,6 +330,7 @@ parse_args(int argc, char **argv)
 		{ "flow-dump", required_argument, NULL, OPT_FLOW_DUMP },
 		{ "exit-on-idle", required_argument, NULL, OPT_EXIT_ON_IDLE },
 		{ "no-count", no_argument, NULL, OPT_NO_COUNT },
+		{ "mbufs", required_argument, NULL, OPT_MBUFS },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -377,6 +386,12 @@ parse_args(int argc, char **argv)
 			break;
 		case OPT_NO_COUNT:
 			opt_no_count = true;
+			break;
+		case OPT_MBUFS:
+			opt_mbufs = (uint32_t)parse_u64("--mbufs", optarg,
+				1u << 24, 10);
+			if (opt_mbufs < 1024)
+				bad_option("--mbufs must be at least 1024");
 			break;
 		case 'h':
 		case OPT_HELP:
@@ -628,6 +643,7 @@ worker_main(__rte_unused void *arg)
 	uint64_t drain_tsc = (rte_get_tsc_hz() + US_PER_S - 1) / US_PER_S *
 		BURST_TX_DRAIN_US;
 	uint64_t prev_tsc = 0, cur;
+	struct rusage ru;
 	unsigned int i;
 
 	if (lc->n_rx == 0)
@@ -662,6 +678,13 @@ worker_main(__rte_unused void *arg)
 	flush_tx(lc, st);
 	rte_rcu_qsbr_thread_offline(qsbr, lcore);
 	rte_rcu_qsbr_thread_unregister(qsbr, lcore);
+	/* CPU time of this thread: rates per CPU second do not depend on
+	 * other processes sharing the CPU */
+	if (getrusage(RUSAGE_THREAD, &ru) == 0)
+		counter_add(&st->cpu_ns, (uint64_t)(ru.ru_utime.tv_sec +
+			ru.ru_stime.tv_sec) * NS_PER_S +
+			(uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) *
+			1000);
 	return 0;
 }
 
@@ -772,6 +795,8 @@ setup_ports(unsigned int nb_workers)
 		nb_workers * NB_TXD) + rte_lcore_count() *
 		(MAX_PKT_BURST + MBUF_CACHE);
 	nb_mbufs = RTE_MAX(RTE_MIN(nb_mbufs, 65535u), 8192u);
+	if (opt_mbufs != 0)
+		nb_mbufs = opt_mbufs;
 	pktmbuf_pool = rte_pktmbuf_pool_create("fc_mbufs", nb_mbufs,
 		MBUF_CACHE, 0, RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
 	if (pktmbuf_pool == NULL)
@@ -978,8 +1003,9 @@ print_tables(double secs, double interval, bool final)
 		flow_table_info(ftable, &fi);
 	printf("\n=== flowcount %s %.3f s ===\n", final ? "summary after" :
 		"at", secs);
-	printf("%6s %14s %16s %10s %12s\n", "lcore", "rx-pkts", "rx-bytes",
-		"flows-new", final ? "avg-Mpps" : "Mpps");
+	printf("%6s %14s %16s %10s %12s%s\n", "lcore", "rx-pkts", "rx-bytes",
+		"flows-new", final ? "avg-Mpps" : "Mpps",
+		final ? "  Mpps/cpu-s" : "");
 	RTE_PCPU_FOREACH(lcore, st, stats) {
 		uint64_t rx = lcore_rx(lcore), by = 0;
 		uint16_t p;
@@ -993,9 +1019,13 @@ print_tables(double secs, double interval, bool final)
 			(interval > 0 ? (rx - prev_rx[lcore]) / interval / 1e6 :
 			 0);
 		prev_rx[lcore] = rx;
-		printf("%6u %14" PRIu64 " %16" PRIu64 " %10" PRIu64 " %12.3f\n",
+		printf("%6u %14" PRIu64 " %16" PRIu64 " %10" PRIu64 " %12.3f",
 			lcore, rx, by, counter_load(&st->fw.flows_created),
 			rate);
+		if (final && counter_load(&st->cpu_ns) > 0)
+			printf(" %12.3f", rx * 1e3 /
+				(double)counter_load(&st->cpu_ns));
+		printf("\n");
 	}
 	printf("%6s %14s %14s %10s %10s %10s\n", "port", "rx-pkts",
 		"tx-pkts", "tx-drop", "no-route", "no-port");
