@@ -809,6 +809,7 @@ setup_ports(unsigned int nb_workers)
 		struct rte_eth_txconf txc;
 		struct rte_eth_rxconf rxc;
 		uint16_t nrxd = NB_RXD, ntxd = NB_TXD, q;
+		char dst[48];
 		int ret, socket;
 
 		if (!(opt_portmask & (1u << port)))
@@ -868,10 +869,15 @@ setup_ports(unsigned int nb_workers)
 		if (ret < 0)
 			rte_exit(EXIT_FAILURE, "port %u: start failed: %s\n",
 				port, strerror(-ret));
-		printf("port %u: %s, %u RX / %u TX queues, sends to %s%u\n",
+		if (lpm4 != NULL)
+			snprintf(dst, sizeof(dst), "the routes");
+		else if (pair_port[port] == DST_NO_PORT)
+			snprintf(dst, sizeof(dst), "nowhere (no pair: drop)");
+		else
+			snprintf(dst, sizeof(dst), "port %u", pair_port[port]);
+		printf("port %u: %s, %u RX / %u TX queues, sends to %s\n",
 			port, info.driver_name, nb_rxq[port], nb_txq[port],
-			pair_port[port] == DST_NO_PORT ? "(none) " : "port ",
-			pair_port[port] == DST_NO_PORT ? 0 : pair_port[port]);
+			dst);
 	}
 
 	/* TX: every worker gets a queue on every port; when a port has
