@@ -235,6 +235,8 @@ static struct unit_test_suite pcpu_perf_suite = {
 		TEST_CASE(test_perf_seed_nocache),
 		TEST_CASE(test_perf_seed_cache),
 		/* cache and pool figures: add their cases here */
+		TEST_CASE(test_perf_cache_churn),
+		TEST_CASE(test_perf_cache_pairs),
 		TEST_CASE(test_perf_pool_vs_mempool),
 		TEST_CASE(test_perf_pool_init),
 		TEST_CASES_END()

@@ -10,6 +10,11 @@
 /** TSC cycles to milliseconds. */
 double pcpu_perf_ms(uint64_t cycles);
 
+/** Cache buckets (test_pcpu_cache_perf.c): bench bpf_ma churn. */
+int test_perf_cache_churn(void);
+/** Cache buckets: 16 B alloc+free pairs beside rte_mempool. */
+int test_perf_cache_pairs(void);
+
 /** Pool figures (test_pcpu_mempool_perf.c). */
 int test_perf_pool_vs_mempool(void);
 int test_perf_pool_init(void);

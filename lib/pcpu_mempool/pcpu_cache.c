@@ -64,6 +64,7 @@
 #include "rte_pcpu.h"
 #include "pcpu_cache.h"
 #include "pcpu_private.h"
+#include "pcpu_asan.h"
 
 /* Size classes, bytes per lcore copy (see the guide for their waste). */
 static const uint32_t class_size[RTE_PCPU_CACHE_NB_CLASSES] = {
@@ -118,12 +119,18 @@ struct cache_class {
 	uint32_t pad;
 } __rte_cache_aligned;
 
+#define MASK_WORDS ((RTE_MAX_LCORE + 63) / 64)
+
 struct lcore_cache {
 	struct cache_class cls[RTE_PCPU_CACHE_NB_CLASSES];
 	uint64_t ops;         /* alloc + free, for the epoch */
 	uint64_t cap_bytes;   /* sum of high x size */
 	uint64_t nr_fail;
 	unsigned int lcore_id;
+	/* copies to zero: the lcores with memory when last looked at */
+	unsigned int nr_offs;
+	uint64_t mask[MASK_WORDS];
+	uintptr_t offs[RTE_MAX_LCORE];
 	uintptr_t store[];    /* the arrays */
 } __rte_cache_aligned;
 
@@ -244,6 +251,8 @@ out:
 	return ret;
 }
 
+static void lcore_offsets(struct lcore_cache *lc);
+
 static struct lcore_cache *
 lcore_cache_create(unsigned int lcore_id)
 {
@@ -270,6 +279,7 @@ lcore_cache_create(unsigned int lcore_id)
 		goto out;
 	}
 	lc->lcore_id = lcore_id;
+	lcore_offsets(lc);
 	for (c = 0; c < RTE_PCPU_CACHE_NB_CLASSES; c++) {
 		lc->cls[c].objs = &lc->store[off];
 		off += cs.max_objs[c] + 1;
@@ -421,6 +431,60 @@ lcore_epoch(struct lcore_cache *lc)
 }
 
 /* Alloc found count <= low: refill up to the midpoint. 0 or -1. */
+/* The set of lcores with memory changed: rebuild the copy offsets. */
+static __rte_noinline void
+lcore_offsets(struct lcore_cache *lc)
+{
+	unsigned int l, n = 0, w;
+
+	for (w = 0; w < MASK_WORDS; w++)
+		lc->mask[w] = __atomic_load_n(&rte_pcpu_shared.lcore_mask[w],
+			__ATOMIC_ACQUIRE);
+	for (l = 0; l < RTE_MAX_LCORE; l++)
+		if (lc->mask[l / 64] & (UINT64_C(1) << (l % 64)))
+			lc->offs[n++] = (uintptr_t)l <<
+				rte_pcpu_shared.unit_shift;
+	lc->nr_offs = n;
+}
+
+#define ZERO_COPIES(sz) do { \
+	for (i = 0; i < n; i++) \
+		memset((void *)(h + lc->offs[i]), 0, (sz)); \
+} while (0)
+
+/*
+ * Zero every lcore's copy of a reused object: pcpu_zero_copies() with the
+ * lcore list kept per lcore (checked against the shared mask: one load per
+ * mask word) and a constant size per class, so the stores are inlined.
+ */
+static inline void
+zero_copies(struct lcore_cache *lc, uintptr_t h, unsigned int ci)
+{
+	unsigned int i, n, w;
+
+	for (w = 0; w < MASK_WORDS; w++)
+		if (unlikely(__atomic_load_n(&rte_pcpu_shared.lcore_mask[w],
+				__ATOMIC_ACQUIRE) != lc->mask[w])) {
+			lcore_offsets(lc);
+			break;
+		}
+	n = lc->nr_offs;
+	switch (ci) {
+	case 0: ZERO_COPIES(8); break;
+	case 1: ZERO_COPIES(16); break;
+	case 2: ZERO_COPIES(24); break;
+	case 3: ZERO_COPIES(32); break;
+	case 4: ZERO_COPIES(48); break;
+	case 5: ZERO_COPIES(64); break;
+	case 6: ZERO_COPIES(96); break;
+	case 7: ZERO_COPIES(128); break;
+	case 8: ZERO_COPIES(192); break;
+	case 9: ZERO_COPIES(256); break;
+	case 10: ZERO_COPIES(384); break;
+	default: ZERO_COPIES(512); break;
+	}
+}
+
 static __rte_noinline int
 class_refill(struct lcore_cache *lc, unsigned int ci)
 {
@@ -439,6 +503,7 @@ class_refill(struct lcore_cache *lc, unsigned int ci)
 		uintptr_t h = cc->objs[cc->count + i];
 
 		mark_chunk_used(h);
+		pcpu_asan_poison((void *)h, class_size[ci]);
 		__atomic_store_n(tag_of(h), (uint8_t)(TAG_CACHED | ci),
 			__ATOMIC_RELAXED);
 	}
@@ -511,8 +576,9 @@ pcpu_cache_alloc(size_t size, size_t align)
 	STAT_ADD(cc->nr_alloc, 1);
 	h = e & ~OBJ_DIRTY;
 	__atomic_store_n(tag_of(h), (uint8_t)(TAG_LIVE | ci), __ATOMIC_RELAXED);
+	pcpu_asan_unpoison((void *)h, class_size[ci]);
 	if (e & OBJ_DIRTY)
-		pcpu_zero_copies((void *)h, class_size[ci]);
+		zero_copies(lc, h, ci);
 	if (unlikely((++lc->ops & (PCPU_CACHE_EPOCH_OPS - 1)) == 0))
 		lcore_epoch(lc);
 	return (void *)h;
@@ -566,6 +632,7 @@ pcpu_cache_free(void *handle)
 			(uint8_t)(TAG_CACHED | ci), 0, __ATOMIC_RELAXED,
 			__ATOMIC_RELAXED)))
 		return reject(handle, "freed twice concurrently");
+	pcpu_asan_poison(handle, class_size[ci]);
 	cc = &lc->cls[ci];
 	cc->objs[cc->count] = h | OBJ_DIRTY;
 	__atomic_store_n(&cc->count, cc->count + 1, __ATOMIC_RELAXED);

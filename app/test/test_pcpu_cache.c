@@ -1,0 +1,773 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+/*
+ * pcpu_cache_autotest: the per-lcore cache buckets inside rte_pcpu_alloc()
+ * and rte_pcpu_free(): zeroing on reuse, double-free detection through a
+ * cache, one-sided traffic, unregistered threads, rte_pcpu_cache_flush(),
+ * flush on unregister, watermark growth and decay, user-level stats, and
+ * the audit after every case. Needs at least 3 lcores (run with
+ * --lcores='(0-7)@(0,1)').
+ */
+
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_pause.h>
+#include <rte_ring.h>
+
+#include <rte_pcpu.h>
+
+#include "test.h"
+#include "test_pcpu_alloc.h"
+
+static const size_t class_sizes[RTE_PCPU_CACHE_NB_CLASSES] = {
+	8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512,
+};
+
+static unsigned int
+class_of(size_t size)
+{
+	unsigned int c = 0;
+
+	while (class_sizes[c] < size)
+		c++;
+	return c;
+}
+
+static struct rte_pcpu_cache_stats
+cstats(unsigned int lcore_id, size_t size)
+{
+	struct rte_pcpu_cache_stats st;
+
+	rte_pcpu_cache_stats_get(lcore_id, class_of(size), &st);
+	return st;
+}
+
+static uint64_t
+lcore_cached(unsigned int lcore_id)
+{
+	struct rte_pcpu_cache_stats st;
+	uint64_t n = 0;
+	unsigned int c;
+
+	for (c = 0; c < RTE_PCPU_CACHE_NB_CLASSES; c++) {
+		rte_pcpu_cache_stats_get(lcore_id, c, &st);
+		n += st.len;
+	}
+	return n;
+}
+
+static struct rte_pcpu_stats
+gstats(void)
+{
+	struct rte_pcpu_stats st;
+
+	rte_pcpu_stats_get(&st);
+	return st;
+}
+
+static int
+all_zero(const void *p, size_t len)
+{
+	const uint8_t *b = p;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (b[i] != 0)
+			return 0;
+	return 1;
+}
+
+/* Two workers, distinct from the main lcore. */
+static unsigned int worker_a, worker_b;
+
+static int
+cache_setup(void)
+{
+	struct rte_pcpu_conf conf = { .page_policy = RTE_PCPU_PAGE_NORMAL };
+
+	if (rte_lcore_count() < 3) {
+		printf("pcpu_cache_autotest needs 3 lcores or more\n");
+		return TEST_SKIPPED;
+	}
+	worker_a = rte_get_next_lcore(-1, 1, 0);
+	worker_b = rte_get_next_lcore(worker_a, 1, 0);
+	if (pcpu_test_reinit(&conf) != 0)
+		return TEST_FAILED;
+	return TEST_SUCCESS;
+}
+
+static void
+cache_teardown(void)
+{
+	rte_pcpu_cache_flush();
+	pcpu_test_reinit(NULL);
+}
+
+/* Every case ends with all caches of the main lcore flushed, the audit
+ * clean and nothing left allocated by the case. */
+static int
+case_end(uint64_t live_before)
+{
+	struct rte_pcpu_stats st;
+
+	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit");
+	rte_pcpu_cache_flush();
+	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit after flush");
+	st = gstats();
+	TEST_ASSERT_EQUAL(st.nr_cur_alloc, live_before, "objects leaked");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Zeroed on reuse: every lcore writes a pattern into its copy of objects
+ * of every class, the main lcore frees them (into its cache), allocates
+ * again, and every lcore must read zeros in its copy of what comes back.
+ */
+#define ZERO_OBJS 48
+
+struct zero_arg {
+	void **objs;
+	unsigned int n;
+	int check;      /* 0: write the pattern, 1: check zeros */
+	unsigned int bad;
+};
+
+static int
+zero_worker(void *p)
+{
+	struct zero_arg *a = p;
+	unsigned int i;
+
+	for (i = 0; i < a->n; i++) {
+		size_t size = class_sizes[i % RTE_PCPU_CACHE_NB_CLASSES];
+		uint8_t *mine = RTE_PCPU((uint8_t *)a->objs[i]);
+
+		if (a->check) {
+			if (!all_zero(mine, size))
+				__atomic_fetch_add(&a->bad, 1,
+					__ATOMIC_RELAXED);
+		} else {
+			memset(mine, 0xa5 ^ (int)rte_lcore_id(), size);
+		}
+	}
+	return 0;
+}
+
+static int
+test_cache_zeroed_reuse(void)
+{
+	uint64_t live0 = gstats().nr_cur_alloc;
+	void *objs[ZERO_OBJS], *again[ZERO_OBJS];
+	struct zero_arg a = { .objs = objs, .n = ZERO_OBJS };
+	unsigned int i, j, reused = 0, lcore_id;
+	uint8_t *copy;
+
+	for (i = 0; i < ZERO_OBJS; i++) {
+		objs[i] = rte_pcpu_alloc(class_sizes[i %
+			RTE_PCPU_CACHE_NB_CLASSES], 0);
+		TEST_ASSERT_NOT_NULL(objs[i], "alloc %u", i);
+	}
+	/* every lcore writes its own copy: workers and the main lcore */
+	TEST_ASSERT_SUCCESS(rte_eal_mp_remote_launch(zero_worker, &a,
+		CALL_MAIN), "launch");
+	rte_eal_mp_wait_lcore();
+	for (i = 0; i < ZERO_OBJS; i++)
+		TEST_ASSERT_SUCCESS(rte_pcpu_free(objs[i]), "free %u", i);
+	/* same classes again: the cache hands the freed objects back */
+	for (i = 0; i < ZERO_OBJS; i++) {
+		size_t size = class_sizes[i % RTE_PCPU_CACHE_NB_CLASSES];
+
+		again[i] = rte_pcpu_alloc(size, 0);
+		TEST_ASSERT_NOT_NULL(again[i], "alloc again %u", i);
+		for (j = 0; j < ZERO_OBJS; j++)
+			reused += again[i] == objs[j];
+		RTE_PCPU_FOREACH(lcore_id, copy, (uint8_t *)again[i])
+			TEST_ASSERT(all_zero(copy, size),
+				"object %u (%zu B) not zeroed on lcore %u", i,
+				size, lcore_id);
+	}
+	TEST_ASSERT_EQUAL(reused, (unsigned int)ZERO_OBJS,
+		"the cache did not hand back the freed objects");
+	/* and each lcore sees zeros from its own context */
+	a.objs = again;
+	a.check = 1;
+	TEST_ASSERT_SUCCESS(rte_eal_mp_remote_launch(zero_worker, &a,
+		CALL_MAIN), "launch");
+	rte_eal_mp_wait_lcore();
+	TEST_ASSERT_EQUAL(a.bad, 0u, "copies read non-zero on their lcore");
+	for (i = 0; i < ZERO_OBJS; i++)
+		TEST_ASSERT_SUCCESS(rte_pcpu_free(again[i]), "free");
+	return case_end(live0);
+}
+
+/*
+ * Double free of an object that sits in a cache (still allocated for the
+ * chunk allocator), from this lcore and from another, interior pointers
+ * and never-allocated handles: -1, EINVAL, nothing changed.
+ */
+static int
+remote_free(void *p)
+{
+	void **h = p;
+
+	rte_errno = 0;
+	return rte_pcpu_free(*h) == -1 && rte_errno == EINVAL ? 0 : -1;
+}
+
+static int
+same_stats(const struct rte_pcpu_stats *a, const struct rte_pcpu_stats *b)
+{
+	return a->nr_alloc == b->nr_alloc && a->nr_dealloc == b->nr_dealloc &&
+		a->nr_cur_alloc == b->nr_cur_alloc &&
+		a->cached_objs == b->cached_objs;
+}
+
+static int
+test_cache_double_free(void)
+{
+	uint64_t live0 = gstats().nr_cur_alloc;
+	struct rte_pcpu_stats before, after;
+	void *h, *big, *other;
+	unsigned int s;
+
+	for (s = 0; s < RTE_PCPU_CACHE_NB_CLASSES; s++) {
+		h = rte_pcpu_alloc(class_sizes[s], 0);
+		TEST_ASSERT_NOT_NULL(h, "alloc");
+		/* keep one live neighbour so the slot stays interesting */
+		other = rte_pcpu_alloc(class_sizes[s], 0);
+		TEST_ASSERT_NOT_NULL(other, "alloc");
+		if (class_sizes[s] >= 16) {
+			before = gstats();
+			rte_errno = 0;
+			TEST_ASSERT_EQUAL(rte_pcpu_free((char *)h + 8), -1,
+				"interior pointer of a %zu B object",
+				class_sizes[s]);
+			TEST_ASSERT_EQUAL(rte_errno, EINVAL, "errno");
+			after = gstats();
+			TEST_ASSERT(same_stats(&before, &after),
+				"interior free changed the stats");
+		}
+		TEST_ASSERT_SUCCESS(rte_pcpu_free(h), "first free");
+		TEST_ASSERT(cstats(rte_lcore_id(), class_sizes[s]).len > 0,
+			"freed object not in the cache");
+		before = gstats();
+		rte_errno = 0;
+		TEST_ASSERT_EQUAL(rte_pcpu_free(h), -1, "double free of %zu B",
+			class_sizes[s]);
+		TEST_ASSERT_EQUAL(rte_errno, EINVAL, "errno");
+		/* the same double free from another lcore */
+		TEST_ASSERT_SUCCESS(rte_eal_remote_launch(remote_free, &h,
+			worker_a), "launch");
+		TEST_ASSERT_SUCCESS(rte_eal_wait_lcore(worker_a),
+			"double free on lcore %u not refused", worker_a);
+		after = gstats();
+		TEST_ASSERT(same_stats(&before, &after),
+			"double free changed the stats");
+		TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit");
+		/* the object is still good: it comes back once */
+		TEST_ASSERT_SUCCESS(rte_pcpu_free(other), "free");
+	}
+	/* never allocated, and a bypass-sized object freed twice */
+	rte_errno = 0;
+	TEST_ASSERT_EQUAL(rte_pcpu_free((void *)(uintptr_t)0x1000), -1,
+		"wild pointer");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "errno");
+	big = rte_pcpu_alloc(RTE_PCPU_CACHE_MAX_SIZE + 1, 0);
+	TEST_ASSERT_NOT_NULL(big, "alloc big");
+	TEST_ASSERT_SUCCESS(rte_pcpu_free(big), "free big");
+	rte_errno = 0;
+	TEST_ASSERT_EQUAL(rte_pcpu_free(big), -1, "double free of big");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "errno");
+	/* double free after the object went back to the chunks */
+	h = rte_pcpu_alloc(40, 0);
+	TEST_ASSERT_NOT_NULL(h, "alloc");
+	TEST_ASSERT_SUCCESS(rte_pcpu_free(h), "free");
+	rte_pcpu_cache_flush();
+	rte_errno = 0;
+	TEST_ASSERT_EQUAL(rte_pcpu_free(h), -1, "double free after flush");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "errno");
+	return case_end(live0);
+}
+
+/*
+ * One-sided traffic: worker A only allocates (64 B), worker B only frees,
+ * through a ring. Without bounded caches B's cache would keep every object
+ * (ONE_SIDED_N x 64 B); with them, live objects never exceed the ring, the
+ * two caches and the objects in hand.
+ */
+#define ONE_SIDED_N (400u * 1000u)
+#define ONE_SIDED_RING 1024u
+#define ONE_SIDED_SIZE 64u
+
+struct one_sided {
+	struct rte_ring *r;
+	volatile int done;
+	unsigned int failed;
+	uint64_t max_len_b;
+};
+
+static int
+one_sided_alloc(void *p)
+{
+	struct one_sided *o = p;
+	unsigned int i;
+
+	for (i = 0; i < ONE_SIDED_N; i++) {
+		void *h = rte_pcpu_alloc(ONE_SIDED_SIZE, 0);
+
+		if (h == NULL) {
+			o->failed++;
+			break;
+		}
+		while (rte_ring_enqueue(o->r, h) != 0)
+			rte_pause();
+	}
+	o->done = 1;
+	return 0;
+}
+
+static int
+one_sided_free(void *p)
+{
+	struct one_sided *o = p;
+	void *h;
+
+	for (;;) {
+		if (rte_ring_dequeue(o->r, &h) != 0) {
+			if (o->done && rte_ring_count(o->r) == 0)
+				break;
+			rte_pause();
+			continue;
+		}
+		if (rte_pcpu_free(h) != 0)
+			o->failed++;
+		o->max_len_b = RTE_MAX(o->max_len_b,
+			(uint64_t)cstats(rte_lcore_id(), ONE_SIDED_SIZE).len);
+	}
+	return 0;
+}
+
+static int
+one_sided_flush(void *p __rte_unused)
+{
+	return rte_pcpu_cache_flush() >= 0 ? 0 : -1;
+}
+
+static int
+test_cache_one_sided(void)
+{
+	uint64_t live0 = gstats().nr_cur_alloc, bound, peak, live_max;
+	struct rte_pcpu_cache_stats sa, sb;
+	struct one_sided o = { 0 };
+	struct rte_pcpu_stats st;
+	unsigned int max_objs;
+
+	/* fresh allocator: the peak is this case's */
+	TEST_ASSERT_SUCCESS(cache_setup(), "reinit");
+	live0 = 0;
+	o.r = rte_ring_create("pcpu_cache_1s", ONE_SIDED_RING, SOCKET_ID_ANY,
+		RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+	TEST_ASSERT_NOT_NULL(o.r, "ring");
+	TEST_ASSERT_SUCCESS(rte_eal_remote_launch(one_sided_free, &o,
+		worker_b), "launch B");
+	TEST_ASSERT_SUCCESS(rte_eal_remote_launch(one_sided_alloc, &o,
+		worker_a), "launch A");
+	rte_eal_wait_lcore(worker_a);
+	rte_eal_wait_lcore(worker_b);
+	rte_ring_free(o.r);
+	TEST_ASSERT_EQUAL(o.failed, 0u, "alloc or free failed");
+	sa = cstats(worker_a, ONE_SIDED_SIZE);
+	sb = cstats(worker_b, ONE_SIDED_SIZE);
+	st = gstats();
+	/* the class's largest capacity: min(512, 64 KiB / size) */
+	max_objs = RTE_MIN(512u, 65536u / ONE_SIDED_SIZE);
+	live_max = ONE_SIDED_RING + 2 + 2 * (uint64_t)max_objs;
+	/* objects are packed 64 B apart; allow 2x for fragmentation and the
+	 * empty-page reserve of 4 pages */
+	bound = 2 * live_max * ONE_SIDED_SIZE + 4 * st.page_size;
+	peak = st.max_populated_bytes / st.nr_lcores;
+	printf("one-sided: %u objects of %u B, A: %" PRIu64 " refills, high %u,"
+		" B: %" PRIu64 " flushes, high %u, max len %" PRIu64
+		"; peak %" PRIu64 " B per lcore, bound %" PRIu64
+		" B (unbounded: %" PRIu64 " B)\n", ONE_SIDED_N, ONE_SIDED_SIZE,
+		sa.nr_refill, sa.high, sb.nr_flush, sb.high, o.max_len_b, peak,
+		bound, (uint64_t)ONE_SIDED_N * ONE_SIDED_SIZE);
+	TEST_ASSERT(peak <= bound, "peak %" PRIu64 " above bound %" PRIu64,
+		peak, bound);
+	TEST_ASSERT(o.max_len_b <= max_objs, "B's cache held %" PRIu64,
+		o.max_len_b);
+	TEST_ASSERT_EQUAL(sa.nr_free, 0u, "A freed");
+	TEST_ASSERT_EQUAL(sb.nr_alloc, 0u, "B allocated");
+	/* one-sided misses never alternate: no growth on either side */
+	TEST_ASSERT_EQUAL(sa.nr_grow + sb.nr_grow, 0u, "watermarks grew");
+	TEST_ASSERT(sb.nr_flush > 0, "B never flushed");
+	TEST_ASSERT_EQUAL(st.nr_cur_alloc, 0u, "user-live objects");
+	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit");
+	rte_eal_remote_launch(one_sided_flush, NULL, worker_a);
+	rte_eal_wait_lcore(worker_a);
+	rte_eal_remote_launch(one_sided_flush, NULL, worker_b);
+	rte_eal_wait_lcore(worker_b);
+	TEST_ASSERT_EQUAL(gstats().cached_objs, 0u, "caches not empty");
+	return case_end(live0);
+}
+
+/*
+ * Unregistered thread: no cache, the locked path; it may free objects
+ * allocated on lcores, double frees are still caught, and flush is 0.
+ */
+#define UNREG_OBJS 200
+
+struct unreg_arg {
+	void **objs;        /* allocated by the main lcore, freed here */
+	unsigned int n;
+	int ok;
+	char why[128];
+};
+
+static void *
+unreg_thread(void *p)
+{
+	struct unreg_arg *a = p;
+	void *mine[UNREG_OBJS];
+	unsigned int i;
+
+	a->ok = 0;
+	if (rte_lcore_id() != LCORE_ID_ANY) {
+		snprintf(a->why, sizeof(a->why), "thread has lcore id %u",
+			rte_lcore_id());
+		return NULL;
+	}
+	for (i = 0; i < UNREG_OBJS; i++) {
+		size_t size = class_sizes[i % RTE_PCPU_CACHE_NB_CLASSES];
+		uint8_t *c0;
+
+		mine[i] = rte_pcpu_alloc(size, 0);
+		if (mine[i] == NULL) {
+			snprintf(a->why, sizeof(a->why), "alloc %u", i);
+			return NULL;
+		}
+		c0 = RTE_PCPU_LCORE(rte_get_main_lcore(), (uint8_t *)mine[i]);
+		if (!all_zero(c0, size)) {
+			snprintf(a->why, sizeof(a->why), "not zeroed");
+			return NULL;
+		}
+		memset(c0, 0x5a, size);
+	}
+	for (i = 0; i < UNREG_OBJS; i++)
+		if (rte_pcpu_free(mine[i]) != 0) {
+			snprintf(a->why, sizeof(a->why), "free own %u", i);
+			return NULL;
+		}
+	for (i = 0; i < a->n; i++)
+		if (rte_pcpu_free(a->objs[i]) != 0) {
+			snprintf(a->why, sizeof(a->why), "free lcore's %u", i);
+			return NULL;
+		}
+	/* double frees: from the chunk allocator's side now */
+	if (rte_pcpu_free(a->objs[0]) != -1 || rte_errno != EINVAL ||
+	    rte_pcpu_free(mine[0]) != -1 || rte_errno != EINVAL) {
+		snprintf(a->why, sizeof(a->why), "double free accepted");
+		return NULL;
+	}
+	if (rte_pcpu_cache_flush() != 0) {
+		snprintf(a->why, sizeof(a->why), "flush not 0");
+		return NULL;
+	}
+	a->ok = 1;
+	return NULL;
+}
+
+static int
+test_cache_unregistered(void)
+{
+	uint64_t live0 = gstats().nr_cur_alloc, cached0;
+	struct unreg_arg a = { 0 };
+	void *objs[UNREG_OBJS];
+	struct rte_pcpu_stats st;
+	pthread_t t;
+	unsigned int i;
+
+	for (i = 0; i < UNREG_OBJS; i++) {
+		objs[i] = rte_pcpu_alloc(class_sizes[i %
+			RTE_PCPU_CACHE_NB_CLASSES], 0);
+		TEST_ASSERT_NOT_NULL(objs[i], "alloc");
+	}
+	cached0 = gstats().cached_objs;
+	a.objs = objs;
+	a.n = UNREG_OBJS;
+	TEST_ASSERT_SUCCESS(pthread_create(&t, NULL, unreg_thread, &a),
+		"pthread_create");
+	pthread_join(t, NULL);
+	TEST_ASSERT(a.ok, "unregistered thread: %s", a.why);
+	st = gstats();
+	TEST_ASSERT_EQUAL(st.cached_objs, cached0,
+		"the unregistered thread's frees went into a cache");
+	TEST_ASSERT_EQUAL(st.nr_cur_alloc, live0, "live objects");
+	return case_end(live0);
+}
+
+/* rte_pcpu_cache_flush() empties the calling lcore's caches only. */
+static int
+churn_worker(void *p)
+{
+	unsigned int rounds = (unsigned int)(uintptr_t)p, r, i;
+	void *objs[64];
+
+	for (r = 0; r < rounds; r++) {
+		size_t size = class_sizes[r % RTE_PCPU_CACHE_NB_CLASSES];
+
+		for (i = 0; i < RTE_DIM(objs); i++) {
+			objs[i] = rte_pcpu_alloc(size, 0);
+			if (objs[i] == NULL)
+				return -1;
+		}
+		for (i = 0; i < RTE_DIM(objs); i++)
+			if (rte_pcpu_free(objs[i]) != 0)
+				return -1;
+	}
+	return 0;
+}
+
+static int
+flush_worker(void *p)
+{
+	int *ret = p;
+
+	*ret = rte_pcpu_cache_flush();
+	return 0;
+}
+
+static int
+test_cache_flush(void)
+{
+	uint64_t live0 = gstats().nr_cur_alloc, main_n, a_n;
+	unsigned int me = rte_lcore_id();
+	int ret = -2;
+
+	rte_pcpu_cache_flush();
+	TEST_ASSERT_SUCCESS(churn_worker((void *)(uintptr_t)48), "churn main");
+	TEST_ASSERT_SUCCESS(rte_eal_remote_launch(churn_worker,
+		(void *)(uintptr_t)48, worker_a), "launch");
+	TEST_ASSERT_SUCCESS(rte_eal_wait_lcore(worker_a), "churn worker");
+	main_n = lcore_cached(me);
+	a_n = lcore_cached(worker_a);
+	TEST_ASSERT(main_n > 0 && a_n > 0, "nothing cached (%" PRIu64 ", %"
+		PRIu64 ")", main_n, a_n);
+	TEST_ASSERT_EQUAL(gstats().cached_objs, main_n + a_n,
+		"stats cached_objs against the per-lcore lengths");
+	TEST_ASSERT_EQUAL(gstats().nr_cur_alloc, live0, "user-live");
+	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit");
+	/* the main lcore's flush leaves worker A's cache alone */
+	TEST_ASSERT_EQUAL((uint64_t)rte_pcpu_cache_flush(), main_n, "flush");
+	TEST_ASSERT_EQUAL(lcore_cached(me), 0u, "main cache not empty");
+	TEST_ASSERT_EQUAL(gstats().cached_objs, a_n, "cached_objs after flush");
+	TEST_ASSERT_EQUAL(rte_pcpu_cache_flush(), 0, "second flush");
+	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit");
+	TEST_ASSERT_SUCCESS(rte_eal_remote_launch(flush_worker, &ret,
+		worker_a), "launch");
+	rte_eal_wait_lcore(worker_a);
+	TEST_ASSERT_EQUAL((uint64_t)ret, a_n, "worker's flush");
+	TEST_ASSERT_EQUAL(gstats().cached_objs, 0u, "cached_objs");
+	TEST_ASSERT_EQUAL(gstats().cached_bytes, 0u, "cached_bytes");
+	return case_end(live0);
+}
+
+/* A registered thread that unregisters is flushed automatically. */
+struct reg_arg {
+	unsigned int lcore_id;
+	uint64_t cached;
+	int ok;
+};
+
+static void *
+reg_thread(void *p)
+{
+	struct reg_arg *a = p;
+
+	if (rte_thread_register() != 0)
+		return NULL;
+	a->lcore_id = rte_lcore_id();
+	a->ok = churn_worker((void *)(uintptr_t)24) == 0;
+	a->cached = lcore_cached(a->lcore_id);
+	rte_thread_unregister();
+	return NULL;
+}
+
+static int
+test_cache_unregister_flush(void)
+{
+	uint64_t live0 = gstats().nr_cur_alloc;
+	struct reg_arg a = { 0 };
+	pthread_t t;
+
+	rte_pcpu_cache_flush();
+	TEST_ASSERT_SUCCESS(pthread_create(&t, NULL, reg_thread, &a),
+		"pthread_create");
+	pthread_join(t, NULL);
+	if (!a.ok && a.lcore_id == 0)
+		TEST_SKIP("no free lcore id for rte_thread_register()");
+	TEST_ASSERT(a.ok, "churn on the registered thread");
+	TEST_ASSERT(a.cached > 0, "registered thread cached nothing");
+	TEST_ASSERT_EQUAL(lcore_cached(a.lcore_id), 0u,
+		"lcore %u still caches objects after unregistering",
+		a.lcore_id);
+	TEST_ASSERT_EQUAL(gstats().cached_objs, 0u, "cached_objs");
+	return case_end(live0);
+}
+
+/*
+ * Watermarks: alternating bursts (alloc 64, free 64) grow high until the
+ * bursts fit, then no more refills or flushes; when the class goes idle
+ * while the lcore works on another class, it decays and is released.
+ */
+static int
+test_cache_watermarks(void)
+{
+	uint64_t live0 = gstats().nr_cur_alloc, misses;
+	struct rte_pcpu_cache_stats s0, s1, s2, s3;
+	unsigned int me = rte_lcore_id(), r, i;
+	void *objs[64], *h;
+
+	rte_pcpu_cache_flush();
+	s0 = cstats(me, 64);
+	TEST_ASSERT_EQUAL(s0.high, 0u, "flushed class still in use");
+	for (r = 0; r < 40; r++) {
+		for (i = 0; i < 64; i++) {
+			objs[i] = rte_pcpu_alloc(64, 0);
+			TEST_ASSERT_NOT_NULL(objs[i], "alloc");
+		}
+		for (i = 0; i < 64; i++)
+			TEST_ASSERT_SUCCESS(rte_pcpu_free(objs[i]), "free");
+		if (r == 0)
+			s1 = cstats(me, 64);
+	}
+	s2 = cstats(me, 64);
+	printf("watermarks, 64 B bursts of 64: first round high %u (%"
+		PRIu64 " refills, %" PRIu64 " flushes); after 40 rounds high %u"
+		" (%" PRIu64 " grows, %" PRIu64 " refills, %" PRIu64
+		" flushes), len %u\n", s1.high, s1.nr_refill, s1.nr_flush,
+		s2.high, s2.nr_grow, s2.nr_refill, s2.nr_flush, s2.len);
+	TEST_ASSERT(s2.nr_grow > 0 && s2.high > s1.high, "high did not grow");
+	TEST_ASSERT(s2.high >= 64, "high %u below the burst", s2.high);
+	/* settled: 10 more rounds without any miss */
+	misses = s2.nr_refill + s2.nr_flush;
+	for (r = 0; r < 10; r++) {
+		for (i = 0; i < 64; i++)
+			objs[i] = rte_pcpu_alloc(64, 0);
+		for (i = 0; i < 64; i++)
+			rte_pcpu_free(objs[i]);
+	}
+	s3 = cstats(me, 64);
+	TEST_ASSERT_EQUAL(s3.nr_refill + s3.nr_flush, misses,
+		"misses after settling");
+	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit");
+	/* the 64 B class idles while 16 B objects churn: 12 epochs of
+	 * 65536 operations */
+	for (r = 0; r < 12 * 65536 / 2; r++) {
+		h = rte_pcpu_alloc(16, 0);
+		TEST_ASSERT_NOT_NULL(h, "alloc 16");
+		rte_pcpu_free(h);
+		if (r == 2 * 65536 / 2) {
+			s1 = cstats(me, 64);
+			TEST_ASSERT(s1.nr_decay > 0 && s1.high < s3.high,
+				"no decay after 2 idle epochs (high %u)",
+				s1.high);
+		}
+	}
+	s2 = cstats(me, 64);
+	printf("watermarks, 64 B class idle: high %u -> %u after 2 epochs"
+		" -> %u (len %u, %" PRIu64 " decays) after 12\n", s3.high,
+		s1.high, s2.high, s2.len, s2.nr_decay);
+	TEST_ASSERT_EQUAL(s2.high, 0u, "idle class not released");
+	TEST_ASSERT_EQUAL(s2.len, 0u, "idle class still holds objects");
+	/* the busy class did not decay */
+	s1 = cstats(me, 16);
+	TEST_ASSERT(s1.high > 0 && s1.len > 0, "busy class released");
+	return case_end(live0);
+}
+
+/*
+ * Stats are user-level: N allocations count N, however many objects the
+ * refills took; bypass sizes and alignments work beside the caches.
+ */
+static int
+test_cache_stats(void)
+{
+	struct rte_pcpu_cache_stats s_dummy;
+	struct rte_pcpu_stats a, b, c;
+	uint64_t n8;
+	void *objs[10], *big, *aligned;
+	unsigned int i;
+
+	rte_pcpu_cache_flush();
+	a = gstats();
+	n8 = cstats(rte_lcore_id(), 8).nr_alloc;
+	for (i = 0; i < RTE_DIM(objs); i++) {
+		objs[i] = rte_pcpu_alloc(24, 0);
+		TEST_ASSERT_NOT_NULL(objs[i], "alloc");
+	}
+	big = rte_pcpu_alloc(RTE_PCPU_CACHE_MAX_SIZE + 8, 0);
+	aligned = rte_pcpu_alloc(8, 256);
+	TEST_ASSERT(big != NULL && aligned != NULL, "bypass alloc");
+	TEST_ASSERT_EQUAL((uintptr_t)aligned % 256, 0u, "alignment");
+	b = gstats();
+	TEST_ASSERT_EQUAL(b.nr_alloc - a.nr_alloc, 12u, "nr_alloc");
+	TEST_ASSERT_EQUAL(b.nr_cur_alloc - a.nr_cur_alloc, 12u, "nr_cur_alloc");
+	TEST_ASSERT(b.cached_objs > 0, "refill left nothing in the cache");
+	TEST_ASSERT_EQUAL(b.cached_bytes, b.cached_objs * 24, "cached_bytes");
+	TEST_ASSERT_EQUAL(cstats(rte_lcore_id(), 8).nr_alloc, n8,
+		"an aligned request went through the 8 B cache");
+	for (i = 0; i < RTE_DIM(objs); i++)
+		TEST_ASSERT_SUCCESS(rte_pcpu_free(objs[i]), "free");
+	TEST_ASSERT_SUCCESS(rte_pcpu_free(big), "free big");
+	TEST_ASSERT_SUCCESS(rte_pcpu_free(aligned), "free aligned");
+	c = gstats();
+	TEST_ASSERT_EQUAL(c.nr_dealloc - b.nr_dealloc, 12u, "nr_dealloc");
+	TEST_ASSERT_EQUAL(c.nr_cur_alloc, a.nr_cur_alloc, "nr_cur_alloc");
+	TEST_ASSERT_EQUAL(c.cached_objs, b.cached_objs + 10, "cached_objs");
+	rte_errno = 0;
+	TEST_ASSERT_EQUAL(rte_pcpu_cache_stats_get(RTE_MAX_LCORE, 0, &s_dummy),
+		-1, "bad lcore");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "errno");
+	rte_errno = 0;
+	TEST_ASSERT_EQUAL(rte_pcpu_cache_stats_get(0, RTE_PCPU_CACHE_NB_CLASSES,
+		&s_dummy), -1, "bad class");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "errno");
+	TEST_ASSERT_EQUAL(rte_pcpu_cache_stats_get(0, 0, NULL), -1, "NULL");
+	return case_end(a.nr_cur_alloc);
+}
+
+static struct unit_test_suite pcpu_cache_suite = {
+	.suite_name = "percpu cache buckets",
+	.setup = cache_setup,
+	.teardown = cache_teardown,
+	.unit_test_cases = {
+		TEST_CASE(test_cache_zeroed_reuse),
+		TEST_CASE(test_cache_double_free),
+		TEST_CASE(test_cache_stats),
+		TEST_CASE(test_cache_flush),
+		TEST_CASE(test_cache_unregistered),
+		TEST_CASE(test_cache_unregister_flush),
+		TEST_CASE(test_cache_watermarks),
+		TEST_CASE(test_cache_one_sided),
+		TEST_CASES_END()
+	}
+};
+
+static int
+test_pcpu_cache(void)
+{
+	return unit_test_suite_runner(&pcpu_cache_suite);
+}
+
+REGISTER_TEST_COMMAND(pcpu_cache_autotest, test_pcpu_cache);
