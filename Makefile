@@ -14,15 +14,28 @@
 #   make docs         API reference (Doxygen) and guides (Sphinx), with
 #                     warnings as errors, into $(BUILDDIR)/doc
 #   make hugepages    reserve $(HUGEPAGES) 2 MiB hugepages (root; optional)
+#   make test-asan    ASan+UBSan build in $(ASAN_BUILDDIR), unit and fast
+#                     tests on --no-huge
+#   make valgrind     deps + build + valgrind memcheck over the unit tests
+#   make fuzz         clang libFuzzer build in $(FUZZ_BUILDDIR), each target
+#                     for $(FUZZ_SECONDS) s
+#   make stress       deps + build + the stress-tests suite, each test for
+#                     $(STRESS_SECONDS) s
 #   make clean        remove $(BUILDDIR)
 #
 # Variables: BUILDDIR (default build), WERROR (true|false, default false),
-# MESON_OPTS (extra -D options for meson setup), HUGEPAGES (default 512).
+# MESON_OPTS (extra -D options for meson setup), HUGEPAGES (default 512),
+# ASAN_BUILDDIR (build-asan), FUZZ_BUILDDIR (build-fuzz), FUZZ_SECONDS (60),
+# STRESS_SECONDS (60).
 
 BUILDDIR   ?= build
 WERROR     ?= false
 MESON_OPTS ?=
 HUGEPAGES  ?= 512
+ASAN_BUILDDIR  ?= build-asan
+FUZZ_BUILDDIR  ?= build-fuzz
+FUZZ_SECONDS   ?= 60
+STRESS_SECONDS ?= 60
 
 SRCDIR     := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 DEVTOOLS   := $(SRCDIR)/devtools
@@ -37,7 +50,7 @@ DOXYGEN     ?= doxygen
 .NOTPARALLEL:
 
 .PHONY: all deps build test demo bench bench-smoke docs doc-api doc-guides \
-	hugepages clean help
+	hugepages clean help test-asan valgrind fuzz stress
 
 all: build
 
@@ -114,6 +127,20 @@ doc-guides:
 
 hugepages:
 	@$(DEVTOOLS)/hugepages.sh reserve $(HUGEPAGES)
+
+# Robustness gates (see each script's header).
+test-asan: deps
+	WERROR=$(WERROR) $(DEVTOOLS)/test-asan.sh $(ASAN_BUILDDIR)
+
+valgrind: deps build
+	$(DEVTOOLS)/valgrind.sh $(BUILDDIR)
+
+fuzz: deps
+	FUZZ_BUILDDIR=$(FUZZ_BUILDDIR) $(DEVTOOLS)/fuzz.sh $(FUZZ_SECONDS)
+
+stress: deps build
+	PCPU_STRESS_SECONDS=$(STRESS_SECONDS) $(DEVTOOLS)/run-tests.sh \
+		$(BUILDDIR) --suite stress-tests
 
 clean:
 	@if [ -n "$(BUILDDIR)" ] && [ "$(BUILDDIR)" != "/" ]; then \

@@ -1,0 +1,35 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The pcpu_mempool authors
+#
+# valgrind memcheck over the CUnit unit tests (meson suite 'unit') of a
+# configured, non-sanitized build: any memory error or leak fails the run.
+#
+#   devtools/valgrind.sh [BUILD_DIR]        (default build)
+#
+# Ends with run-tests.sh's "N passed, N failed" line.
+
+set -uo pipefail
+
+cd "$(dirname "$(readlink -f "$0")")/.."
+B=${1:-build}
+
+if ! command -v valgrind >/dev/null 2>&1; then
+	echo "valgrind: not installed (apt-get install valgrind)" >&2
+	exit 77
+fi
+if meson introspect --buildoptions "$B" 2>/dev/null |
+	grep -q '"name": "b_sanitize", "value": "[a-z]'; then
+	echo "valgrind: $B is a sanitizer build; use a plain one" >&2
+	exit 2
+fi
+ninja -C "$B" || exit 1
+
+# Definite, indirect and possible leaks count as errors (exit code 1).
+# Add --track-origins=yes by hand to find where an uninitialised value
+# came from (it doubles the run time).
+wrapper="valgrind --error-exitcode=1 --leak-check=full"
+wrapper+=" --errors-for-leak-kinds=definite,indirect,possible"
+wrapper+=" --show-leak-kinds=definite,indirect,possible -q"
+exec ./devtools/run-tests.sh "$B" --suite unit --wrapper "$wrapper" \
+	--timeout-multiplier 4
