@@ -113,6 +113,11 @@ run() {
 		"$OUT/bench-$tag.log" | cut -c1-200 | head -400 || true
 }
 
+load=$(cut -d' ' -f1 /proc/loadavg)
+if [ "$mode" = full ] && awk -v l="$load" 'BEGIN { exit !(l >= 1.0) }'; then
+	echo "bench: load average $load: other work shares the CPUs," \
+		"figures will be noisy (each is the best of several windows)"
+fi
 start=$(date +%s)
 run 2lcores "$limit2" "0@$c0,1@$c1" \
 	'^(access|alloc_nocache|cached|churn|init|reclaim)/'
