@@ -227,8 +227,10 @@ test_exhaust_address_space_pools(void)
  * Hugepages: take the free 2 MiB hugepages of the system but @p keep, in
  * this process, so that the allocator runs out of them.
  */
-static void *hog;
-static size_t hog_len;
+#define MAX_HOGS 64
+static void *hog[MAX_HOGS];
+static size_t hog_len[MAX_HOGS];
+static unsigned int nb_hogs;
 
 static uint64_t
 free_hugepages(void)
@@ -245,29 +247,34 @@ free_hugepages(void)
 	return n;
 }
 
+/* Take free hugepages until at most @p keep are left (other processes
+ * may free some meanwhile: call again before each step that counts). */
 static int
 hog_hugepages(uint64_t keep)
 {
 	uint64_t n = free_hugepages();
+	void *p;
 
 	if (n <= keep)
 		return 0;
-	hog_len = (size_t)((n - keep) * HUGE_SZ);
-	hog = mmap(NULL, hog_len, PROT_READ | PROT_WRITE,
-		MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE, -1, 0);
-	if (hog == MAP_FAILED) {
-		hog = NULL;
+	if (nb_hogs == MAX_HOGS)
 		return -1;
-	}
+	hog_len[nb_hogs] = (size_t)((n - keep) * HUGE_SZ);
+	p = mmap(NULL, hog_len[nb_hogs], PROT_READ | PROT_WRITE,
+		MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE, -1, 0);
+	if (p == MAP_FAILED)
+		return free_hugepages() <= keep ? 0 : -1;
+	hog[nb_hogs++] = p;
 	return 0;
 }
 
 static void
 hog_release(void)
 {
-	if (hog != NULL)
-		munmap(hog, hog_len);
-	hog = NULL;
+	while (nb_hogs > 0) {
+		nb_hogs--;
+		munmap(hog[nb_hogs], hog_len[nb_hogs]);
+	}
 }
 
 static int
@@ -308,8 +315,11 @@ test_exhaust_hugepages_auto(void)
 	TEST_ASSERT_NOT_NULL(mem, "memstream");
 	old = rte_log_get_stream();
 	rte_openlog_stream(mem);
-	/* 4 MiB per lcore: two or three pages of the chunk */
+	/* 4 MiB per lcore: two or three pages of the chunk; after the first
+	 * page no hugepage is left */
 	for (n = 0; n < 16; n++) {
+		if (n > 0 && hog_hugepages(0) != 0)
+			break;
 		objs[n] = rte_pcpu_alloc(RTE_PCPU_MAX_SIZE, 0);
 		if (objs[n] == NULL)
 			break;
@@ -378,6 +388,7 @@ test_exhaust_hugepages_huge(void)
 		TEST_SKIP("needs %u free 2 MiB hugepages", nl);
 	}
 	rte_pcpu_stats_get(&s0);
+	TEST_ASSERT_SUCCESS(hog_hugepages(0), "taking the hugepages");
 	TEST_ASSERT_SUCCESS(hog_hugepages(0), "taking the hugepages");
 	h = rte_pcpu_alloc(64, 0);
 	rte_errno = h == NULL ? rte_errno : 0;
