@@ -395,7 +395,9 @@ flow_table_age(struct flow_table *ft, uint64_t now, uint64_t timeout_tsc,
 			if (data == NULL)   /* reclaim sentinel */
 				continue;
 			flow_counters_read(data, &pk, &by, &last);
-			if (now > last && now - last > timeout_tsc) {
+			/* last 0: inserted, first packet not stored yet */
+			if (last != 0 && now > last &&
+					now - last > timeout_tsc) {
 				cand[nb] = *(const struct flow_key *)key;
 				cand_h[nb] = data;
 				nb++;

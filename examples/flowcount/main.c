@@ -190,6 +190,8 @@ usage(const char *prog)
 		"                        of further flows go to the overflow bucket\n"
 		"  --flow-timeout MS     remove flows idle this long (default 30000,\n"
 		"                        0 = never); their counts are kept for the dump\n"
+		"                        (up to 2 x max-flows distinct flows, at least\n"
+		"                        65536, at most 2097152; beyond, in overflow)\n"
 		"  --stats-interval MS   print the statistics table every MS (default\n"
 		"                        1000, 0 = off)\n"
 		"  --top N               flows shown in the table by bytes (default 5,\n"
@@ -1350,7 +1352,9 @@ main(int argc, char **argv)
 	if (!opt_no_count) {
 		struct flow_table_conf fc = {
 			.max_flows = opt_max_flows,
-			.max_totals = RTE_MAX(opt_max_flows * 4u, 1u << 16),
+			/* distinct keys kept for the dump (aged + live) */
+			.max_totals = RTE_MIN(RTE_MAX(opt_max_flows * 2u,
+				1u << 16), 1u << 21),
 			.qsbr = qsbr,
 			.socket_id = (int)rte_socket_id(),
 		};

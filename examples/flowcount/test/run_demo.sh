@@ -50,6 +50,26 @@ else
 		"without route dropped, dump unchanged"
 fi
 
+# --max-flows: beyond 10 flows, packets go to the overflow row; every
+# packet and byte is still counted exactly once
+run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO_DIR/demo.pcap" -- \
+	--max-flows 10 --exit-on-idle 200 --stats-interval 0 \
+	--flow-dump "$TMP/out3.csv" > "$TMP/log" 2>&1 ||
+	{ echo "FAIL: --max-flows run failed"; tail "$TMP/log"; exit 1; }
+want=$(awk -F, 'NR > 1 {p += $7; b += $8} END {print p, b}' \
+	"$DEMO_DIR/demo.flows.csv")
+got=$(awk -F, 'NR > 1 {p += $7; b += $8} END {print p, b}' "$TMP/out3.csv")
+nflows=$(grep -c '^ipv' "$TMP/out3.csv")
+if [ "$got" = "$want" ] && [ "$nflows" = 10 ] &&
+		grep -q '^overflow,,,,,,' "$TMP/out3.csv"; then
+	echo "PASS max-flows 10: 10 flows, the rest in overflow," \
+		"totals $got unchanged"
+else
+	echo "FAIL max-flows 10: $nflows flows, totals $got (want $want)"
+	cat "$TMP/out3.csv"
+	fail=1
+fi
+
 # option errors: non-zero exit and a message naming the problem
 bad() {
 	local want=$1
