@@ -18,6 +18,9 @@
 # it and exits 1. Add the file to app/test/fuzz/corpus/<target>/ (with the
 # fix) so the replay test keeps it from coming back.
 #
+# FUZZ_JOBS (default: 2 when the machine has 2 CPUs or more, else 1) targets
+# run at once.
+#
 # Exit: 0 no crash, 1 a crash or a build error, 77 clang/libFuzzer missing.
 
 set -uo pipefail
@@ -49,6 +52,7 @@ if [ ! -f "$B/build.ninja" ]; then
 	CC=$CLANG CXX=$CLANGXX meson setup "$B" \
 		-Dfuzz=true -Dtests=false -Dexamples=false \
 		-Dbenchmarks=disabled -Dbuildtype=debugoptimized \
+		-Ddefault_library=static \
 		-Db_sanitize=address,undefined -Db_lundef=false || exit 1
 fi
 ninja -C "$B" || exit 1
@@ -60,16 +64,18 @@ mkdir -p "$B/artifacts"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 
-rc=0
-for t in "${targets[@]}"; do
-	name=${t#fuzz_}
+jobs=${FUZZ_JOBS:-$( [ "$(nproc)" -ge 2 ] && echo 2 || echo 1 )}
+
+# Run one target; its output goes to <builddir>/<target>.log.
+run_target() {
+	local t=$1 name=${1#fuzz_} corpus seeds extra start trc
 	corpus=$B/corpus/$name
 	seeds=("$TOP/app/test/fuzz/corpus/$name")
 	mkdir -p "$corpus"
 	if [ "$name" = flow_parse ]; then
 		if [ -d "$TOP/../shared/data/pcap/malformed" ]; then
 			python3 "$TOP/devtools/pcap-corpus.py" "$B/seeds/$name" \
-				"$TOP/../shared/data/pcap/malformed" || rc=1
+				"$TOP/../shared/data/pcap/malformed" || return 1
 			seeds+=("$B/seeds/$name")
 		else
 			echo "fuzz: ../shared/data/pcap/malformed absent: no pcap seeds"
@@ -90,14 +96,30 @@ for t in "${targets[@]}"; do
 		-artifact_prefix="$B/artifacts/$name-" \
 		"$corpus" "${seeds[@]}" > "$B/$t.log" 2>&1
 	trc=$?
-	tail -n 25 "$B/$t.log" | grep -E '^(stat::|#[0-9]+.*DONE|Done)' || true
+	grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added|Done)' \
+		"$B/$t.log" | sed "s/^/fuzz: $t: /"
 	echo "fuzz: $t exit $trc after $(( $(date +%s) - start )) s"
 	if [ $trc -ne 0 ]; then
-		rc=1
 		tail -n 60 "$B/$t.log"
 		ls -l "$B/artifacts/$name-"* 2>/dev/null
 		echo "fuzz: $t FAILED: add the artifact above to" \
 			"app/test/fuzz/corpus/$name/ with the fix"
+		return 1
 	fi
+	return 0
+}
+
+rc=0
+pids=()
+for t in "${targets[@]}"; do
+	if [ "$jobs" -gt 1 ]; then
+		run_target "$t" &
+		pids+=($!)
+	else
+		run_target "$t" || rc=1
+	fi
+done
+for p in "${pids[@]}"; do
+	wait "$p" || rc=1
 done
 exit $rc

@@ -7,7 +7,7 @@
  * driven by an operation script decoded from the input and checked against
  * a reference model after every operation.
  *
- * EAL is initialised once (--no-huge -m 256 --no-pci --no-shconf, 4 lcores
+ * EAL is initialised once (--no-huge -m 256 --no-pci --no-shconf, 2 lcores
  * on one CPU) and the allocator set up small (2 MiB of address space per
  * lcore in chunks of 512 KiB, a populated-bytes limit of 1.5 MiB per
  * lcore) so that the limit and the end of the address space are reached.
@@ -49,7 +49,7 @@
 
 #define MAX_LIVE 256
 #define MAX_POOLS 4
-#define MAX_OPS 512
+#define MAX_OPS 128
 #define FREED_RING 16
 #define UNIT_STRIDE (UINT64_C(2) << 20)
 #define CHUNK_SIZE (UINT64_C(512) << 10)
@@ -597,7 +597,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (sched_getaffinity(0, sizeof(set), &set) == 0)
 		while (cpu < CPU_SETSIZE - 1 && !CPU_ISSET(cpu, &set))
 			cpu++;
-	snprintf(lcores, sizeof(lcores), "--lcores=(0-3)@%d", cpu);
+	snprintf(lcores, sizeof(lcores), "--lcores=(0-1)@%d", cpu);
 	eal_argv[eal_argc++] = (char *)"fuzz_pcpu";
 	eal_argv[eal_argc++] = (char *)"--no-huge";
 	eal_argv[eal_argc++] = (char *)"-m";
