@@ -9,6 +9,7 @@
  */
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -275,6 +276,17 @@ pairs_mempool(struct rte_mempool *mp, uint64_t iters)
 	return rte_rdtsc_precise() - t0;
 }
 
+/* The same pairs from a thread without an lcore id (no cache). */
+static void *
+pairs_unregistered(void *arg)
+{
+	uint64_t *cyc = arg;
+
+	*cyc = rte_lcore_id() == LCORE_ID_ANY ? pairs_pcpu(PAIR_ITERS / 20) :
+		UINT64_MAX;
+	return NULL;
+}
+
 int
 test_perf_cache_pairs(void)
 {
@@ -298,6 +310,19 @@ test_perf_cache_pairs(void)
 		PAIR_ITERS / ((double)best_p / hz) / 1e6,
 		(double)best_p / hz * 1e9 / PAIR_ITERS,
 		(double)best_p / PAIR_ITERS, rte_lcore_count());
+	{
+		uint64_t cyc = UINT64_MAX;
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, pairs_unregistered, &cyc) == 0)
+			pthread_join(t, NULL);
+		if (cyc != UINT64_MAX)
+			printf("the same from an unregistered thread (locked "
+				"path, no cache), %" PRIu64 " pairs: %.2f M "
+				"pairs/s, %.1f ns per pair\n", PAIR_ITERS / 20,
+				PAIR_ITERS / 20 / ((double)cyc / hz) / 1e6,
+				(double)cyc / hz * 1e9 / (PAIR_ITERS / 20));
+	}
 	if (mp != NULL) {
 		printf("rte_mempool_get+put (16 B, cache 256), same run: %.2f M "
 			"pairs/s, %.1f ns per pair; ratio pcpu/mempool %.2f\n",
