@@ -108,7 +108,7 @@ bench-run:
 	fi
 	BUILDDIR=$(BUILDDIR) $(DEVTOOLS)/bench.sh $(BENCH_MODE)
 
-docs: doc-api doc-guides
+docs: doc-api doc-guides doc-check
 	@echo "API reference: $(DOCDIR)/api/html/index.html"
 	@echo "Guides:        $(DOCDIR)/guides/html/index.html"
 
@@ -118,6 +118,11 @@ doc-api:
 	@mkdir -p $(DOCDIR)/api
 	PCPU_SRCDIR=$(SRCDIR) PCPU_APIDIR=$(abspath $(DOCDIR)/api) \
 		$(DOXYGEN) $(SRCDIR)/doc/api/doxy-api.conf
+
+# the guide's bad-input table and pcpu_bad_input_autotest: same rows
+.PHONY: doc-check
+doc-check:
+	$(DEVTOOLS)/check-error-table.py $(SRCDIR)
 
 doc-guides:
 	@mkdir -p $(DOCDIR)/guides
