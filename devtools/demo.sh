@@ -43,13 +43,23 @@ OUT=$(mktemp -d /tmp/flowcount-demo.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT
 
 # the second lcore is the worker; the main lcore prints and ages
-set -x
-"$APP" -l 0-1 $MEM --no-pci --file-prefix "flowcount_demo$$" \
-	--log-level=pmd.net.pcap:error \
-	--vdev "net_pcap0,rx_pcap=$DATA/demo.pcap" -- \
-	--stats-interval 100 --top 8 --exit-on-idle 250 \
-	--flow-dump "$OUT/demo.csv"
-{ set +x; } 2> /dev/null
+run() {
+	set -x
+	"$APP" -l 0-1 $MEM --no-pci --file-prefix "flowcount_demo$$" \
+		--log-level=pmd.net.pcap:error \
+		--vdev "net_pcap0,rx_pcap=$DATA/demo.pcap" -- \
+		--stats-interval 100 --top 8 --exit-on-idle 250 \
+		--flow-dump "$OUT/demo.csv"
+	{ local rc=$?; set +x; } 2> /dev/null
+	return $rc
+}
+if ! run; then
+	# other processes may have taken the hugepages meanwhile
+	[ "$MEM" = "--no-huge -m 512" ] && exit 1
+	echo "demo: failed with hugepages, retrying with --no-huge"
+	MEM="--no-huge -m 512"
+	run
+fi
 
 echo
 echo "flow dump ($OUT/demo.csv):"
