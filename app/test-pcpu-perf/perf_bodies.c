@@ -254,16 +254,23 @@ perf_report_lcores(const struct perf_lcores_res *lr, struct perf_result *r)
 			r->label[0] ? "; " : "", lr->nb_lcores, cpus);
 }
 
-/* Best of perf_repeats() runs by total rate. */
+/*
+ * Best of perf_repeats() runs by total rate; with fn2, its windows
+ * alternate with fn's (best kept apart), so that a paired baseline sees
+ * the same machine state.
+ */
 static int
-run_best(unsigned int nb_lcores, perf_loop_fn *fn, void *arg,
-		struct perf_lcores_res *best)
+run_best2(unsigned int nb_lcores, perf_loop_fn *fn, void *arg,
+		perf_loop_fn *fn2, void *arg2, struct perf_lcores_res *best,
+		struct perf_lcores_res *best2)
 {
 	struct perf_lcores_res cur;
 	unsigned int k;
 	int ret;
 
 	memset(best, 0, sizeof(*best));
+	if (best2 != NULL)
+		memset(best2, 0, sizeof(*best2));
 	for (k = 0; k < perf_repeats(); k++) {
 		ret = perf_run_lcores(nb_lcores, fn, arg, perf_measure_ms(),
 			&cur);
@@ -271,8 +278,23 @@ run_best(unsigned int nb_lcores, perf_loop_fn *fn, void *arg,
 			return ret;
 		if (cur.total_rate > best->total_rate)
 			*best = cur;
+		if (fn2 == NULL)
+			continue;
+		ret = perf_run_lcores(nb_lcores, fn2, arg2, perf_measure_ms(),
+			&cur);
+		if (ret != 0)
+			return ret;
+		if (cur.total_rate > best2->total_rate)
+			*best2 = cur;
 	}
 	return 0;
+}
+
+static int
+run_best(unsigned int nb_lcores, perf_loop_fn *fn, void *arg,
+		struct perf_lcores_res *best)
+{
+	return run_best2(nb_lcores, fn, arg, NULL, NULL, best, NULL);
 }
 
 static int
@@ -821,53 +843,76 @@ perf_pairs(enum perf_pair_kind k, size_t size, unsigned int nb_lcores,
 {
 	struct rte_pcpu_conf conf = { .flags = RTE_PCPU_F_NO_CACHE };
 	struct pairs_arg a = { .size = size };
-	struct perf_lcores_res lr;
-	void *mp = NULL;
+	struct perf_lcores_res lr, lr_ref;
+	perf_loop_fn *fn;
+	void *mp;
 	int ret;
 
-	switch (k) {
-	case PERF_PAIR_RTE_MEMPOOL:
-		mp = perf_mempool_create(size, 16383);
-		if (mp == NULL)
-			return perf_fail(r, "rte_mempool_create");
+	/* rte_mempool alone, or as the paired baseline of every other kind */
+	mp = perf_mempool_create(size, 16383);
+	if (mp == NULL)
+		return perf_fail(r, "rte_mempool_create");
+	if (k == PERF_PAIR_RTE_MEMPOOL) {
 		ret = run_best(nb_lcores, perf_mempool_pair_loop, mp, &lr);
 		perf_mempool_free(mp);
+		if (ret != 0)
+			return perf_fail(r, "launch");
+		perf_report_lcores(&lr, r);
+		perf_result_set(r, "size", (double)size);
 		perf_result_label(r, "baseline for: pool_get_put, "
 			"pcpu_alloc_free (cache 256)");
-		break;
+		return 0;
+	}
+	switch (k) {
 	case PERF_PAIR_POOL_ZERO:
 	case PERF_PAIR_POOL_NO_ZERO:
 		a.pool = rte_pcpu_mempool_create("perf_pairs", 16384,
 			size, 256, 0, NULL, NULL,
 			k == PERF_PAIR_POOL_NO_ZERO ?
 				RTE_PCPU_MEMPOOL_F_NO_ZERO : 0);
-		if (a.pool == NULL)
+		if (a.pool == NULL) {
+			perf_mempool_free(mp);
 			return perf_fail(r, "rte_pcpu_mempool_create");
-		ret = run_best(nb_lcores, pairs_pool_loop, &a, &lr);
-		rte_pcpu_mempool_free(a.pool);
-		perf_result_label(r, "baseline: rte_mempool_get_put (target "
-			">= 30 M pairs/s per lcore, <= 1.5x its cost)");
+		}
+		fn = pairs_pool_loop;
+		perf_result_label(r, "baseline: rte_mempool_get_put, windows "
+			"alternating (target >= 30 M pairs/s per lcore, <= 1.5x"
+			" its cost)");
 		break;
 	case PERF_PAIR_PCPU_NOCACHE:
-		if (pcpu_reinit(&conf) != 0)
+		if (pcpu_reinit(&conf) != 0) {
+			perf_mempool_free(mp);
 			return perf_fail(r, "rte_pcpu_init");
-		ret = run_best(nb_lcores, pairs_alloc_loop, &a, &lr);
-		if (pcpu_reinit(NULL) != 0)
-			return perf_fail(r, "rte_pcpu_init");
-		perf_result_label(r, "baselines: rte_mempool_get_put, "
-			"pcpu_alloc_free (caches on)");
+		}
+		fn = pairs_alloc_loop;
+		perf_result_label(r, "baselines: rte_mempool_get_put (windows "
+			"alternating), pcpu_alloc_free (caches on)");
 		break;
 	default:
-		ret = run_best(nb_lcores, pairs_alloc_loop, &a, &lr);
-		perf_result_label(r, "baseline: rte_mempool_get_put");
+		fn = pairs_alloc_loop;
+		perf_result_label(r, "baseline: rte_mempool_get_put, windows "
+			"alternating");
 		break;
 	}
+	ret = run_best2(nb_lcores, fn, &a, perf_mempool_pair_loop, mp, &lr,
+		&lr_ref);
+	if (a.pool != NULL)
+		rte_pcpu_mempool_free(a.pool);
+	perf_mempool_free(mp);
+	if (k == PERF_PAIR_PCPU_NOCACHE && pcpu_reinit(NULL) != 0)
+		return perf_fail(r, "rte_pcpu_init");
 	if (ret != 0)
 		return perf_fail(r, "launch");
 	if (a.err)
 		return perf_fail(r, "get or alloc failed");
 	perf_report_lcores(&lr, r);
 	perf_result_set(r, "size", (double)size);
+	if (lr.total_rate > 0 && lr_ref.total_rate > 0) {
+		perf_result_set(r, "paired_mempool_per_lcore_Mops",
+			lr_ref.total_rate / 1e6 / lr_ref.nb_lcores);
+		perf_result_set(r, "cost_over_mempool",
+			lr_ref.total_rate / lr.total_rate);
+	}
 	return 0;
 }
 
