@@ -60,6 +60,9 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
+#ifdef RTE_ARCH_X86
+#include <emmintrin.h>
+#endif
 
 #include "rte_pcpu.h"
 #include "pcpu_cache.h"
@@ -447,9 +450,30 @@ lcore_offsets(struct lcore_cache *lc)
 	lc->nr_offs = n;
 }
 
+/*
+ * Zero @p sz bytes (a multiple of 8, constant at each call site) at @p p.
+ * On x86, 16-byte stores: a constant-size memset of 96..512 bytes compiles
+ * to "rep stos", whose start-up cost dominates at these sizes.
+ */
+static __rte_always_inline void
+zero_small(uintptr_t p, unsigned int sz)
+{
+#ifdef RTE_ARCH_X86
+	const __m128i z = _mm_setzero_si128();
+	unsigned int k;
+
+	for (k = 0; k + 16 <= sz; k += 16)
+		_mm_storeu_si128((__m128i *)(p + k), z);
+	if (sz & 8)
+		*(volatile uint64_t *)(p + k) = 0;
+#else
+	memset((void *)p, 0, sz);
+#endif
+}
+
 #define ZERO_COPIES(sz) do { \
 	for (i = 0; i < n; i++) \
-		memset((void *)(h + lc->offs[i]), 0, (sz)); \
+		zero_small(h + lc->offs[i], (sz)); \
 } while (0)
 
 /*
