@@ -8,9 +8,10 @@
  * object (through the chunk allocator, a cache bucket, a pool, or a pool
  * with an RCU grace period) and then writes through another lcore's copy
  * (RTE_PCPU_LCORE()) or sums the copies; the parent expects the child to
- * die with an ASan "use-after-poison" report on its stderr. A control
- * child that writes to a live object must exit cleanly (no false
- * positive). Without ASan the command is skipped (77).
+ * die with an ASan "use-after-poison" report on its stderr. Control
+ * children that write to a live object, or sum an object put with RCU
+ * while a reader is still online, must exit cleanly (no false positive).
+ * Without ASan the command is skipped (77).
  */
 
 #include <errno.h>
@@ -23,6 +24,8 @@
 #include <unistd.h>
 
 #include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_rcu_qsbr.h>
 
 #include "rte_pcpu.h"
 #include "rte_pcpu_mempool.h"
@@ -46,7 +49,33 @@ enum how {
 	HOW_CACHE,     /* 16 B object: parked in the lcore cache */
 	HOW_POOL,      /* pool object back in the pool */
 	HOW_LIVE,      /* control: nothing freed */
+	HOW_RCU_WAIT,  /* RCU put, a reader still online: still readable */
+	HOW_RCU_DONE,  /* RCU put reclaimed after the grace period */
 };
+
+/* Pool with a defer queue reclaiming on every put; the child itself is
+ * the QSBR reader (thread id 0), online. */
+static struct rte_pcpu_mempool *
+rcu_pool(struct rte_rcu_qsbr **vp)
+{
+	struct rte_pcpu_mempool_rcu_config c = { 0 };
+	struct rte_pcpu_mempool *mp;
+	struct rte_rcu_qsbr *v;
+
+	v = rte_zmalloc(NULL, rte_rcu_qsbr_get_memsize(1), RTE_CACHE_LINE_SIZE);
+	mp = rte_pcpu_mempool_create("asan_rcu", 8, 16, 0, 0, NULL, NULL, 0);
+	if (v == NULL || mp == NULL || rte_rcu_qsbr_init(v, 1) != 0 ||
+	    rte_rcu_qsbr_thread_register(v, 0) != 0)
+		_exit(3);
+	rte_rcu_qsbr_thread_online(v, 0);
+	c.v = v;
+	c.mode = RTE_PCPU_MEMPOOL_QSBR_MODE_DQ;
+	c.trigger_reclaim_limit = 0; /* reclaim on every put */
+	if (rte_pcpu_mempool_rcu_qsbr_add(mp, &c) != 0)
+		_exit(3);
+	*vp = v;
+	return mp;
+}
 
 static unsigned int
 other_lcore(void)
@@ -64,9 +93,17 @@ static void __rte_noreturn
 child(enum how how, enum deed deed, unsigned int other)
 {
 	struct rte_pcpu_mempool *mp = NULL;
-	uint64_t *h = NULL, sum[2];
+	struct rte_rcu_qsbr *v = NULL;
+	uint64_t *h = NULL, *b = NULL, sum[2];
 
 	switch (how) {
+	case HOW_RCU_WAIT:
+	case HOW_RCU_DONE:
+		mp = rcu_pool(&v);
+		if (rte_pcpu_mempool_get(mp, (void **)&h) != 0 ||
+		    rte_pcpu_mempool_get(mp, (void **)&b) != 0)
+			_exit(3);
+		break;
 	case HOW_SLOW:
 		h = rte_pcpu_alloc(1024, 0);
 		break;
@@ -86,14 +123,31 @@ child(enum how how, enum deed deed, unsigned int other)
 	/* legal use first: every copy is addressable while live */
 	RTE_PCPU_LCORE(other, h)[0] = 1;
 	RTE_PCPU_LCORE(rte_lcore_id(), h)[1] = 2;
-	if (how == HOW_POOL)
+	if (how == HOW_POOL) {
 		rte_pcpu_mempool_put(mp, h);
-	else if (how != HOW_LIVE)
+	} else if (how == HOW_RCU_WAIT) {
+		/* the reader (this thread) is online: h stays readable */
+		rte_pcpu_mempool_put(mp, h);
+		rte_pcpu_mempool_put(mp, b);
+	} else if (how == HOW_RCU_DONE) {
+		rte_pcpu_mempool_put(mp, h);
+		rte_rcu_qsbr_thread_offline(v, 0);
+		/* this put reclaims h: its grace period is over */
+		rte_pcpu_mempool_put(mp, b);
+	} else if (how != HOW_LIVE) {
 		rte_pcpu_free(h);
+	}
 	if (deed == DEED_SUM)
 		rte_pcpu_sum_u64(h, 2, sum);
 	else
 		RTE_PCPU_LCORE(other, h)[1] = 42;
+	if (how == HOW_RCU_WAIT) {
+		/* EAL memory is shared with the parent and the next child:
+		 * free the pool so that its defer queue's ring name is free */
+		rte_rcu_qsbr_thread_offline(v, 0);
+		if (rte_pcpu_mempool_free(mp) != 0)
+			_exit(4);
+	}
 	_exit(0);
 }
 
@@ -197,19 +251,40 @@ test_asan_sum_freed(void)
 }
 
 static int
-test_asan_live_ok(void)
+test_asan_rcu_done(void)
+{
+	return expect_report(HOW_RCU_DONE, DEED_SUM,
+		"rte_pcpu_sum_u64() over an RCU put after its grace period");
+}
+
+static int
+expect_clean(enum how how, enum deed deed)
 {
 	static char out[64 * 1024];
 	int status = 0, ret;
 
-	ret = run_child(HOW_LIVE, DEED_LIVE_WRITE, out, sizeof(out), &status);
+	ret = run_child(how, deed, out, sizeof(out), &status);
 	if (ret == -ENOTSUP)
 		TEST_SKIP("needs a worker lcore with memory");
 	TEST_ASSERT_SUCCESS(ret, "fork of the child failed");
 	TEST_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-		"writes to a live object were reported (status %#x):\n%s",
+		"legal accesses were reported (status %#x):\n%s",
 		status, out);
 	return TEST_SUCCESS;
+}
+
+static int
+test_asan_live_ok(void)
+{
+	return expect_clean(HOW_LIVE, DEED_LIVE_WRITE);
+}
+
+/* A reader may still sum an object put with RCU until it reports a
+ * quiescent state: no report. */
+static int
+test_asan_rcu_wait_ok(void)
+{
+	return expect_clean(HOW_RCU_WAIT, DEED_SUM);
 }
 
 /* Set the allocator up (defaults) so that the lcores have memory. */
@@ -233,6 +308,8 @@ static struct unit_test_suite asan_suite = {
 		TEST_CASE(test_asan_free_cached),
 		TEST_CASE(test_asan_pool_put),
 		TEST_CASE(test_asan_sum_freed),
+		TEST_CASE(test_asan_rcu_wait_ok),
+		TEST_CASE(test_asan_rcu_done),
 		TEST_CASES_END()
 	},
 };
