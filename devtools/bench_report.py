@@ -12,12 +12,15 @@
 --text        plain-text tables (what `make bench` prints)
 --rst         reStructuredText tables for the programmer's guide
 --figures     PNG figures (needs matplotlib: Debian's python3-matplotlib)
+--flowcount   output of devtools/flowcount-bench.sh, quoted and checked
+              against the flowcount target (counting costs <= 10 %)
 """
 
 import argparse
 import json
 import math
 import os
+import re
 import sys
 
 SEED_LINUX = {4: (490, 70), 16: (515, 75), 64: (610, 80), 256: (950, 100),
@@ -347,7 +350,7 @@ def scaling_table(idx):
     return t, data
 
 
-def targets_table(idx, seed_rows, cached, churn_pts):
+def targets_table(idx, seed_rows, cached, churn_pts, flowcount=None):
     t = Table('Targets of the allocator and cache issues',
               ['target', 'measured', 'status'])
     for lc in (1, 2):
@@ -383,6 +386,10 @@ def targets_table(idx, seed_rows, cached, churn_pts):
                '%s / %s M/s, %s MiB' % (fmt(a), fmt(f), fmt(mib)),
                'met' if a >= 14.2 and f >= 36.2 and mib <= lim
                else 'NOT met'])
+    for workers, cost in flowcount_rows(flowcount or ''):
+        t.add(['flowcount: counting costs <= 10 %% (%d worker%s)'
+               % (workers, 's' if workers > 1 else ''), '%+.1f %%' % cost,
+               'met' if cost <= 10 else 'NOT met'])
     b = find(idx, 'reclaim/pages:4K', '2lcores')
     if b is not None:
         t.add(['reclaim (4 KiB): final <= 1.1 x live pages + 1 chunk',
@@ -390,6 +397,16 @@ def targets_table(idx, seed_rows, cached, churn_pts):
                                    fmt(b['final_over_live'])),
                'met' if b['bound_met'] else 'NOT met'])
     return t
+
+
+def flowcount_rows(text):
+    """(workers, cost %) from flowcount-bench.sh's table."""
+    rows = []
+    for line in text.splitlines():
+        m = re.match(r'^(\d+)\s.*?([+-]?\d+(?:\.\d+)?)%\s*$', line)
+        if m:
+            rows.append((int(m.group(1)), float(m.group(2))))
+    return rows
 
 
 def context_line(runs):
@@ -522,7 +539,7 @@ def figures(idx, outdir, seed_rows, churn_pts, scaling):
     return made
 
 
-def rst_doc(tables, figs, ctx):
+def rst_doc(tables, figs, ctx, flowcount=None):
     out = ['.. SPDX-License-Identifier: BSD-3-Clause',
            '   Copyright(c) 2026 The pcpu_mempool authors',
            '',
@@ -542,6 +559,11 @@ def rst_doc(tables, figs, ctx):
                 '   %s' % captions.get(f, f), '']
     for t in tables:
         out.append(t.rst())
+    if flowcount:
+        out += ['dpdk-flowcount with and without counting '
+                '(``devtools/flowcount-bench.sh``, same run):', '', '::', '']
+        out += ['   ' + line for line in flowcount.rstrip().splitlines()]
+        out.append('')
     return '\n'.join(out)
 
 
@@ -552,6 +574,7 @@ def main():
     ap.add_argument('--text')
     ap.add_argument('--rst')
     ap.add_argument('--figures')
+    ap.add_argument('--flowcount')
     ap.add_argument('json', nargs='+')
     a = ap.parse_args()
 
@@ -584,11 +607,15 @@ def main():
     if not (a.text or a.rst or a.figures):
         return rc
 
+    flowcount = None
+    if a.flowcount and os.path.exists(a.flowcount):
+        with open(a.flowcount, encoding='utf-8') as f:
+            flowcount = f.read()
     seed_t, seed_rows = seed_table(idx)
     cached_t, cached = cached_table(idx)
     churn_t, churn_pts = churn_table(idx)
     scaling_t, scaling = scaling_table(idx)
-    tables = [targets_table(idx, seed_rows, cached, churn_pts)]
+    tables = [targets_table(idx, seed_rows, cached, churn_pts, flowcount)]
     tables += access_tables(idx)
     tables += [seed_t, cached_t, churn_t, init_table(idx),
                reclaim_table(idx), scaling_t]
@@ -598,6 +625,9 @@ def main():
             f.write(ctx + '\n\n')
             for t in tables:
                 f.write(t.text() + '\n')
+            if flowcount:
+                f.write('dpdk-flowcount (devtools/flowcount-bench.sh)\n')
+                f.write(flowcount.rstrip() + '\n')
     figs = []
     if a.figures:
         try:
@@ -608,7 +638,7 @@ def main():
             rc = 1
     if a.rst:
         with open(a.rst, 'w', encoding='utf-8') as f:
-            f.write(rst_doc(tables, figs, ctx))
+            f.write(rst_doc(tables, figs, ctx, flowcount))
     return rc
 
 
