@@ -15,10 +15,14 @@
  * "use-after-poison". Poisoned: objects freed to the chunk allocator,
  * objects parked in the per-lcore cache buckets, free objects of pools
  * (after their RCU grace period, if any). Unpoisoned: an object the
- * moment it is handed out, before the library zeroes it, and pages when
- * they are populated (they hold no live object; this also clears stale
- * shadow left by an earlier chunk or an earlier rte_pcpu_init() at the
- * same address, e.g. for an lcore that registers later).
+ * moment it is handed out, before the library zeroes it, and every range
+ * of a unit when it is populated. For the lcores that have memory, a
+ * populated range holds no object yet; for an lcore that gains memory
+ * later (rte_thread_register()), its copies of every existing object are
+ * populated then and start unpoisoned, free ones included, until they
+ * are allocated and freed again (fewer reports, never a false one). This
+ * also clears stale shadow left by an earlier chunk or an earlier
+ * rte_pcpu_init() at the same address.
  *
  * ASan's shadow has an 8-byte granule; objects are at least 8-byte
  * aligned (RTE_PCPU_MIN_ALIGN), so no two objects share a shadow byte and
