@@ -223,6 +223,11 @@ test_init_bad_conf(void)
 		  { .unit_stride = UINT64_C(3) << 20 } },
 		{ "unit_stride not a power of two (default chunk)",
 		  { .unit_stride = (UINT64_C(1) << 30) + 4096 } },
+		/* a 32-bit power-of-two test would see 2 MiB here */
+		{ "unit_stride 4 GiB + 2 MiB",
+		  { .unit_stride = (UINT64_C(4) << 30) + (UINT64_C(2) << 20) } },
+		{ "unit_stride above 64 GiB",
+		  { .unit_stride = UINT64_C(128) << 30 } },
 		{ "chunk_size > unit_stride",
 		  { .unit_stride = UINT64_C(2) << 20,
 		    .chunk_size = UINT64_C(4) << 20 } },
@@ -240,7 +245,8 @@ test_init_bad_conf(void)
 		.chunk_size = UINT64_C(2) << 20,
 	};
 	struct rte_pcpu_stats st;
-	unsigned int i;
+	uint64_t *h8, *v;
+	unsigned int i, l;
 
 	for (i = 0; i < RTE_DIM(bad); i++) {
 		rte_errno = 0;
@@ -261,6 +267,19 @@ test_init_bad_conf(void)
 	TEST_ASSERT_SUCCESS(rte_pcpu_stats_get(&st), "stats");
 	TEST_ASSERT_EQUAL(st.unit_stride, good.unit_stride, "unit stride");
 	TEST_ASSERT_EQUAL(st.chunk_size, good.chunk_size, "chunk size");
+	TEST_ASSERT_SUCCESS(rte_pcpu_cleanup(), "cleanup");
+
+	/* strides above 32 bits are taken too (8 GiB x RTE_MAX_LCORE) */
+	good.unit_stride = UINT64_C(8) << 30;
+	TEST_ASSERT_SUCCESS(rte_pcpu_init(&good), "init with an 8 GiB stride");
+	h8 = rte_pcpu_alloc(sizeof(*h8), 0);
+	TEST_ASSERT_NOT_NULL(h8, "alloc with an 8 GiB stride");
+	RTE_PCPU_FOREACH(l, v, h8)
+		*v = l + 1;
+	RTE_PCPU_FOREACH(l, v, h8)
+		TEST_ASSERT_EQUAL((uintptr_t)v - (uintptr_t)h8,
+			(uintptr_t)l << 33, "lcore %u copy offset", l);
+	TEST_ASSERT_SUCCESS(rte_pcpu_free(h8), "free");
 	TEST_ASSERT_SUCCESS(rte_pcpu_cleanup(), "cleanup");
 	return TEST_SUCCESS;
 }

@@ -624,7 +624,7 @@ alloc_args(size_t size, size_t *align)
 		rte_errno = EINVAL;
 		return -1;
 	}
-	if (*align != 0 && (!rte_is_power_of_2(*align) ||
+	if (*align != 0 && (!pcpu_is_pow2(*align) ||
 			    *align > RTE_PCPU_MAX_ALIGN)) {
 		PCPU_LOG(ERR, "alloc: align %zu not a power of two up to %u",
 			*align, RTE_PCPU_MAX_ALIGN);
@@ -1077,14 +1077,14 @@ conf_check(struct rte_pcpu_conf *c)
 	if (c->chunk_size == 0)
 		c->chunk_size = RTE_MIN(RTE_PCPU_DEFAULT_CHUNK_SIZE,
 			c->unit_stride);
-	if (!rte_is_power_of_2(c->unit_stride) ||
+	if (!pcpu_is_pow2(c->unit_stride) ||
 	    c->unit_stride > MAX_UNIT_STRIDE) {
 		PCPU_LOG(ERR, "init: unit stride %" PRIu64
 			" not a power of two up to %" PRIu64,
 			c->unit_stride, MAX_UNIT_STRIDE);
 		return -1;
 	}
-	if (!rte_is_power_of_2(c->chunk_size) ||
+	if (!pcpu_is_pow2(c->chunk_size) ||
 	    c->chunk_size < RTE_PCPU_MAX_SIZE ||
 	    c->chunk_size > RTE_MIN(c->unit_stride, MAX_CHUNK_SIZE)) {
 		PCPU_LOG(ERR, "init: chunk size %" PRIu64

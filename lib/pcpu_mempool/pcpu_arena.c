@@ -48,7 +48,7 @@ pcpu_arena_reserve(struct pcpu_arena *a, uint64_t unit_stride)
 	size_t len;
 	void *p;
 
-	if (unit_stride == 0 || !rte_is_power_of_2(unit_stride) ||
+	if (unit_stride == 0 || !pcpu_is_pow2(unit_stride) ||
 	    unit_stride > (UINT64_C(1) << 40))
 		return -EINVAL;
 	/* slack to align unit 0 on a hugepage boundary */

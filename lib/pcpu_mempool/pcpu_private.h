@@ -21,6 +21,14 @@ extern int pcpu_logtype;
 	rte_log(RTE_LOG_ ## level, pcpu_logtype, "PCPU: " fmt "\n", \
 		##__VA_ARGS__)
 
+/** Whether @p v is a power of two (64-bit: DPDK 22.11's
+ * rte_is_power_of_2() takes 32 bits and would truncate strides). */
+static inline int
+pcpu_is_pow2(uint64_t v)
+{
+	return v != 0 && (v & (v - 1)) == 0;
+}
+
 /** Size of a hugepage the arena uses. */
 #define PCPU_HUGE_PAGE_SIZE (UINT64_C(2) << 20)
 /** Size of a normal page. */
