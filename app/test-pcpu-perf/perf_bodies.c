@@ -522,6 +522,20 @@ perf_access(enum perf_scheme s, uint32_t nb_objs, int random,
 	perf_result_set(r, "objects", nb_objs);
 	perf_result_set(r, "bytes_memory", (double)c.populated);
 	if (s == PERF_SCHEME_PCPU) {
+		uint32_t adj = 0;
+
+		/* how linear a walk in index order is in memory (either
+		 * direction) */
+		for (i = 1; i < nb_objs; i++) {
+			uintptr_t a = (uintptr_t)c.handles[i - 1];
+			uintptr_t b = (uintptr_t)c.handles[i];
+
+			adj += (a > b ? a - b : b - a) ==
+				sizeof(struct perf_pair);
+		}
+		if (nb_objs > 1)
+			perf_result_set(r, "adjacent_handles_pct",
+				100.0 * adj / (nb_objs - 1));
 		report_pcpu_memory(r);
 		sum = access_pcpu_sum(&c);
 	} else {
