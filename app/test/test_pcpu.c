@@ -26,6 +26,7 @@
 #include <rte_pcpu.h>
 
 #include "test.h"
+#include "test_pcpu_util.h"
 #include "test_pcpu_alloc.h"
 
 #define PCPU_LOGTYPE_NAME "lib.pcpu_mempool"
@@ -47,17 +48,6 @@ static void
 pcpu_reset_teardown(void)
 {
 	pcpu_reset();
-}
-
-/* Count the lcores the library says have memory. */
-static unsigned int
-lcores_with_memory(void)
-{
-	unsigned int lcore_id, n = 0;
-
-	for (lcore_id = 0; lcore_id < RTE_MAX_LCORE; lcore_id++)
-		n += rte_pcpu_lcore_has_memory(lcore_id);
-	return n;
 }
 
 static int
@@ -141,7 +131,7 @@ test_stats_before_init(void)
 
 	TEST_ASSERT_SUCCESS(rte_pcpu_audit(),
 		"audit must pass before set-up");
-	TEST_ASSERT_EQUAL(lcores_with_memory(), 0u,
+	TEST_ASSERT_EQUAL(pcpu_test_mem_lcores(), 0u,
 		"no lcore has memory before set-up");
 	return TEST_SUCCESS;
 }
@@ -168,7 +158,7 @@ test_init_cleanup(void)
 	RTE_LCORE_FOREACH(lcore_id)
 		TEST_ASSERT_EQUAL(rte_pcpu_lcore_has_memory(lcore_id), 1,
 			"EAL lcore %u has no memory", lcore_id);
-	TEST_ASSERT_EQUAL(lcores_with_memory(), rte_lcore_count(),
+	TEST_ASSERT_EQUAL(pcpu_test_mem_lcores(), rte_lcore_count(),
 		"only EAL lcores have memory");
 	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit after init");
 
@@ -177,7 +167,7 @@ test_init_cleanup(void)
 	TEST_ASSERT_EQUAL(rte_errno, EALREADY, "second init: rte_errno");
 
 	TEST_ASSERT_SUCCESS(rte_pcpu_cleanup(), "cleanup");
-	TEST_ASSERT_EQUAL(lcores_with_memory(), 0u,
+	TEST_ASSERT_EQUAL(pcpu_test_mem_lcores(), 0u,
 		"no lcore keeps memory after cleanup");
 
 	rte_errno = 0;
@@ -258,7 +248,7 @@ test_init_bad_conf(void)
 		TEST_ASSERT_SUCCESS(rte_pcpu_stats_get(&st), "stats");
 		if (stats_all_zero(&st) != TEST_SUCCESS)
 			return TEST_FAILED;
-		TEST_ASSERT_EQUAL(lcores_with_memory(), 0u,
+		TEST_ASSERT_EQUAL(pcpu_test_mem_lcores(), 0u,
 			"init with %s gave lcores memory", bad[i].what);
 	}
 
@@ -318,7 +308,7 @@ test_alloc_implicit_init(void)
 	/* the first alloc sets up the defaults */
 	h = rte_pcpu_alloc(sizeof(*h), 0);
 	TEST_ASSERT_NOT_NULL(h, "alloc without init");
-	TEST_ASSERT_EQUAL(lcores_with_memory(), rte_lcore_count(),
+	TEST_ASSERT_EQUAL(pcpu_test_mem_lcores(), rte_lcore_count(),
 		"implicit init gives every EAL lcore memory");
 	rte_errno = 0;
 	TEST_ASSERT_EQUAL(rte_pcpu_init(NULL), -1,

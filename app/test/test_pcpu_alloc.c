@@ -24,6 +24,7 @@
 #include <rte_pcpu.h>
 
 #include "test.h"
+#include "test_pcpu_util.h"
 #include "test_pcpu_alloc.h"
 
 /* xorshift64*: seeded, reproducible */
@@ -32,10 +33,7 @@ static uint64_t rng_state;
 static uint64_t
 rnd(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * UINT64_C(2685821657736338717);
+	return pcpu_test_rnd(&rng_state);
 }
 
 static void
@@ -49,24 +47,6 @@ seed_rng(const char *what)
 	rng_state = seed;
 	printf("%s: seed %" PRIu64 " (set PCPU_TEST_SEED to repeat)\n", what,
 		seed);
-}
-
-static unsigned int
-mem_lcores(void)
-{
-	unsigned int l, n = 0;
-
-	for (l = rte_pcpu_lcore_next(0); l < RTE_MAX_LCORE;
-	     l = rte_pcpu_lcore_next(l + 1))
-		n++;
-	return n;
-}
-
-int
-pcpu_test_reinit(const struct rte_pcpu_conf *conf)
-{
-	rte_pcpu_cleanup();
-	return rte_pcpu_init(conf);
 }
 
 /* Flush the calling lcore's caches so freed objects reach the chunks. */
@@ -85,17 +65,6 @@ eff_align(size_t size, size_t align)
 		return RTE_MAX(align, (size_t)RTE_PCPU_MIN_ALIGN);
 	r = RTE_ALIGN_CEIL(size, RTE_PCPU_MIN_ALIGN);
 	return RTE_MIN(r & -r, (size_t)RTE_CACHE_LINE_SIZE);
-}
-
-static int
-all_bytes(const uint8_t *p, size_t len, uint8_t v)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		if (p[i] != v)
-			return 0;
-	return 1;
 }
 
 static uint8_t
@@ -182,7 +151,7 @@ test_pcpu_model(void)
 			     l = rte_pcpu_lcore_next(l + 1)) {
 				uint8_t *p = RTE_PCPU_LCORE(l, o->h);
 
-				if (!all_bytes(p, size, 0)) {
+				if (!pcpu_test_all_bytes(p, size, 0)) {
 					printf("op %" PRIu64 ": lcore %u copy of "
 						"%p (size %zu) not zeroed\n",
 						ops, l, o->h, size);
@@ -198,7 +167,7 @@ test_pcpu_model(void)
 
 			for (l = rte_pcpu_lcore_next(0); l < RTE_MAX_LCORE;
 			     l = rte_pcpu_lcore_next(l + 1)) {
-				if (!all_bytes(RTE_PCPU_LCORE(l, o->h), o->size,
+				if (!pcpu_test_all_bytes(RTE_PCPU_LCORE(l, o->h), o->size,
 						pattern(o->tag, l))) {
 					printf("op %" PRIu64 ": lcore %u copy of "
 						"%p lost its pattern\n", ops, l,
@@ -230,7 +199,7 @@ test_pcpu_model(void)
 	}
 	printf("model: %" PRIu64 " ops (%" PRIu64 " allocs, %" PRIu64
 		" frees) on %u lcores, %u live at the end\n", ops, allocs,
-		frees, mem_lcores(), nlive);
+		frees, pcpu_test_mem_lcores(), nlive);
 	ret = TEST_SUCCESS;
 out:
 	while (nlive > 0)
@@ -384,7 +353,7 @@ test_pcpu_late_lcore(void)
 	/* objects allocated now are zeroed for the departed lcore too */
 	fresh = rte_pcpu_alloc(64, 0);
 	TEST_ASSERT_NOT_NULL(fresh, "alloc after the thread left");
-	TEST_ASSERT(all_bytes((uint8_t *)RTE_PCPU_LCORE(a.lcore_id, fresh), 64,
+	TEST_ASSERT(pcpu_test_all_bytes((uint8_t *)RTE_PCPU_LCORE(a.lcore_id, fresh), 64,
 		0), "new object not zero on lcore %u", a.lcore_id);
 	/* the next thread with that id finds the values (documented) */
 	a.seen_value = 0;
@@ -578,7 +547,7 @@ test_pcpu_limit(void)
 
 	TEST_ASSERT_NOT_NULL(objs, "no memory");
 	TEST_ASSERT_SUCCESS(pcpu_test_reinit(NULL), "init");
-	nl = mem_lcores();
+	nl = pcpu_test_mem_lcores();
 	conf.max_populated = (uint64_t)64 * 4096 * nl;
 	TEST_ASSERT_SUCCESS(pcpu_test_reinit(&conf), "init with a limit");
 	TEST_ASSERT_EQUAL(limit_fill(objs, &n1), TEST_SUCCESS, "first fill");
@@ -706,7 +675,7 @@ test_pcpu_page_mode(void)
 	else
 		TEST_ASSERT(st.page_size == 4096 || st.page_size == 2u << 20,
 			"page size %" PRIu64, st.page_size);
-	TEST_ASSERT_EQUAL(st.nr_lcores, mem_lcores(), "lcores with memory");
+	TEST_ASSERT_EQUAL(st.nr_lcores, pcpu_test_mem_lcores(), "lcores with memory");
 	TEST_ASSERT(st.populated_bytes >= st.page_size * st.nr_lcores,
 		"populated bytes %" PRIu64, st.populated_bytes);
 	TEST_ASSERT_SUCCESS(rte_pcpu_free(h), "free");

@@ -8,11 +8,9 @@
 #include <rte_pcpu.h>
 
 #include "test.h"
+#include "test_pcpu_util.h"
 
 /** Allocator cases, run as a sub-suite of pcpu_autotest. */
 extern struct unit_test_suite pcpu_alloc_suite;
-
-/** rte_pcpu_cleanup() (if set up) then rte_pcpu_init(@p conf). */
-int pcpu_test_reinit(const struct rte_pcpu_conf *conf);
 
 #endif /* _TEST_PCPU_ALLOC_H_ */

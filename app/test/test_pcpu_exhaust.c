@@ -41,29 +41,12 @@
 #include "rte_pcpu.h"
 #include "rte_pcpu_mempool.h"
 #include "test.h"
+#include "test_pcpu_util.h"
 
 #define HUGE_SZ (UINT64_C(2) << 20)
 #define MAX_OBJS 65536
 
 static void *objs[MAX_OBJS];
-
-static unsigned int
-mem_lcores(void)
-{
-	unsigned int l, n = 0;
-
-	for (l = rte_pcpu_lcore_next(0); l < RTE_MAX_LCORE;
-	     l = rte_pcpu_lcore_next(l + 1))
-		n++;
-	return n;
-}
-
-static int
-reinit(const struct rte_pcpu_conf *conf)
-{
-	rte_pcpu_cleanup();
-	return rte_pcpu_init(conf);
-}
 
 /* Back to the baseline: no live object, nothing cached, audit clean. */
 static int
@@ -125,9 +108,9 @@ test_exhaust_limit_pools(void)
 	unsigned int n1, n2;
 	int err;
 
-	TEST_ASSERT_SUCCESS(reinit(NULL), "init");
-	conf.max_populated = UINT64_C(16) * 4096 * mem_lcores();
-	TEST_ASSERT_SUCCESS(reinit(&conf), "init with a %" PRIu64
+	TEST_ASSERT_SUCCESS(pcpu_test_reinit(NULL), "init");
+	conf.max_populated = UINT64_C(16) * 4096 * pcpu_test_mem_lcores();
+	TEST_ASSERT_SUCCESS(pcpu_test_reinit(&conf), "init with a %" PRIu64
 		" byte limit", conf.max_populated);
 	TEST_ASSERT_SUCCESS(rte_pcpu_stats_get(&s0), "stats");
 
@@ -168,14 +151,14 @@ test_exhaust_limit_pools(void)
 	n2 = pool_fill(mp, &err);
 	TEST_ASSERT_EQUAL(err, -ENOMEM, "get at the limit again");
 	printf("exhaust-limit-pools: limit %" PRIu64 " bytes on %u lcores: %u "
-		"then %u objects of 1 KiB\n", conf.max_populated, mem_lcores(),
+		"then %u objects of 1 KiB\n", conf.max_populated, pcpu_test_mem_lcores(),
 		n1, n2);
 	TEST_ASSERT(n2 >= n1 * 9 / 10, "recovered %u of %u", n2, n1);
 	TEST_ASSERT_EQUAL(pool_drain(mp, n2), TEST_SUCCESS, "puts");
 	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_free(mp), "pool free");
 	TEST_ASSERT_EQUAL(check_baseline("exhaust-limit-pools (again)"),
 		TEST_SUCCESS, "baseline");
-	TEST_ASSERT_SUCCESS(reinit(NULL), "default init");
+	TEST_ASSERT_SUCCESS(pcpu_test_reinit(NULL), "default init");
 	return TEST_SUCCESS;
 }
 
@@ -198,7 +181,7 @@ test_exhaust_address_space_pools(void)
 	void *h;
 	int err;
 
-	TEST_ASSERT_SUCCESS(reinit(&conf), "init 2 chunks");
+	TEST_ASSERT_SUCCESS(pcpu_test_reinit(&conf), "init 2 chunks");
 	mp = rte_pcpu_mempool_create("ex_space", 8, RTE_PCPU_MAX_SIZE, 0, 0,
 		NULL, NULL, 0);
 	TEST_ASSERT_NOT_NULL(mp, "pool");
@@ -219,7 +202,7 @@ test_exhaust_address_space_pools(void)
 	h = rte_pcpu_alloc(RTE_PCPU_MAX_SIZE, 0);
 	TEST_ASSERT_NOT_NULL(h, "alloc after the pool free");
 	TEST_ASSERT_SUCCESS(rte_pcpu_free(h), "free");
-	TEST_ASSERT_SUCCESS(reinit(NULL), "default init");
+	TEST_ASSERT_SUCCESS(pcpu_test_reinit(NULL), "default init");
 	return TEST_SUCCESS;
 }
 
@@ -302,11 +285,11 @@ test_exhaust_hugepages_auto(void)
 	FILE *old, *mem;
 	int ret = TEST_SUCCESS;
 
-	TEST_ASSERT_SUCCESS(reinit(&conf), "init policy auto");
-	nl = mem_lcores();
+	TEST_ASSERT_SUCCESS(pcpu_test_reinit(&conf), "init policy auto");
+	nl = pcpu_test_mem_lcores();
 	rte_pcpu_stats_get(&s);
 	if (s.page_size != HUGE_SZ || !huge_usable(nl + 1)) {
-		TEST_ASSERT_SUCCESS(reinit(NULL), "default init");
+		TEST_ASSERT_SUCCESS(pcpu_test_reinit(NULL), "default init");
 		TEST_SKIP("needs an EAL with hugepages and %u free 2 MiB "
 			"hugepages (the -huge variant)", nl + 1);
 	}
@@ -362,7 +345,7 @@ test_exhaust_hugepages_auto(void)
 		return ret;
 	TEST_ASSERT_EQUAL(check_baseline("exhaust-hugepages-auto"),
 		TEST_SUCCESS, "baseline");
-	TEST_ASSERT_SUCCESS(reinit(NULL), "default init");
+	TEST_ASSERT_SUCCESS(pcpu_test_reinit(NULL), "default init");
 	return TEST_SUCCESS;
 }
 
@@ -381,10 +364,10 @@ test_exhaust_hugepages_huge(void)
 	if (!huge_usable(1))
 		TEST_SKIP("needs an EAL with hugepages and free 2 MiB "
 			"hugepages (the -huge variant)");
-	TEST_ASSERT_SUCCESS(reinit(&conf), "init policy huge");
-	nl = mem_lcores();
+	TEST_ASSERT_SUCCESS(pcpu_test_reinit(&conf), "init policy huge");
+	nl = pcpu_test_mem_lcores();
 	if (!huge_usable(nl)) {
-		TEST_ASSERT_SUCCESS(reinit(NULL), "default init");
+		TEST_ASSERT_SUCCESS(pcpu_test_reinit(NULL), "default init");
 		TEST_SKIP("needs %u free 2 MiB hugepages", nl);
 	}
 	rte_pcpu_stats_get(&s0);
@@ -414,7 +397,7 @@ test_exhaust_hugepages_huge(void)
 	TEST_ASSERT_SUCCESS(rte_pcpu_free(h), "free");
 	TEST_ASSERT_EQUAL(check_baseline("exhaust-hugepages-huge"),
 		TEST_SUCCESS, "baseline");
-	TEST_ASSERT_SUCCESS(reinit(NULL), "default init");
+	TEST_ASSERT_SUCCESS(pcpu_test_reinit(NULL), "default init");
 	return TEST_SUCCESS;
 }
 
@@ -445,7 +428,7 @@ test_exhaust_eal_memory(void)
 	if (ms0.heap_totalsz_bytes > (UINT64_C(128) << 20))
 		TEST_SKIP("EAL heap of %zu MiB: run with -m 64 (the _m64 "
 			"variant)", ms0.heap_totalsz_bytes >> 20);
-	TEST_ASSERT_SUCCESS(reinit(NULL), "init");
+	TEST_ASSERT_SUCCESS(pcpu_test_reinit(NULL), "init");
 	qv = rte_zmalloc("ex_qsbr", rte_rcu_qsbr_get_memsize(4),
 		RTE_CACHE_LINE_SIZE);
 	TEST_ASSERT_NOT_NULL(qv, "qsbr");

@@ -37,6 +37,7 @@
 #include <rte_pcpu_mempool.h>
 
 #include "test.h"
+#include "test_pcpu_util.h"
 
 static void
 pool_reset(void)
@@ -51,16 +52,6 @@ pool_setup(void)
 {
 	pool_reset();
 	return TEST_SUCCESS;
-}
-
-static unsigned int
-lcores_with_memory(void)
-{
-	unsigned int l, n = 0;
-
-	for (l = 0; l < RTE_MAX_LCORE; l++)
-		n += rte_pcpu_lcore_has_memory(l);
-	return n;
 }
 
 /* Run @p fn on lcore @p lcore_id (the main lcore runs it inline). */
@@ -312,7 +303,7 @@ test_get_put(void)
 	mp = rte_pcpu_mempool_create("getput", 10, 32, 4, 0, NULL, NULL, 0);
 	TEST_ASSERT_NOT_NULL(mp, "create");
 	/* the first pool set the allocator up */
-	nl = lcores_with_memory();
+	nl = pcpu_test_mem_lcores();
 	TEST_ASSERT_EQUAL(nl, rte_lcore_count(), "EAL lcores have memory");
 	for (i = 0; i < 10; i++) {
 		TEST_ASSERT_SUCCESS(rte_pcpu_mempool_get(mp, (void **)&objs[i]),
@@ -581,7 +572,7 @@ test_budget(void)
 	void *objs[16], *o;
 
 	TEST_ASSERT_SUCCESS(rte_pcpu_init(NULL), "init");
-	nl = lcores_with_memory();
+	nl = pcpu_test_mem_lcores();
 	per = 64 * (uint64_t)nl;
 
 	/* room for 10 objects and a bit */
@@ -820,7 +811,7 @@ test_obj_init(void)
 
 	init_calls = 0;
 	TEST_ASSERT_SUCCESS(rte_pcpu_init(NULL), "init");
-	nl = lcores_with_memory();
+	nl = pcpu_test_mem_lcores();
 	mp = rte_pcpu_mempool_create("init", 32, 24, 4, 0, count_init,
 		&init_arg_marker, 0);
 	TEST_ASSERT_NOT_NULL(mp, "create");
@@ -892,7 +883,7 @@ test_obj_init(void)
 	mp = rte_pcpu_mempool_create("init2", 8, 16, 0, 0, count_init, NULL,
 		RTE_PCPU_MEMPOOL_F_PREFILL);
 	TEST_ASSERT_NOT_NULL(mp, "create");
-	TEST_ASSERT_SUCCESS(check_init_log(8 * lcores_with_memory()),
+	TEST_ASSERT_SUCCESS(check_init_log(8 * pcpu_test_mem_lcores()),
 		"prefill");
 	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_free(mp), "free");
 	return TEST_SUCCESS;
@@ -1559,7 +1550,7 @@ telemetry_hold(void)
 	TEST_ASSERT_NOT_NULL(mp, "create");
 	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_get_bulk(mp, objs, 7), "get");
 	printf("PCPU_TEL_READY in_use=%u n=100 lcores=%u main=%u\n",
-		rte_pcpu_mempool_in_use_count(mp), lcores_with_memory(),
+		rte_pcpu_mempool_in_use_count(mp), pcpu_test_mem_lcores(),
 		rte_lcore_id());
 	fflush(stdout);
 	for (i = 0; i < 600 && done != NULL && access(done, F_OK) != 0; i++)

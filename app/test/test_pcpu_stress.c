@@ -52,6 +52,7 @@
 #include "rte_pcpu.h"
 #include "rte_pcpu_mempool.h"
 #include "test.h"
+#include "test_pcpu_util.h"
 
 #define STRESS_DEFAULT_SECONDS 5
 #define NB_SLOTS 64          /* published RCU pool objects */
@@ -106,16 +107,6 @@ stress_error(const char *fmt, ...)
 	st.stop = 1;
 }
 
-static inline uint64_t
-rnd(uint64_t *s)
-{
-	/* xorshift64* */
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * UINT64_C(2685821657736338717);
-}
-
 static uint8_t *
 owner_byte(const void *h)
 {
@@ -158,17 +149,6 @@ release(const void *h, const char *what)
 	__atomic_fetch_sub(&st.outstanding, 1, __ATOMIC_RELAXED);
 }
 
-static int
-all_bytes(const uint8_t *p, size_t n, uint8_t v)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (p[i] != v)
-			return 0;
-	return 1;
-}
-
 /* Every lcore's copy reads zero. */
 static void
 check_zero(const uint8_t *h, size_t size, const char *what)
@@ -177,7 +157,7 @@ check_zero(const uint8_t *h, size_t size, const char *what)
 	const uint8_t *v;
 
 	RTE_PCPU_FOREACH(l, v, h)
-		if (!all_bytes(v, size, 0)) {
+		if (!pcpu_test_all_bytes(v, size, 0)) {
 			stress_error("%s: %p (%zu B): lcore %u's copy is not zero",
 				what, h, size, l);
 			return;
@@ -195,7 +175,7 @@ check_pattern(const uint8_t *h, size_t size, unsigned int self, uint8_t pat,
 	RTE_PCPU_FOREACH(l, v, h) {
 		uint8_t want = l == self ? pat : 0;
 
-		if (!all_bytes(v, size, want)) {
+		if (!pcpu_test_all_bytes(v, size, want)) {
 			stress_error("%s: %p (%zu B): lcore %u's copy lost its "
 				"%#x pattern (self %u)", what, h, size, l, want,
 				self);
@@ -210,7 +190,7 @@ static void
 mixer_alloc(struct held *held, unsigned int *nh, unsigned int self,
 		uint64_t *seed, struct lcore_counts *c)
 {
-	uint64_t r = rnd(seed);
+	uint64_t r = pcpu_test_rnd(seed);
 	size_t size = (r & 3) != 0 ? 1 + (r >> 8) % 512 :
 		1 + (r >> 8) % MAX_OBJ_SIZE;
 	size_t align = aligns[(r >> 32) % RTE_DIM(aligns)];
@@ -284,11 +264,11 @@ rcu_publish(unsigned int self, uint64_t *seed, struct lcore_counts *c)
 	c->rcu_get++;
 	claim(o, self, "rcu pool get");
 	check_zero((uint8_t *)o, 16, "rcu pool get");
-	tag = (rnd(seed) | 1) & ~(UINT64_C(0xff) << 56);
+	tag = (pcpu_test_rnd(seed) | 1) & ~(UINT64_C(0xff) << 56);
 	tag |= (uint64_t)self << 56;
 	RTE_PCPU_LCORE(self, o)[0] = tag;
 	RTE_PCPU_LCORE(self, o)[1] = ~tag;
-	old = __atomic_exchange_n(&st.slots[rnd(seed) % NB_SLOTS], o,
+	old = __atomic_exchange_n(&st.slots[pcpu_test_rnd(seed) % NB_SLOTS], o,
 		__ATOMIC_ACQ_REL);
 	if (old == NULL)
 		return;
@@ -309,7 +289,7 @@ mixer(void *arg __rte_unused)
 	uint64_t seed = rte_rdtsc() ^ ((uint64_t)self << 32) ^ 0x9e3779b97f4a7c15;
 
 	while (!st.stop) {
-		uint64_t r = rnd(&seed) % 1000;
+		uint64_t r = pcpu_test_rnd(&seed) % 1000;
 
 		if (r < 330) {
 			if (nh < MAX_HELD)
@@ -317,9 +297,9 @@ mixer(void *arg __rte_unused)
 		} else if (r < 650) {
 			if (nh > 0)
 				mixer_free(held, &nh, (unsigned int)
-					(rnd(&seed) % nh), self, c);
+					(pcpu_test_rnd(&seed) % nh), self, c);
 		} else if (r < 760) {
-			n = 1 + rnd(&seed) % 4;
+			n = 1 + pcpu_test_rnd(&seed) % 4;
 			if (np + n > MAX_POOL_HELD)
 				continue;
 			if (rte_pcpu_mempool_get_bulk(st.mp_plain, &ph[np],
@@ -342,7 +322,7 @@ mixer(void *arg __rte_unused)
 		} else if (r < 870) {
 			if (np > 0)
 				plain_put(ph, &np, 1 + (unsigned int)
-					(rnd(&seed) % np), self, c);
+					(pcpu_test_rnd(&seed) % np), self, c);
 		} else if (r < 998) {
 			rcu_publish(self, &seed, c);
 		} else {
@@ -419,7 +399,7 @@ registrar(void *arg __rte_unused)
 			break;
 		}
 		for (k = 0; k < RTE_DIM(h); k++) {
-			size_t size = 1 + rnd(&seed) % 600;
+			size_t size = 1 + pcpu_test_rnd(&seed) % 600;
 
 			h[k] = rte_pcpu_alloc(size, 0);
 			if (h[k] == NULL) {

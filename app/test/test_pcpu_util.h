@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+#ifndef _TEST_PCPU_UTIL_H_
+#define _TEST_PCPU_UTIL_H_
+
+/**
+ * @file
+ * Helpers the percpu test commands share.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_pcpu.h>
+
+/** Number of lcores the library says have memory. */
+unsigned int pcpu_test_mem_lcores(void);
+
+/** rte_pcpu_cleanup() (if set up) then rte_pcpu_init(@p conf). */
+int pcpu_test_reinit(const struct rte_pcpu_conf *conf);
+
+/** Whether all @p len bytes at @p p equal @p v. */
+int pcpu_test_all_bytes(const uint8_t *p, size_t len, uint8_t v);
+
+/** xorshift64*: the next value of the seeded, reproducible stream at
+ * @p state (never 0). */
+static inline uint64_t
+pcpu_test_rnd(uint64_t *state)
+{
+	*state ^= *state >> 12;
+	*state ^= *state << 25;
+	*state ^= *state >> 27;
+	return *state * UINT64_C(2685821657736338717);
+}
+
+#endif /* _TEST_PCPU_UTIL_H_ */
