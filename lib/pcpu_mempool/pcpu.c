@@ -420,12 +420,13 @@ find_area(size_t size, uint32_t bits, uint32_t align_bits,
 			off = chunk_alloc_tracked(c, bits, align_bits);
 			if (off >= 0)
 				goto found;
-			if (slot < SLOT_FAIL_THRESHOLD && slot != 0)
+			/* the search may have refreshed a stale
+			 * (conservative) chunk hint upwards */
+			chunk_relocate(c);
+			/* as Linux: a nearly full chunk that failed stays
+			 * out of the way until a free relocates it */
+			if (c->slot < SLOT_FAIL_THRESHOLD && c->slot != 0)
 				chunk_move(c, 0, 0);
-			else
-				/* a search may have refreshed a stale
-				 * (conservative) chunk hint upwards */
-				chunk_relocate(c);
 		}
 	}
 	TAILQ_FOREACH(c, &g.lists[LIST_SIDELINED], next) {
