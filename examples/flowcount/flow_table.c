@@ -76,7 +76,39 @@ struct flow_table {
 	struct total *total_mem;        /* max_totals entries */
 	struct pending *pending_mem;    /* indexed by pending hash position */
 	int finished;
+	uint32_t nb_caches;             /* flow caches created (atomic) */
+	int epoch_wait;                 /* reclaim waits for epoch_token */
+	uint64_t epoch_token;           /* RCU token taken after the epoch */
+	/* aging epoch: advanced by main after it deleted flows, read by
+	 * the workers at the start of every burst (flow caches) */
+	uint64_t epoch __rte_cache_aligned;
 };
+
+/* One flow cache entry: a cache line. */
+struct flow_cache_ent {
+	struct flow_key key;
+	uint32_t sig;
+	uint32_t unused;
+	struct flow_counters *c;        /* owner lcore's copy; NULL: empty */
+	uint64_t epoch;                 /* ft->epoch read by that burst */
+} __rte_cache_aligned;
+
+struct flow_cache {
+	uint32_t mask;
+	struct flow_cache_ent *ent;
+};
+
+static inline int
+key_eq(const struct flow_key *a, const struct flow_key *b)
+{
+	uint64_t x[5], y[5];
+
+	RTE_BUILD_BUG_ON(sizeof(struct flow_key) != sizeof(x));
+	memcpy(x, a, sizeof(x));
+	memcpy(y, b, sizeof(y));
+	return ((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) |
+		(x[3] ^ y[3]) | (x[4] ^ y[4])) == 0;
+}
 
 static inline void
 counter_add(uint64_t *c, uint64_t v)
@@ -210,6 +242,40 @@ fail:
 	return NULL;
 }
 
+struct flow_cache *
+flow_cache_create(struct flow_table *ft, uint32_t entries, int socket_id)
+{
+	struct flow_cache *fc;
+
+	if (entries < 16 || !rte_is_power_of_2(entries)) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	fc = rte_zmalloc_socket("flow_cache", sizeof(*fc), RTE_CACHE_LINE_SIZE,
+		socket_id);
+	if (fc == NULL)
+		return NULL;
+	fc->ent = rte_zmalloc_socket("flow_cache_ent",
+		(size_t)entries * sizeof(*fc->ent), RTE_CACHE_LINE_SIZE,
+		socket_id);
+	if (fc->ent == NULL) {
+		rte_free(fc);
+		return NULL;
+	}
+	fc->mask = entries - 1;
+	__atomic_fetch_add(&ft->nb_caches, 1, __ATOMIC_RELEASE);
+	return fc;
+}
+
+void
+flow_cache_free(struct flow_cache *fc)
+{
+	if (fc == NULL)
+		return;
+	rte_free(fc->ent);
+	rte_free(fc);
+}
+
 /* Insert-if-absent; returns the flow's handle, or NULL when the flow
  * cannot be tracked (table full). */
 static struct flow_counters *
@@ -242,38 +308,86 @@ out:
 }
 
 void
-flow_table_count(struct flow_table *ft, const struct flow_key *keys,
-		const uint32_t *lens, unsigned int n, uint64_t now,
-		struct flow_worker_stats *ws)
+flow_table_count(struct flow_table *ft, struct flow_cache *fc,
+		const struct flow_key *keys, const uint32_t *lens,
+		unsigned int n, uint64_t now, struct flow_worker_stats *ws)
 {
 	struct flow_counters *cs[BURST_MAX];
+	struct flow_cache_ent *ce[BURST_MAX];
 	const void *kp[BURST_MAX];
+	hash_sig_t sig[BURST_MAX], msig[BURST_MAX];
+	uint8_t midx[BURST_MAX];
 	void *data[BURST_MAX];
-	uint64_t hits = 0;
+	uint64_t hits = 0, epoch = 0;
 	unsigned int lcore = rte_lcore_id();
-	unsigned int i;
+	unsigned int i, nm = 0;
 
 	if (n == 0)
 		return;
 	RTE_ASSERT(n <= BURST_MAX);
+	/* the table's own hash function, inlined (the keys are in L1) */
 	for (i = 0; i < n; i++)
-		kp[i] = &keys[i];
-	rte_hash_lookup_bulk_data(ft->h, kp, n, &hits, data);
-	/* first find (or insert) every flow and prefetch this lcore's copy
-	 * of its counters, then update them: the misses overlap */
-	for (i = 0; i < n; i++) {
+		sig[i] = rte_hash_crc(&keys[i], sizeof(keys[i]), 0);
+	if (fc != NULL) {
+		/* Entries of an older epoch may hold deleted flows: not used.
+		 * The acquire pairs with the release in flow_table_age(): a
+		 * burst that sees the new epoch also sees the deletes. */
+		epoch = __atomic_load_n(&ft->epoch, __ATOMIC_ACQUIRE);
+		/* the cache entries first, all misses in flight at once */
+		for (i = 0; i < n; i++) {
+			ce[i] = &fc->ent[sig[i] & fc->mask];
+			rte_prefetch0(ce[i]);
+		}
+		for (i = 0; i < n; i++) {
+			const struct flow_cache_ent *e = ce[i];
+
+			if (likely(e->c != NULL && e->epoch == epoch &&
+					e->sig == sig[i] &&
+					key_eq(&e->key, &keys[i]))) {
+				cs[i] = e->c;
+				rte_prefetch0(cs[i]);
+				continue;
+			}
+			midx[nm] = (uint8_t)i;
+			kp[nm] = &keys[i];
+			msig[nm] = sig[i];
+			nm++;
+		}
+	} else {
+		for (i = 0; i < n; i++) {
+			midx[i] = (uint8_t)i;
+			kp[i] = &keys[i];
+			msig[i] = sig[i];
+		}
+		nm = n;
+	}
+	if (nm > 0)
+		rte_hash_lookup_with_hash_bulk_data(ft->h, kp, msig, nm,
+			&hits, data);
+	/* find (or insert) every missed flow and prefetch this lcore's copy
+	 * of its counters, then update them all: the misses overlap */
+	for (i = 0; i < nm; i++) {
+		unsigned int k = midx[i];
 		struct flow_counters *h;
 
 		if (likely(hits & (UINT64_C(1) << i)))
 			h = data[i];
 		else
-			h = flow_insert(ft, &keys[i], ws);
+			h = flow_insert(ft, &keys[k], ws);
 		if (unlikely(h == NULL)) {
-			cs[i] = NULL;
+			cs[k] = NULL;
 			continue;
 		}
-		cs[i] = RTE_PCPU_LCORE(lcore, h);
-		rte_prefetch0(cs[i]);
+		cs[k] = RTE_PCPU_LCORE(lcore, h);
+		rte_prefetch0(cs[k]);
+		if (fc != NULL) {
+			struct flow_cache_ent *e = ce[k];
+
+			e->key = keys[k];
+			e->sig = sig[k];
+			e->c = cs[k];
+			e->epoch = epoch;
+		}
 	}
 	for (i = 0; i < n; i++) {
 		struct flow_counters *c = cs[i];
@@ -349,6 +463,13 @@ flow_table_reclaim(struct flow_table *ft)
 	unsigned int n, i;
 
 	kick_reclaim(ft);
+	/* flow caches: wait until no worker can use an entry filled before
+	 * the last aging pass (see flow_table_age()) */
+	if (ft->epoch_wait) {
+		if (rte_rcu_qsbr_check(ft->qsbr, ft->epoch_token, false) != 1)
+			return;
+		ft->epoch_wait = 0;
+	}
 
 	while ((n = rte_ring_sc_dequeue_burst(ft->reclaim_ring, handles,
 			RTE_DIM(handles), NULL)) > 0) {
@@ -427,6 +548,19 @@ flow_table_age(struct flow_table *ft, uint64_t now, uint64_t timeout_tsc,
 		}
 		if (nb < AGE_BATCH)
 			break;
+	}
+	if (deleted > 0 && __atomic_load_n(&ft->nb_caches, __ATOMIC_ACQUIRE)) {
+		/* Flow caches may still hold the deleted flows (an entry
+		 * filled by a lookup that ran before the delete). New epoch,
+		 * then an RCU token: once every worker has passed a
+		 * quiescent state after it, its every later burst loads the
+		 * new epoch (that quiescent state's acquire load of the
+		 * token orders it) and never uses an older entry again.
+		 * flow_table_reclaim() gives no handle back to the pool
+		 * before then. */
+		__atomic_fetch_add(&ft->epoch, 1, __ATOMIC_RELEASE);
+		ft->epoch_token = rte_rcu_qsbr_start(ft->qsbr);
+		ft->epoch_wait = 1;
 	}
 	rte_rcu_qsbr_quiescent(ft->qsbr, rcu_id);
 	rte_rcu_qsbr_thread_offline(ft->qsbr, rcu_id);
@@ -507,6 +641,8 @@ flow_table_finish(struct flow_table *ft)
 	unsigned int nb = 0, i;
 	int32_t count = rte_hash_count(ft->h);
 
+	/* the workers are offline: no flow cache is used any more */
+	ft->epoch_wait = 0;
 	flow_table_reclaim(ft);
 	live = calloc((size_t)RTE_MAX(count, 1), sizeof(*live));
 	/* workers are offline: every copy is final */

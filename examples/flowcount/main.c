@@ -56,6 +56,8 @@
 #define NB_RXD 1024
 #define NB_TXD 1024
 #define MBUF_CACHE 256
+#define FLOW_CACHE_DEFAULT 4096
+#define FLOW_CACHE_MAX (1u << 22)
 #define MAX_SEGS 64
 #define MAX_TOP 64
 #define TEL_MAX_FLOWS 50
@@ -118,6 +120,7 @@ static const char *opt_dump_file;
 static uint64_t opt_idle_ms;
 static bool opt_no_count;
 static uint32_t opt_mbufs;
+static uint32_t opt_flow_cache = FLOW_CACHE_DEFAULT;
 static struct config_entry opt_config[MAX_CONFIG];
 static unsigned int opt_nb_config;
 
@@ -166,7 +169,8 @@ usage(const char *prog)
 		"    [--config (port,queue,lcore)[,(port,queue,lcore)...]]\n"
 		"    [--route FILE] [--max-flows N] [--flow-timeout MS]\n"
 		"    [--stats-interval MS] [--top N] [--flow-dump FILE]\n"
-		"    [--exit-on-idle MS] [--no-count] [--mbufs N] [--help]\n"
+		"    [--exit-on-idle MS] [--no-count] [--flow-cache N] [--mbufs N]\n"
+		"    [--help]\n"
 		"\n"
 		"Forwards IPv4/IPv6 packets like l3fwd and counts packets and bytes of\n"
 		"every flow (outer 5-tuple, one direction) in per-lcore copies of\n"
@@ -202,6 +206,9 @@ usage(const char *prog)
 		"  --exit-on-idle MS     stop once every RX queue was empty for MS\n"
 		"                        (for capture input; default 0 = never)\n"
 		"  --no-count            forward without counting flows (speed baseline)\n"
+		"  --flow-cache N        entries of each worker's flow cache in front\n"
+		"                        of the flow table (64 bytes each; a power of\n"
+		"                        two, 16 to %u; default %u, 0 = off)\n"
 		"  --mbufs N             mbufs in the packet pool (default: from the\n"
 		"                        queue sizes, 8192 to 65535); net_pcap with\n"
 		"                        infinite_rx=1 keeps the whole file in mbufs\n"
@@ -211,7 +218,7 @@ usage(const char *prog)
 		"Example: %s -l 0-1 --no-huge -m 512 --no-pci \\\n"
 		"    --vdev net_pcap0,rx_pcap=demo.pcap -- --exit-on-idle 200 \\\n"
 		"    --flow-dump flows.csv\n",
-		prog, MAX_TOP, prog);
+		prog, MAX_TOP, FLOW_CACHE_MAX, FLOW_CACHE_DEFAULT, prog);
 }
 
 static void
@@ -315,6 +322,7 @@ enum {
 	OPT_EXIT_ON_IDLE,
 	OPT_NO_COUNT,
 	OPT_MBUFS,
+	OPT_FLOW_CACHE,
 	OPT_HELP,
 };
 
@@ -333,6 +341,7 @@ parse_args(int argc, char **argv)
 		{ "exit-on-idle", required_argument, NULL, OPT_EXIT_ON_IDLE },
 		{ "no-count", no_argument, NULL, OPT_NO_COUNT },
 		{ "mbufs", required_argument, NULL, OPT_MBUFS },
+		{ "flow-cache", required_argument, NULL, OPT_FLOW_CACHE },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -394,6 +403,14 @@ parse_args(int argc, char **argv)
 				1u << 24, 10);
 			if (opt_mbufs < 1024)
 				bad_option("--mbufs must be at least 1024");
+			break;
+		case OPT_FLOW_CACHE:
+			opt_flow_cache = (uint32_t)parse_u64("--flow-cache",
+				optarg, FLOW_CACHE_MAX, 10);
+			if (opt_flow_cache != 0 && (opt_flow_cache < 16 ||
+					!rte_is_power_of_2(opt_flow_cache)))
+				bad_option("--flow-cache must be 0 or a power "
+					"of two from 16 to %u", FLOW_CACHE_MAX);
 			break;
 		case 'h':
 		case OPT_HELP:
@@ -585,8 +602,9 @@ flush_tx(struct lcore_conf *lc, struct lcore_stats *st)
 }
 
 static void
-process_burst(struct lcore_conf *lc, struct lcore_stats *st, uint16_t port,
-		struct rte_mbuf **pkts, uint16_t nb, uint64_t now)
+process_burst(struct lcore_conf *lc, struct lcore_stats *st,
+		struct flow_cache *fc, uint16_t port, struct rte_mbuf **pkts,
+		uint16_t nb, uint64_t now)
 {
 	struct flow_key keys[MAX_PKT_BURST];
 	uint32_t lens[MAX_PKT_BURST];
@@ -619,7 +637,7 @@ process_burst(struct lcore_conf *lc, struct lcore_stats *st, uint16_t port,
 	counter_add(&st->rx_pkts[port], nb);
 	counter_add(&st->rx_bytes[port], bytes);
 	if (!opt_no_count)
-		flow_table_count(ftable, keys, lens, nf, now, &st->fw);
+		flow_table_count(ftable, fc, keys, lens, nf, now, &st->fw);
 	for (i = 0; i < nf; i++) {
 		uint16_t dst = route(&keys[i], port);
 
@@ -642,6 +660,7 @@ worker_main(__rte_unused void *arg)
 	struct lcore_conf *lc = &lcore_conf[lcore];
 	struct lcore_stats *st = RTE_PCPU_LCORE(lcore, stats);
 	struct rte_mbuf *pkts[MAX_PKT_BURST];
+	struct flow_cache *fc = NULL;
 	uint64_t drain_tsc = (rte_get_tsc_hz() + US_PER_S - 1) / US_PER_S *
 		BURST_TX_DRAIN_US;
 	uint64_t prev_tsc = 0, cur;
@@ -655,6 +674,13 @@ worker_main(__rte_unused void *arg)
 			lc->rx[i].port, lc->rx[i].queue);
 	rte_rcu_qsbr_thread_register(qsbr, lcore);
 	rte_rcu_qsbr_thread_online(qsbr, lcore);
+	if (ftable != NULL && opt_flow_cache != 0) {
+		fc = flow_cache_create(ftable, opt_flow_cache,
+			(int)rte_socket_id());
+		if (fc == NULL)
+			printf("lcore %u: no flow cache (%s), counting without\n",
+				lcore, rte_strerror(rte_errno));
+	}
 	__atomic_store_n(&st->last_rx_tsc, rte_rdtsc(), __ATOMIC_RELAXED);
 
 	while (!force_quit) {
@@ -672,14 +698,17 @@ worker_main(__rte_unused void *arg)
 				continue;
 			__atomic_store_n(&st->last_rx_tsc, cur,
 				__ATOMIC_RELAXED);
-			process_burst(lc, st, port, pkts, nb, cur);
+			process_burst(lc, st, fc, port, pkts, nb, cur);
 		}
-		/* no flow handle is held across this point */
+		/* no flow handle is held across this point (the flow
+		 * cache's entries are checked against the aging epoch at
+		 * the start of every burst, see flow_table.h) */
 		rte_rcu_qsbr_quiescent(qsbr, lcore);
 	}
 	flush_tx(lc, st);
 	rte_rcu_qsbr_thread_offline(qsbr, lcore);
 	rte_rcu_qsbr_thread_unregister(qsbr, lcore);
+	flow_cache_free(fc);
 	/* CPU time of this thread: rates per CPU second do not depend on
 	 * other processes sharing the CPU */
 	if (getrusage(RUSAGE_THREAD, &ru) == 0)
