@@ -93,6 +93,9 @@ static const uint32_t init_high[RTE_PCPU_CACHE_NB_CLASSES] = {
 #define TAG_CLASS_MASK 0x3fu
 #define TAG_LIVE 0x40u
 #define TAG_CACHED 0x80u
+/* both: on its way back to the chunk allocator (a flush, or a free from
+ * a thread without a cache); a free of it is a double free */
+#define TAG_FREEING (TAG_LIVE | TAG_CACHED)
 /* Low bit of a cached handle: the object was used (zero it on alloc). */
 #define OBJ_DIRTY ((uintptr_t)1)
 /* One tag byte per this many bytes of a unit. */
@@ -314,6 +317,19 @@ budget_take(struct lcore_cache *lc, uint64_t want)
 	return room;
 }
 
+/* Clear a TAG_FREEING tag once the chunk allocator has the object, unless
+ * a refill took the space again meanwhile and tagged it. */
+static void
+tag_untag_freeing(uintptr_t h)
+{
+	uint8_t *tp = tag_of(h);
+	uint8_t t = __atomic_load_n(tp, __ATOMIC_RELAXED);
+
+	if ((t & TAG_FREEING) == TAG_FREEING)
+		__atomic_compare_exchange_n(tp, &t, 0, 0, __ATOMIC_RELAXED,
+			__ATOMIC_RELAXED);
+}
+
 static void
 budget_give(struct lcore_cache *lc, uint64_t bytes)
 {
@@ -352,6 +368,8 @@ class_grow(struct lcore_cache *lc, struct cache_class *cc, unsigned int ci)
 	if (want <= cc->high)
 		return;
 	got = budget_take(lc, (uint64_t)(want - cc->high) * class_size[ci]);
+	/* the budget may grant a part of an object: give that part back */
+	budget_give(lc, got % class_size[ci]);
 	got /= class_size[ci];
 	if (got == 0)
 		return;
@@ -369,14 +387,20 @@ class_flush_bottom(struct cache_class *cc, uint32_t n)
 		return;
 	for (i = 0; i < n; i++) {
 		uintptr_t h = cc->objs[i] & ~OBJ_DIRTY;
+		uint8_t *tp = tag_of(h);
 
-		__atomic_store_n(tag_of(h), 0, __ATOMIC_RELAXED);
+		/* a racing free must still see it as freed (not untagged,
+		 * which would send it to the chunk allocator) */
+		__atomic_store_n(tp, (uint8_t)(TAG_FREEING |
+			(*tp & TAG_CLASS_MASK)), __ATOMIC_RELAXED);
 		cc->objs[i] = h;
 	}
 	done = pcpu_free_bulk_slow((void * const *)cc->objs, n);
 	if (unlikely(done != n))
 		PCPU_LOG(ERR, "cache: %u of %u flushed objects were not live",
 			n - done, n);
+	for (i = 0; i < n; i++)
+		tag_untag_freeing(cc->objs[i]);
 	memmove(cc->objs, cc->objs + n, (cc->count - n) * sizeof(uintptr_t));
 	__atomic_store_n(&cc->count, cc->count - n, __ATOMIC_RELAXED);
 	STAT_ADD(cc->flushed, n);
@@ -630,7 +654,9 @@ pcpu_cache_free(void *handle)
 		return pcpu_free_slow(handle, NULL);
 	tp = &cs.tags[off >> TAG_SHIFT];
 	t = __atomic_load_n(tp, __ATOMIC_RELAXED);
-	if (unlikely(!(t & TAG_LIVE))) {
+	if (unlikely((t & TAG_FREEING) != TAG_LIVE)) {
+		if ((t & TAG_FREEING) == TAG_FREEING)
+			return reject(handle, "already freed, being flushed");
 		if (t & TAG_CACHED)
 			return reject(handle, "already freed, held by a cache");
 		return pcpu_free_slow(handle, NULL);
@@ -642,7 +668,8 @@ pcpu_cache_free(void *handle)
 		lc = lcore_cache_slow(lcore_id);
 	if (unlikely(lc == NULL)) {
 		/* unregistered thread (or no memory for a cache) */
-		if (!__atomic_compare_exchange_n(tp, &t, 0, 0,
+		if (!__atomic_compare_exchange_n(tp, &t,
+				(uint8_t)(TAG_FREEING | ci), 0,
 				__ATOMIC_RELAXED, __ATOMIC_RELAXED))
 			return reject(handle, "freed twice concurrently");
 		if (pcpu_free_slow(handle, NULL) != 0) {
@@ -650,6 +677,7 @@ pcpu_cache_free(void *handle)
 				__ATOMIC_RELAXED);
 			return -1;
 		}
+		tag_untag_freeing(h);
 		return 0;
 	}
 	if (unlikely(!__atomic_compare_exchange_n(tp, &t,
