@@ -218,6 +218,8 @@ test_init_bad_conf(void)
 		  { .unit_stride = (UINT64_C(4) << 30) + (UINT64_C(2) << 20) } },
 		{ "unit_stride above 64 GiB",
 		  { .unit_stride = UINT64_C(128) << 30 } },
+		{ "empty_pages_reserve above the pages of a unit",
+		  { .empty_pages_reserve = UINT32_MAX } },
 		{ "chunk_size > unit_stride",
 		  { .unit_stride = UINT64_C(2) << 20,
 		    .chunk_size = UINT64_C(4) << 20 } },

@@ -1094,6 +1094,11 @@ conf_check(struct rte_pcpu_conf *c)
 			MAX_CHUNK_SIZE);
 		return -1;
 	}
+	if (c->empty_pages_reserve > c->unit_stride / PCPU_SMALL_PAGE_SIZE) {
+		PCPU_LOG(ERR, "init: empty_pages_reserve %u above the pages of "
+			"a unit", c->empty_pages_reserve);
+		return -1;
+	}
 	if (c->page_policy == RTE_PCPU_PAGE_HUGE &&
 	    c->chunk_size < PCPU_HUGE_PAGE_SIZE) {
 		PCPU_LOG(ERR, "init: hugepages need chunks of at least 2 MiB");
@@ -1112,6 +1117,7 @@ int
 rte_pcpu_init(const struct rte_pcpu_conf *conf)
 {
 	struct rte_pcpu_conf c = { 0 };
+	char limit[32];
 	uint64_t free_huge;
 	void *cb;
 	int l, ret;
@@ -1180,11 +1186,16 @@ rte_pcpu_init(const struct rte_pcpu_conf *conf)
 	__atomic_store_n(&rte_pcpu_shared.initialised, 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&g.mutex);
 
+	if (c.max_populated != 0)
+		snprintf(limit, sizeof(limit), "%" PRIu64 " bytes",
+			c.max_populated);
+	else
+		snprintf(limit, sizeof(limit), "none");
 	PCPU_LOG(INFO, "%" PRIu64 " KiB of address space per lcore at %p, "
 		"chunks of %" PRIu64 " KiB, %s pages (%" PRIu64
-		" hugepages free), limit %" PRIu64 " bytes",
+		" hugepages free), populated-bytes limit %s",
 		c.unit_stride >> 10, (void *)g.arena.base, c.chunk_size >> 10,
-		g.huge ? "2 MiB" : "4 KiB", free_huge, c.max_populated);
+		g.huge ? "2 MiB" : "4 KiB", free_huge, limit);
 
 	/* outside the mutex: EAL calls lcore_init_cb for existing lcores */
 	cb = rte_lcore_callback_register("pcpu_mempool", lcore_init_cb,

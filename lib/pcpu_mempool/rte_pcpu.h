@@ -100,7 +100,8 @@ struct rte_pcpu_conf {
 	enum rte_pcpu_page_policy page_policy;
 	/** Number of empty populated pages (per lcore) kept for reuse when
 	 * depopulation gives pages back; default 4 with 4 KiB pages (Linux's
-	 * PCPU_EMPTY_POP_PAGES_HIGH) and 1 with 2 MiB pages. */
+	 * PCPU_EMPTY_POP_PAGES_HIGH) and 1 with 2 MiB pages; at most
+	 * unit_stride / 4 KiB. */
 	uint32_t empty_pages_reserve;
 	/** RTE_PCPU_F_* flags; other bits must be 0. */
 	uint32_t flags;
@@ -226,8 +227,12 @@ void *rte_pcpu_alloc(size_t size, size_t align);
  *   The handle; NULL is a no-op.
  * @return
  *   0 on success; -1 with rte_errno = EINVAL if @p handle is not a live
- *   allocation (never allocated, interior pointer, already freed). One
- *   log line is written and nothing changes.
+ *   allocation (never allocated, interior pointer, already freed, also
+ *   when two threads free it at once: one of them fails). One log line is
+ *   written and nothing changes. An object of a pool
+ *   (rte_pcpu_mempool_get()) is live for the allocator: give it back with
+ *   rte_pcpu_mempool_put(), never with this function, which would accept
+ *   it.
  *
  * Thread-safety: MT-safe, from any thread.
  */
