@@ -56,7 +56,7 @@
 #define NB_RXD 1024
 #define NB_TXD 1024
 #define MBUF_CACHE 256
-#define FLOW_CACHE_DEFAULT 4096
+#define FLOW_CACHE_DEFAULT 0
 #define FLOW_CACHE_MAX (1u << 22)
 #define MAX_SEGS 64
 #define MAX_TOP 64
@@ -207,8 +207,8 @@ usage(const char *prog)
 		"                        (for capture input; default 0 = never)\n"
 		"  --no-count            forward without counting flows (speed baseline)\n"
 		"  --flow-cache N        entries of each worker's flow cache in front\n"
-		"                        of the flow table (64 bytes each; a power of\n"
-		"                        two, 16 to %u; default %u, 0 = off)\n"
+		"                        of the flow table (64 bytes each; 0 = off, the\n"
+		"                        default %u, or a power of two, 16 to %u)\n"
 		"  --mbufs N             mbufs in the packet pool (default: from the\n"
 		"                        queue sizes, 8192 to 65535); net_pcap with\n"
 		"                        infinite_rx=1 keeps the whole file in mbufs\n"
@@ -218,7 +218,7 @@ usage(const char *prog)
 		"Example: %s -l 0-1 --no-huge -m 512 --no-pci \\\n"
 		"    --vdev net_pcap0,rx_pcap=demo.pcap -- --exit-on-idle 200 \\\n"
 		"    --flow-dump flows.csv\n",
-		prog, MAX_TOP, FLOW_CACHE_MAX, FLOW_CACHE_DEFAULT, prog);
+		prog, MAX_TOP, FLOW_CACHE_DEFAULT, FLOW_CACHE_MAX, prog);
 }
 
 static void

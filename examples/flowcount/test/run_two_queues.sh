@@ -6,7 +6,9 @@
 # port (rx_pcap given twice): every flow's counts, and the non-ip and
 # malformed rows, must be exactly double the reference. Each flow's packets
 # arrive on both lcores, so this checks that the percpu copies are summed
-# right. Runs on the real captures; skips when they are absent.
+# right. Runs with a small flow cache (--flow-cache 256) on each worker, so
+# that cached flows are checked for exactness too (run_captures.sh runs
+# without one). Runs on the real captures; skips when they are absent.
 
 . "$(dirname "$0")/common.sh"
 need_pcap_dir
@@ -21,6 +23,7 @@ while read -r f; do
 	if ! run_fc --lcores '0@0,1@0,2@1' \
 			--vdev "net_pcap0,rx_pcap=$TMP/in.pcap,rx_pcap=$TMP/in.pcap" \
 			-- --exit-on-idle 300 --stats-interval 0 \
+			--flow-cache 256 \
 			--flow-dump "$TMP/out.csv" > "$TMP/log" 2>&1; then
 		echo "FAIL $name: dpdk-flowcount exited with an error"
 		tail -5 "$TMP/log"
