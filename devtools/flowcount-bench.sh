@@ -5,23 +5,31 @@
 # Speed of dpdk-flowcount with and without per-flow counting (printed, not
 # a pass/fail test).
 #
-#   devtools/flowcount-bench.sh BUILD_DIR [FLOWS] [SECONDS]
+#   devtools/flowcount-bench.sh BUILD_DIR [FLOWS] [SECONDS] [REPEAT] [CACHE]
 #
 # Generates a capture of FLOWS (default 100000) distinct IPv4/UDP flows,
 # one 64-byte frame each, replays it forever (net_pcap infinite_rx=1)
-# through 1 and 2 worker lcores (2 workers: the file on two RX queues),
-# with the flow table and with --no-count, for SECONDS (default 5) each,
-# and prints, per worker lcore, Mpps over wall time and Mpps per second of
-# the worker thread's CPU time (the second does not move when other
-# processes share the CPUs), and the cost of counting from the latter.
-# Uses hugepages when 600 free ones exist, else --no-huge.
-
+# through 1 and 2 worker lcores (2 workers: the file on two RX queues), in
+# these modes, SECONDS (default 5) per run, the modes interleaved and the
+# whole repeated REPEAT times (default 3):
+#   count     the flow table (default options: no flow cache)
+#   nocount   --no-count: the same RX, parse, route and TX work
+#   cache     only when CACHE (entries) is given and not 0: the flow table
+#             behind a flow cache of CACHE entries per worker
+# For each it prints, per worker lcore, the median and the range of Mpps
+# per second of the worker thread's CPU time (it does not move when other
+# processes share the CPUs; Mpps over wall time is in the raw lines), and
+# the cost of counting: CPU time per packet over the no-count run's.
+# EAL runs on --no-huge always: hugepages shared with other processes
+# vanish mid-run, and every case gets the same kind of memory.
 set -eu
 
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-build}
 FLOWS=${2:-100000}
 SECS=${3:-5}
+REPEAT=${4:-3}
+CACHE=${5:-0}
 APP=$BUILD/examples/flowcount/dpdk-flowcount
 [ -x "$APP" ] || { echo "bench: $APP not built" >&2; exit 1; }
 PYTHON=/usr/bin/python3
@@ -48,17 +56,9 @@ with open(path, 'wb') as f:
         f.write(struct.pack('<IIII', 0, i, len(eth), len(eth)) + eth)
 PY
 
-free_huge=$(awk '/^HugePages_Free:/ {print $2}' /proc/meminfo)
-if [ "${free_huge:-0}" -ge 600 ]; then
-	MEM="-m 1100"
-else
-	MEM="--no-huge -m 1100"
-fi
-MBUFS=$((2 * FLOWS + 32768))
-
 # run WORKERS MODE: prints "wall-mpps/cpu-mpps" per worker lcore
 run() {
-	local workers=$1 mode=$2 vdev lcores extra=""
+	local workers=$1 mode=$2 vdev lcores extra="" mbufs mem
 	vdev="net_pcap0,rx_pcap=$WORK/flows.pcap,infinite_rx=1"
 	if [ "$workers" = 2 ]; then
 		vdev="$vdev,rx_pcap=$WORK/flows.pcap"
@@ -66,11 +66,17 @@ run() {
 	else
 		lcores='0@0,1@1'
 	fi
-	[ "$mode" = nocount ] && extra=--no-count
-	"$APP" --lcores "$lcores" $MEM --no-pci \
+	# infinite_rx keeps every file in mbufs (about 2.4 KB each)
+	mbufs=$((workers * FLOWS + 32768))
+	mem="--no-huge -m $((mbufs * 3 / 1000 + 300))"
+	case $mode in
+	nocount) extra=--no-count ;;
+	cache) extra="--flow-cache $CACHE" ;;
+	esac
+	"$APP" --lcores "$lcores" $mem --no-pci \
 		--file-prefix "fcbench$$" --log-level=pmd.net.pcap:error \
 		--vdev "$vdev" -- --stats-interval 0 --flow-timeout 0 \
-		--max-flows $((FLOWS + 1024)) --mbufs $MBUFS $extra \
+		--max-flows $((FLOWS + 1024)) --mbufs $mbufs $extra \
 		> "$WORK/log" 2>&1 &
 	local pid=$! i
 	# measure from the start of the workers (loading the file into
@@ -87,20 +93,62 @@ run() {
 		awk '$1 ~ /^[0-9]+$/ {printf "%s/%s ", $5, $6}'
 }
 
+# median and range of the CPU-time rates (all worker lcores of all runs)
+stats() {
+	tr ' /' '\n ' | awk 'NF == 2 {print $2}' | sort -g |
+		awk '{v[NR] = $1} END {
+			if (NR == 0) { print "n/a"; exit }
+			m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			printf "%.2f (%.2f-%.2f)\n", m, v[1], v[NR] }'
+}
+
 echo "dpdk-flowcount speed: $FLOWS flows, 64-byte frames, ${SECS}s per run," \
-	"$(nproc) CPUs, ${MEM}"
-echo "per worker lcore: Mpps over wall time / Mpps per CPU second"
-printf '%-8s %-26s %-26s %s\n' workers "counting" "no-count" \
-	"cost of counting (CPU time per packet)"
-for w in 1 2; do
-	c=$(run $w count)
-	n=$(run $w nocount)
-	# mean CPU-time rate over the workers
-	cs=$(echo $c | tr ' /' '\n ' | awk 'NF == 2 {s += $2; k++} END {print k ? s / k : 0}')
-	ns=$(echo $n | tr ' /' '\n ' | awk 'NF == 2 {s += $2; k++} END {print k ? s / k : 0}')
-	cost=$(awk -v c="$cs" -v n="$ns" \
-		'BEGIN { if (c > 0 && n > 0) printf "%+.1f%%", (n / c - 1) * 100; else print "n/a" }')
-	printf '%-8s %-26s %-26s %s\n' "$w" "$c" "$n" "$cost"
+	"$REPEAT runs per case, $(nproc) CPUs, --no-huge, load average" \
+	"$(cut -d' ' -f1-3 /proc/loadavg)"
+echo "per worker lcore, Mpps per CPU second: median (min-max)"
+MODES="count nocount"
+[ "$CACHE" != 0 ] && MODES="count cache nocount"
+declare -A raw
+for r in $(seq 1 "$REPEAT"); do
+	for w in 1 2; do
+		for m in $MODES; do
+			raw[$w,$m]="${raw[$w,$m]:-}$(run $w $m)"
+		done
+	done
 done
+# the last figure of a row is the cost of counting with the default
+# options (devtools/bench_report.py reads it)
+if [ "$CACHE" != 0 ]; then
+	printf '%-8s %-22s %-22s %-22s %s\n' workers "counting" \
+		"counting, cache $CACHE" "no-count" \
+		"cost of counting (cache / default)"
+else
+	printf '%-8s %-22s %-22s %s\n' workers "counting" "no-count" \
+		"cost of counting"
+fi
+for w in 1 2; do
+	c=$(echo "${raw[$w,count]}" | stats)
+	n=$(echo "${raw[$w,nocount]}" | stats)
+	cost=$(awk -v c="${c%% *}" -v n="${n%% *}" 'BEGIN {
+		if (c > 0 && n > 0) printf "%+.1f%%", (n / c - 1) * 100
+		else print "n/a" }')
+	if [ "$CACHE" != 0 ]; then
+		k=$(echo "${raw[$w,cache]}" | stats)
+		kcost=$(awk -v c="${k%% *}" -v n="${n%% *}" 'BEGIN {
+			if (c > 0 && n > 0) printf "%+.1f%%", (n / c - 1) * 100
+			else print "n/a" }')
+		printf '%-8s %-22s %-22s %-22s %s\n' "$w" "$c" "$k" "$n" \
+			"$kcost / $cost"
+	else
+		printf '%-8s %-22s %-22s %s\n' "$w" "$c" "$n" "$cost"
+	fi
+done
+echo "raw runs, per worker lcore: Mpps over wall time / per CPU second"
+for w in 1 2; do
+	for m in $MODES; do
+		echo "  $w $m: ${raw[$w,$m]}"
+	done
+done
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "(2 workers share the 2 CPUs with the main lcore, which sleeps; the"
-echo " counting run includes inserting every flow once)"
+echo " counting runs include inserting every flow once)"
