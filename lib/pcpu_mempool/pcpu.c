@@ -803,6 +803,8 @@ free_locked(void *handle)
 		return -1;
 	/* under the lock: before anyone can allocate the space again */
 	pcpu_asan_poison(handle, (size_t)bits << PCPU_MIN_ALLOC_SHIFT);
+	if (pcpu_freed_hook != NULL)
+		pcpu_freed_hook(handle);
 	g.nr_dealloc++;
 	g.nr_cur_alloc--;
 	chunk_relocate(c);
@@ -1050,6 +1052,9 @@ out:
 	pthread_mutex_unlock(&g.mutex);
 	return ret;
 }
+
+/* Hook the cache layer sets to drop its tag of a freed object. */
+void (*pcpu_freed_hook)(void *handle);
 
 /* Hook the cache layer sets to flush a departing lcore's caches. */
 void (*pcpu_lcore_leave_hook)(unsigned int lcore_id);

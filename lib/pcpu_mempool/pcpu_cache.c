@@ -317,17 +317,26 @@ budget_take(struct lcore_cache *lc, uint64_t want)
 	return room;
 }
 
-/* Clear a TAG_FREEING tag once the chunk allocator has the object, unless
- * a refill took the space again meanwhile and tagged it. */
+/*
+ * pcpu_freed_hook: the chunk allocator frees an object, under its
+ * spinlock. A TAG_FREEING tag goes now, before anyone can allocate the
+ * space again (clearing it later could hit an object allocated there
+ * meanwhile; clearing it before the free would let a racing double free
+ * through to the chunk allocator).
+ */
 static void
-tag_untag_freeing(uintptr_t h)
+tag_freed(void *handle)
 {
-	uint8_t *tp = tag_of(h);
-	uint8_t t = __atomic_load_n(tp, __ATOMIC_RELAXED);
+	uintptr_t off = (uintptr_t)handle - cs.base;
+	uint8_t *tp;
 
-	if ((t & TAG_FREEING) == TAG_FREEING)
-		__atomic_compare_exchange_n(tp, &t, 0, 0, __ATOMIC_RELAXED,
-			__ATOMIC_RELAXED);
+	if (cs.tags == NULL || off >= cs.limit ||
+	    (off & ((1u << TAG_SHIFT) - 1)) != 0)
+		return;
+	tp = &cs.tags[off >> TAG_SHIFT];
+	if ((__atomic_load_n(tp, __ATOMIC_RELAXED) & TAG_FREEING) ==
+	    TAG_FREEING)
+		__atomic_store_n(tp, 0, __ATOMIC_RELAXED);
 }
 
 static void
@@ -399,8 +408,6 @@ class_flush_bottom(struct cache_class *cc, uint32_t n)
 	if (unlikely(done != n))
 		PCPU_LOG(ERR, "cache: %u of %u flushed objects were not live",
 			n - done, n);
-	for (i = 0; i < n; i++)
-		tag_untag_freeing(cc->objs[i]);
 	memmove(cc->objs, cc->objs + n, (cc->count - n) * sizeof(uintptr_t));
 	__atomic_store_n(&cc->count, cc->count - n, __ATOMIC_RELAXED);
 	STAT_ADD(cc->flushed, n);
@@ -677,7 +684,6 @@ pcpu_cache_free(void *handle)
 				__ATOMIC_RELAXED);
 			return -1;
 		}
-		tag_untag_freeing(h);
 		return 0;
 	}
 	if (unlikely(!__atomic_compare_exchange_n(tp, &t,
@@ -948,4 +954,5 @@ RTE_INIT(pcpu_cache_hooks)
 	pcpu_lcore_leave_hook = cache_leave;
 	prev_cleanup_hook = pcpu_cleanup_hook;
 	pcpu_cleanup_hook = cache_cleanup;
+	pcpu_freed_hook = tag_freed;
 }
