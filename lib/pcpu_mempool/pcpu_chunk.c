@@ -141,9 +141,10 @@ range_clear(uint64_t *map, uint32_t s, uint32_t e)
 	map[we] &= ~word_mask(0, (e - 1) % WORD_BITS + 1);
 }
 
-/* First set bit in [start, size), or size. */
+/* First bit in [start, size) that differs from @p flip's bits (flip 0:
+ * the first set bit, flip ~0: the first clear bit), or size. */
 static inline uint32_t
-next_set(const uint64_t *map, uint32_t size, uint32_t start)
+next_bit(const uint64_t *map, uint32_t size, uint32_t start, uint64_t flip)
 {
 	uint32_t i, nw;
 	uint64_t w;
@@ -152,35 +153,28 @@ next_set(const uint64_t *map, uint32_t size, uint32_t start)
 		return size;
 	i = start / WORD_BITS;
 	nw = (size + WORD_BITS - 1) / WORD_BITS;
-	w = map[i] & (~0ULL << (start % WORD_BITS));
+	w = (map[i] ^ flip) & (~0ULL << (start % WORD_BITS));
 	while (w == 0) {
 		if (++i >= nw)
 			return size;
-		w = map[i];
+		w = map[i] ^ flip;
 	}
 	start = i * WORD_BITS + (uint32_t)__builtin_ctzll(w);
 	return start < size ? start : size;
+}
+
+/* First set bit in [start, size), or size. */
+static inline uint32_t
+next_set(const uint64_t *map, uint32_t size, uint32_t start)
+{
+	return next_bit(map, size, start, 0);
 }
 
 /* First clear bit in [start, size), or size. */
 static inline uint32_t
 next_zero(const uint64_t *map, uint32_t size, uint32_t start)
 {
-	uint32_t i, nw;
-	uint64_t w;
-
-	if (start >= size)
-		return size;
-	i = start / WORD_BITS;
-	nw = (size + WORD_BITS - 1) / WORD_BITS;
-	w = ~map[i] & (~0ULL << (start % WORD_BITS));
-	while (w == 0) {
-		if (++i >= nw)
-			return size;
-		w = ~map[i];
-	}
-	start = i * WORD_BITS + (uint32_t)__builtin_ctzll(w);
-	return start < size ? start : size;
+	return next_bit(map, size, start, ~0ULL);
 }
 
 /* Start of the clear run ending at @pos: one past the last set bit in
