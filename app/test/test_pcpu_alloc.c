@@ -427,7 +427,7 @@ reclaim_run(enum rte_pcpu_page_policy policy, int check)
 	size_t *sizes;
 	uint8_t *page_live;
 	uint64_t peak, final, live_pages = 0, npages, bound;
-	uintptr_t base = 0;
+	uintptr_t base;
 	unsigned int g, k, n = RECLAIM_GROUPS * RECLAIM_PER_GROUP;
 	int64_t given;
 
@@ -463,7 +463,9 @@ reclaim_run(enum rte_pcpu_page_policy policy, int check)
 	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit after reclaim");
 	rte_pcpu_stats_get(&st);
 	final = st.populated_bytes;
-	/* pages that still hold a live object */
+	/* pages that still hold a live object (offsets in unit 0, which
+	 * starts at the area's base, aligned to 2 MiB, not to the stride) */
+	base = rte_pcpu_shared.base;
 	npages = st.unit_stride / st.page_size;
 	page_live = calloc(npages, 1);
 	TEST_ASSERT_NOT_NULL(page_live, "no memory");
@@ -472,8 +474,6 @@ reclaim_run(enum rte_pcpu_page_policy policy, int check)
 
 		if (objs[k] == NULL)
 			continue;
-		if (base == 0)
-			base = (uintptr_t)objs[k] & ~(uintptr_t)(st.unit_stride - 1);
 		first = ((uintptr_t)objs[k] - base) / st.page_size;
 		last = ((uintptr_t)objs[k] + sizes[k] - 1 - base) /
 			st.page_size;
