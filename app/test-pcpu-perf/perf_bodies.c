@@ -1172,7 +1172,7 @@ perf_reclaim(int huge, struct perf_result *r)
 		RTE_PCPU_PAGE_HUGE : RTE_PCPU_PAGE_NORMAL };
 	unsigned int n = RECLAIM_GROUPS * RECLAIM_PER_GROUP, g, k;
 	uint64_t peak, final, live = 0, npages, seed = 11000, t0, t1;
-	uintptr_t base = 0;
+	uintptr_t base;
 	struct rte_pcpu_stats st;
 	uint8_t *page_live = NULL;
 	size_t *sizes;
@@ -1224,15 +1224,15 @@ perf_reclaim(int huge, struct perf_result *r)
 	rte_pcpu_stats_get(&st);
 	final = st.populated_bytes;
 	npages = st.unit_stride / st.page_size;
+	/* unit 0 starts at the area's base (2 MiB aligned, not stride
+	 * aligned) */
+	base = rte_pcpu_shared.base;
 	page_live = calloc(npages, 1);
 	for (k = 0; page_live != NULL && k < n; k++) {
 		uint64_t first, last, p;
 
 		if (objs[k] == NULL)
 			continue;
-		if (base == 0)
-			base = (uintptr_t)objs[k] &
-				~(uintptr_t)(st.unit_stride - 1);
 		first = ((uintptr_t)objs[k] - base) / st.page_size;
 		last = ((uintptr_t)objs[k] + sizes[k] - 1 - base) /
 			st.page_size;
