@@ -159,6 +159,14 @@ chunk_relocate(struct pcpu_chunk *c)
 	chunk_move(c, nslot, nslot > c->slot);
 }
 
+/* Carry a chunk's change of empty populated pages (since @p before) into
+ * the global count. Spinlock held. */
+static inline void
+empty_track(const struct pcpu_chunk *c, uint32_t before)
+{
+	g.empty_pop_pages += (int64_t)c->nr_empty_pop_pages - before;
+}
+
 /* Allocate in a chunk, keeping the global empty-page count. */
 static int
 chunk_alloc_tracked(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits)
@@ -166,7 +174,7 @@ chunk_alloc_tracked(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits)
 	uint32_t before = c->nr_empty_pop_pages;
 	int off = pcpu_chunk_alloc(c, bits, align_bits, 0);
 
-	g.empty_pop_pages += (int64_t)c->nr_empty_pop_pages - before;
+	empty_track(c, before);
 	return off;
 }
 
@@ -176,8 +184,16 @@ chunk_free_tracked(struct pcpu_chunk *c, uint32_t off)
 	uint32_t before = c->nr_empty_pop_pages;
 	int bits = pcpu_chunk_free(c, off);
 
-	g.empty_pop_pages += (int64_t)c->nr_empty_pop_pages - before;
+	empty_track(c, before);
 	return bits;
+}
+
+/* Byte offset of page @p page of chunk @p c inside a unit. */
+static inline uint64_t
+page_off(const struct pcpu_chunk *c, uint32_t page)
+{
+	return ((uint64_t)c->index << g.chunk_shift) +
+		(uint64_t)page * g.page_size;
 }
 
 /* Populate pages [ps, pe) of chunk c for one lcore. Mutex held. */
@@ -185,8 +201,7 @@ static int
 populate_lcore(struct pcpu_chunk *c, unsigned int lcore_id, uint32_t ps,
 		uint32_t pe)
 {
-	uint64_t off = ((uint64_t)c->index << g.chunk_shift) +
-		(uint64_t)ps * g.page_size;
+	uint64_t off = page_off(c, ps);
 	uint64_t len = (uint64_t)(pe - ps) * g.page_size;
 	int socket = g.lcore_socket[lcore_id];
 	int ret;
@@ -208,8 +223,7 @@ static void
 depopulate_lcore(struct pcpu_chunk *c, unsigned int lcore_id, uint32_t ps,
 		uint32_t pe)
 {
-	uint64_t off = ((uint64_t)c->index << g.chunk_shift) +
-		(uint64_t)ps * g.page_size;
+	uint64_t off = page_off(c, ps);
 
 	/* hugepages and their 4 KiB fall-back both go back the same way */
 	pcpu_arena_depopulate(&g.arena, lcore_id, off,
@@ -595,7 +609,7 @@ alloc_area(size_t size, uint32_t bits, uint32_t align_bits, int *dirty)
 		before = c->nr_empty_pop_pages;
 		pcpu_chunk_set_populated(c, rs, re);
 		used_clear(c, rs, re);
-		g.empty_pop_pages += (int64_t)c->nr_empty_pop_pages - before;
+		empty_track(c, before);
 		g.populated_pages += re - rs;
 		if (pages_to_bytes(g.populated_pages) > g.max_populated_bytes)
 			g.max_populated_bytes =
@@ -888,7 +902,7 @@ depopulate_isolated(struct pcpu_chunk *c)
 			n = re - rs;
 		}
 		pcpu_chunk_set_depopulated(c, rs, re);
-		g.empty_pop_pages += (int64_t)c->nr_empty_pop_pages - before;
+		empty_track(c, before);
 		g.populated_pages -= n;
 		/* allocations wait on the mutex we hold; frees do not
 		 * change empty pages: safe to drop the spinlock */
@@ -1431,8 +1445,7 @@ audit_mappings(const struct pcpu_chunk *c, char *msg, size_t len)
 			     pcpu_chunk_page_populated(c, pe) == pop; pe++)
 				;
 			bad = pcpu_arena_check(&g.arena, lcore_id,
-				((uint64_t)c->index << g.chunk_shift) +
-				(uint64_t)ps * g.page_size,
+				page_off(c, ps),
 				(uint64_t)(pe - ps) * g.page_size, g.page_size,
 				pop);
 			if (bad != 0) {
