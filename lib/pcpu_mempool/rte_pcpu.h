@@ -247,8 +247,8 @@ int rte_pcpu_free(void *handle);
  * empty pages (empty_pages_reserve), and destroy fully free chunks beyond
  * one spare, as Linux 5.14's partial depopulation. Frees never make system
  * calls: they only mark this work as due, and the next allocation that
- * takes the slow path does it for chunks with at least a quarter of their
- * pages empty. This function does it at once for every chunk with empty
+ * reaches the chunk allocator does it (without waiting, if another thread
+ * is populating) for chunks with at least a quarter of their pages empty. This function does it at once for every chunk with empty
  * pages; call it from a control thread after freeing many objects. Objects
  * parked in lcore caches are still allocated: see rte_pcpu_cache_flush().
  *
