@@ -665,6 +665,24 @@ ensure_init(void)
 }
 
 void
+pcpu_copies_rebuild(struct pcpu_copies *cp)
+{
+	unsigned int n = 0, w;
+	uint64_t m;
+
+	for (w = 0; w < PCPU_MASK_WORDS; w++) {
+		m = __atomic_load_n(&rte_pcpu_shared.lcore_mask[w],
+			__ATOMIC_ACQUIRE);
+		cp->mask[w] = m;
+		for (; m != 0; m &= m - 1)
+			cp->offs[n++] = (uintptr_t)(w * 64 +
+				(unsigned int)__builtin_ctzll(m)) <<
+				rte_pcpu_shared.unit_shift;
+	}
+	cp->nr = n;
+}
+
+void
 pcpu_zero_copies(void *handle, size_t size)
 {
 	unsigned int lcore_id;

@@ -60,9 +60,6 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
-#ifdef RTE_ARCH_X86
-#include <emmintrin.h>
-#endif
 
 #include "rte_pcpu.h"
 #include "pcpu_cache.h"
@@ -125,7 +122,6 @@ struct cache_class {
 	uint32_t pad;
 } __rte_cache_aligned;
 
-#define MASK_WORDS ((RTE_MAX_LCORE + 63) / 64)
 
 struct lcore_cache {
 	struct cache_class cls[RTE_PCPU_CACHE_NB_CLASSES];
@@ -134,9 +130,7 @@ struct lcore_cache {
 	uint64_t nr_fail;
 	unsigned int lcore_id;
 	/* copies to zero: the lcores with memory when last looked at */
-	unsigned int nr_offs;
-	uint64_t mask[MASK_WORDS];
-	uintptr_t offs[RTE_MAX_LCORE];
+	struct pcpu_copies copies;
 	uintptr_t store[];    /* the arrays */
 } __rte_cache_aligned;
 
@@ -257,7 +251,6 @@ out:
 	return ret;
 }
 
-static void lcore_offsets(struct lcore_cache *lc);
 
 static struct lcore_cache *
 lcore_cache_create(unsigned int lcore_id)
@@ -285,7 +278,7 @@ lcore_cache_create(unsigned int lcore_id)
 		goto out;
 	}
 	lc->lcore_id = lcore_id;
-	lcore_offsets(lc);
+	pcpu_copies_rebuild(&lc->copies);
 	for (c = 0; c < RTE_PCPU_CACHE_NB_CLASSES; c++) {
 		lc->cls[c].objs = &lc->store[off];
 		off += cs.max_objs[c] + 1;
@@ -465,47 +458,7 @@ lcore_epoch(struct lcore_cache *lc)
 }
 
 /* Alloc found count <= low: refill up to the midpoint. 0 or -1. */
-/* The set of lcores with memory changed: rebuild the copy offsets. */
-static __rte_noinline void
-lcore_offsets(struct lcore_cache *lc)
-{
-	unsigned int l, n = 0, w;
-
-	for (w = 0; w < MASK_WORDS; w++)
-		lc->mask[w] = __atomic_load_n(&rte_pcpu_shared.lcore_mask[w],
-			__ATOMIC_ACQUIRE);
-	for (l = 0; l < RTE_MAX_LCORE; l++)
-		if (lc->mask[l / 64] & (UINT64_C(1) << (l % 64)))
-			lc->offs[n++] = (uintptr_t)l <<
-				rte_pcpu_shared.unit_shift;
-	lc->nr_offs = n;
-}
-
-/*
- * Zero @p sz bytes (a multiple of 8, constant at each call site) at @p p.
- * On x86, 16-byte stores: a constant-size memset of 96..512 bytes compiles
- * to "rep stos", whose start-up cost dominates at these sizes.
- */
-static __rte_always_inline void
-zero_small(uintptr_t p, unsigned int sz)
-{
-#ifdef RTE_ARCH_X86
-	const __m128i z = _mm_setzero_si128();
-	unsigned int k;
-
-	for (k = 0; k + 16 <= sz; k += 16)
-		_mm_storeu_si128((__m128i *)(p + k), z);
-	if (sz & 8)
-		*(volatile uint64_t *)(p + k) = 0;
-#else
-	memset((void *)p, 0, sz);
-#endif
-}
-
-#define ZERO_COPIES(sz) do { \
-	for (i = 0; i < n; i++) \
-		zero_small(h + lc->offs[i], (sz)); \
-} while (0)
+#define ZERO_COPIES(sz) pcpu_copies_zero(&lc->copies, h, (sz))
 
 /*
  * Zero every lcore's copy of a reused object: pcpu_zero_copies() with the
@@ -515,15 +468,7 @@ zero_small(uintptr_t p, unsigned int sz)
 static inline void
 zero_copies(struct lcore_cache *lc, uintptr_t h, unsigned int ci)
 {
-	unsigned int i, n, w;
-
-	for (w = 0; w < MASK_WORDS; w++)
-		if (unlikely(__atomic_load_n(&rte_pcpu_shared.lcore_mask[w],
-				__ATOMIC_ACQUIRE) != lc->mask[w])) {
-			lcore_offsets(lc);
-			break;
-		}
-	n = lc->nr_offs;
+	pcpu_copies_check(&lc->copies);
 	switch (ci) {
 	case 0: ZERO_COPIES(8); break;
 	case 1: ZERO_COPIES(16); break;

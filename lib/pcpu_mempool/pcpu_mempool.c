@@ -97,7 +97,6 @@ pool_lcore_id(void)
 
 #define POOL_FLAGS_ALL (RTE_PCPU_MEMPOOL_F_NO_ZERO | \
 	RTE_PCPU_MEMPOOL_F_PREFILL | RTE_PCPU_MEMPOOL_F_DEBUG)
-#define MASK_WORDS ((RTE_MAX_LCORE + 63) / 64)
 /* zero with a word loop up to this size, memset above */
 #define ZERO_WORDS_MAX 64
 
@@ -118,6 +117,8 @@ struct pool_cache {
 	uint64_t refills;  /* slow-path gets */
 	uint64_t flushes;  /* slow-path puts that moved objects out */
 	uint64_t stolen;   /* times stealers emptied the cache */
+	/* copies to zero (owner only): lcores with memory when last seen */
+	struct pcpu_copies copies;
 	void *objs[] __rte_cache_aligned;
 } __rte_cache_aligned;
 
@@ -141,7 +142,7 @@ struct rte_pcpu_mempool {
 	unsigned int nb_free;
 	void **all;             /* every object that exists, n entries */
 	unsigned int nb_objs;
-	uint64_t init_mask[MASK_WORDS]; /* lcores whose copies are set up */
+	uint64_t init_mask[PCPU_MASK_WORDS]; /* lcores whose copies are set up */
 	uint64_t steals;        /* steal operations */
 	uint64_t grows;         /* allocations from the percpu allocator */
 	struct rte_hash *out;   /* F_DEBUG: objects out */
@@ -213,7 +214,7 @@ nr_lcores_with_memory(void)
 {
 	unsigned int w, n = 0;
 
-	for (w = 0; w < MASK_WORDS; w++)
+	for (w = 0; w < PCPU_MASK_WORDS; w++)
 		n += (unsigned int)__builtin_popcountll(__atomic_load_n(
 			&rte_pcpu_shared.lcore_mask[w], __ATOMIC_ACQUIRE));
 	return n;
@@ -226,79 +227,33 @@ pool_charge(const struct rte_pcpu_mempool *mp, uint64_t nobjs)
 	return nobjs * mp->elt_size * nr_lcores_with_memory();
 }
 
-/* Zero @p words 8-byte words (1 .. 8) with constant-size stores. */
-static __rte_always_inline void
-zero_small(void *p, uint32_t words)
-{
-	switch (words) {
-	case 1: memset(p, 0, 8); break;
-	case 2: memset(p, 0, 16); break;
-	case 3: memset(p, 0, 24); break;
-	case 4: memset(p, 0, 32); break;
-	case 5: memset(p, 0, 40); break;
-	case 6: memset(p, 0, 48); break;
-	case 7: memset(p, 0, 56); break;
-	default: memset(p, 0, 64); break;
-	}
-}
-
-/* Zero @p words (1 .. 8, constant after inlining) 8-byte words of every
- * lcore's copy of one object. */
-static __rte_always_inline void
-zero_one_words(uintptr_t obj, unsigned int shift, uint32_t words)
-{
-	unsigned int w, lcore_id;
-	uint64_t m;
-
-	for (w = 0; w < MASK_WORDS; w++) {
-		m = __atomic_load_n(&rte_pcpu_shared.lcore_mask[w],
-			__ATOMIC_ACQUIRE);
-		while (m != 0) {
-			lcore_id = w * 64 + (unsigned int)__builtin_ctzll(m);
-			m &= m - 1;
-			zero_small((void *)(obj + ((uintptr_t)lcore_id << shift)),
-				words);
-		}
-	}
-}
-
-/* Zero every lcore's copy of @p n objects. Out of line: the get fast path
- * stays small when the pool does not zero. Objects of 8 .. 64 bytes (a
- * multiple of 8) take a loop specialised for their size. */
+/* Zero every lcore's copy (as listed in @p cp) of @p n objects. Out of
+ * line: the get fast path stays small when the pool does not zero.
+ * Objects of 8 .. 64 bytes (a multiple of 8) take stores specialised for
+ * their size. */
 static __rte_noinline void
-pool_zero(const struct rte_pcpu_mempool *mp, void * const *objs,
-		unsigned int n)
+pool_zero(const struct rte_pcpu_mempool *mp, const struct pcpu_copies *cp,
+		void * const *objs, unsigned int n)
 {
-	unsigned int w, i, lcore_id, shift = rte_pcpu_shared.unit_shift;
-	uint32_t words = mp->zero_words;
-	uint64_t m;
+	unsigned int i, k;
 
 	for (i = 0; i < n; i++) {
-		uintptr_t obj = (uintptr_t)objs[i];
+		uintptr_t h = (uintptr_t)objs[i];
 
-		switch (words) {
-		case 0:
-			break;
-		case 1: zero_one_words(obj, shift, 1); continue;
-		case 2: zero_one_words(obj, shift, 2); continue;
-		case 3: zero_one_words(obj, shift, 3); continue;
-		case 4: zero_one_words(obj, shift, 4); continue;
-		case 5: zero_one_words(obj, shift, 5); continue;
-		case 6: zero_one_words(obj, shift, 6); continue;
-		case 7: zero_one_words(obj, shift, 7); continue;
-		default: zero_one_words(obj, shift, 8); continue;
-		}
-		for (w = 0; w < MASK_WORDS; w++) {
-			m = __atomic_load_n(&rte_pcpu_shared.lcore_mask[w],
-				__ATOMIC_ACQUIRE);
-			while (m != 0) {
-				lcore_id = w * 64 +
-					(unsigned int)__builtin_ctzll(m);
-				m &= m - 1;
-				memset((void *)(obj +
-					((uintptr_t)lcore_id << shift)), 0,
+		switch (mp->zero_words) {
+		case 1: pcpu_copies_zero(cp, h, 8); break;
+		case 2: pcpu_copies_zero(cp, h, 16); break;
+		case 3: pcpu_copies_zero(cp, h, 24); break;
+		case 4: pcpu_copies_zero(cp, h, 32); break;
+		case 5: pcpu_copies_zero(cp, h, 40); break;
+		case 6: pcpu_copies_zero(cp, h, 48); break;
+		case 7: pcpu_copies_zero(cp, h, 56); break;
+		case 8: pcpu_copies_zero(cp, h, 64); break;
+		default:
+			for (k = 0; k < cp->nr; k++)
+				memset((void *)(h + cp->offs[k]), 0,
 					mp->elt_size);
-			}
+			break;
 		}
 	}
 }
@@ -480,7 +435,7 @@ pool_obj_init_all(struct rte_pcpu_mempool *mp, void *obj)
 	unsigned int w, lcore_id;
 	uint64_t m;
 
-	for (w = 0; w < MASK_WORDS; w++) {
+	for (w = 0; w < PCPU_MASK_WORDS; w++) {
 		m = mp->init_mask[w];
 		while (m != 0) {
 			lcore_id = w * 64 + (unsigned int)__builtin_ctzll(m);
@@ -651,8 +606,17 @@ again:
 	pthread_mutex_unlock(&mp->lock);
 	for (i = 0; i < n; i++)
 		pcpu_asan_unpoison(objs[i], mp->elt_size);
-	if (mp->zero)
-		pool_zero(mp, objs, n);
+	if (mp->zero) {
+		if (c != NULL) {
+			pcpu_copies_check(&c->copies);
+			pool_zero(mp, &c->copies, objs, n);
+		} else {
+			struct pcpu_copies cp;
+
+			pcpu_copies_rebuild(&cp);
+			pool_zero(mp, &cp, objs, n);
+		}
+	}
 	return 0;
 
 fail:
@@ -693,8 +657,19 @@ pool_get(struct rte_pcpu_mempool *mp, void **objs, unsigned int n)
 	cache_leave(c);
 	for (i = 0; i < n; i++)
 		pcpu_asan_unpoison(objs[i], mp->elt_size);
-	if (mp->zero)
-		pool_zero(mp, objs, n);
+	if (mp->zero) {
+		pcpu_copies_check(&c->copies);
+		/* single gets of up to 32 B (counter blocks) inline, the
+		 * rest out of line */
+		if (n == 1 && mp->zero_words == 2)
+			pcpu_copies_zero(&c->copies, (uintptr_t)objs[0], 16);
+		else if (n == 1 && mp->zero_words == 1)
+			pcpu_copies_zero(&c->copies, (uintptr_t)objs[0], 8);
+		else if (n == 1 && mp->zero_words == 4)
+			pcpu_copies_zero(&c->copies, (uintptr_t)objs[0], 32);
+		else
+			pool_zero(mp, &c->copies, objs, n);
+	}
 	return 0;
 }
 
@@ -1182,7 +1157,7 @@ rte_pcpu_mempool_create(const char *name, unsigned int n, size_t elt_size,
 		}
 	}
 	/* lcores appearing from now on get obj_init from lcore_init_cb */
-	for (w = 0; w < MASK_WORDS; w++)
+	for (w = 0; w < PCPU_MASK_WORDS; w++)
 		mp->init_mask[w] = __atomic_load_n(
 			&rte_pcpu_shared.lcore_mask[w], __ATOMIC_ACQUIRE);
 	if (flags & RTE_PCPU_MEMPOOL_F_PREFILL) {
