@@ -298,6 +298,22 @@ r_pool_free_busy(void)
 	return ret;
 }
 
+/* rte_pcpu_free() of a pool's object, handed out: refused, and the pool
+ * takes it back */
+static int
+r_free_pool_object(void)
+{
+	void *o;
+	int ret;
+
+	if (rte_pcpu_mempool_get(bi.mp, &o) != 0)
+		return WRONG_RET;
+	ret = ERR_M1(rte_pcpu_free(o));
+	if (rte_pcpu_mempool_put(bi.mp, o) != 0)
+		return WRONG_RET;
+	return ret;
+}
+
 static int
 r_get_null_pool(void)
 {
@@ -576,6 +592,7 @@ static const struct bad_row rows[] = {
 	ROW("pool-free-null", SET_UP, 0, r_pool_free_null),
 	ROW("pool-free-not-a-pool", SET_UP, EINVAL, r_pool_free_not_pool),
 	ROW("pool-free-busy", SET_UP, EBUSY, r_pool_free_busy),
+	ROW("free-pool-object", SET_UP, EINVAL, r_free_pool_object),
 	ROW("get-null-pool", SET_UP, EINVAL, r_get_null_pool),
 	ROW("get-null-obj", SET_UP, EINVAL, r_get_null_obj),
 	ROW("get-empty", SET_UP, ENOENT, r_get_empty),

@@ -918,6 +918,16 @@ test_debug_puts(void)
 	TEST_ASSERT_EQUAL(rte_pcpu_mempool_put(mp, h), -EINVAL,
 		"object of the allocator");
 	TEST_ASSERT_SUCCESS(rte_pcpu_free(h), "free");
+	/* the allocator refuses to free a pool's object, in or out */
+	rte_errno = 0;
+	TEST_ASSERT_EQUAL(rte_pcpu_free(b), -1, "rte_pcpu_free of a pool "
+		"object (out)");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "errno");
+	rte_errno = 0;
+	TEST_ASSERT_EQUAL(rte_pcpu_free(a), -1, "rte_pcpu_free of a pool "
+		"object (in the pool)");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "errno");
+	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "allocator audit");
 	/* bulk: objects before the refused one are put */
 	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_get_bulk(mp, objs, 2), "get 2");
 	objs[2] = objs[1];
@@ -932,6 +942,11 @@ test_debug_puts(void)
 	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_audit(other), "audit");
 	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_free(mp), "free");
 	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_free(other), "free");
+	/* freed with its pool, the space is the allocator's again */
+	h = rte_pcpu_alloc(16, 0);
+	TEST_ASSERT_NOT_NULL(h, "alloc");
+	TEST_ASSERT_SUCCESS(rte_pcpu_free(h), "free after pool free");
+	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "allocator audit");
 	return TEST_SUCCESS;
 }
 

@@ -344,6 +344,7 @@ chunk_destroy(struct pcpu_chunk *c)
 
 	chunk_unmap_all(c, RTE_MAX_LCORE);
 	pcpu_chunk_fini(c);
+	free(c->pool_map);
 	free(c);
 	return pages;
 }
@@ -821,7 +822,15 @@ handle_to_chunk(const void *handle, uint32_t *bit)
 	return g.chunks[off >> g.chunk_shift];
 }
 
-/* Free one object. Spinlock held. Returns its bits or -1. */
+static inline int
+pool_owned(const struct pcpu_chunk *c, uint32_t bit)
+{
+	return c->pool_map != NULL &&
+		(c->pool_map[bit / 64] >> (bit % 64) & 1) != 0;
+}
+
+/* Free one object. Spinlock held. Returns its bits, or -1 (not a live
+ * allocation) or -2 (a pool's object). */
 static int
 free_locked(void *handle)
 {
@@ -830,6 +839,8 @@ free_locked(void *handle)
 	int bits;
 
 	c = handle_to_chunk(handle, &bit);
+	if (c != NULL && unlikely(pool_owned(c, bit)))
+		return -2;
 	bits = c != NULL ? chunk_free_tracked(c, bit) : -1;
 	if (bits < 0)
 		return -1;
@@ -852,6 +863,53 @@ free_locked(void *handle)
 	return bits;
 }
 
+/* One log line for a refused free (free_locked() returned @p why). */
+static void
+free_reject(const void *handle, int why)
+{
+	if (why == -2)
+		PCPU_LOG(ERR, "free: %p belongs to an rte_pcpu_mempool: give it "
+			"back with rte_pcpu_mempool_put()", handle);
+	else
+		PCPU_LOG(ERR, "free: %p is not a live allocation", handle);
+	rte_errno = EINVAL;
+}
+
+int
+pcpu_pool_own(void * const *handles, unsigned int n, int own)
+{
+	struct pcpu_chunk *c;
+	unsigned int i;
+	uint32_t bit = 0;
+	int ret = 0;
+
+	rte_spinlock_lock(&g.lock);
+	for (i = 0; i < n; i++) {
+		c = handle_to_chunk(handles[i], &bit);
+		if (c == NULL || pcpu_chunk_obj_bits(c, bit) == 0) {
+			ret = -EINVAL;
+			continue;
+		}
+		if (c->pool_map == NULL) {
+			if (!own)
+				continue;
+			/* calloc under the spinlock: rare (once per chunk) */
+			c->pool_map = calloc((c->map_bits + 63) / 64,
+				sizeof(uint64_t));
+			if (c->pool_map == NULL) {
+				ret = -ENOMEM;
+				continue;
+			}
+		}
+		if (own)
+			c->pool_map[bit / 64] |= UINT64_C(1) << (bit % 64);
+		else
+			c->pool_map[bit / 64] &= ~(UINT64_C(1) << (bit % 64));
+	}
+	rte_spinlock_unlock(&g.lock);
+	return ret;
+}
+
 int
 pcpu_free_slow(void *handle, size_t *size)
 {
@@ -861,8 +919,7 @@ pcpu_free_slow(void *handle, size_t *size)
 	bits = free_locked(handle);
 	rte_spinlock_unlock(&g.lock);
 	if (bits < 0) {
-		PCPU_LOG(ERR, "free: %p is not a live allocation", handle);
-		rte_errno = EINVAL;
+		free_reject(handle, bits);
 		return -1;
 	}
 	if (size != NULL)
@@ -876,12 +933,13 @@ pcpu_free_bulk_slow(void * const *handles, unsigned int n)
 	unsigned int i, done = 0;
 	rte_spinlock_lock(&g.lock);
 	for (i = 0; i < n; i++) {
-		if (free_locked(handles[i]) >= 0) {
+		int bits = free_locked(handles[i]);
+
+		if (bits >= 0) {
 			done++;
 			continue;
 		}
-		PCPU_LOG(ERR, "free: %p is not a live allocation",
-			handles[i]);
+		free_reject(handles[i], bits);
 	}
 	rte_spinlock_unlock(&g.lock);
 	return done;
@@ -1491,6 +1549,27 @@ audit_obj_bytes(const void *handle)
 		pcpu_chunk_obj_bits(c, bit) << PCPU_MIN_ALLOC_SHIFT : 0;
 }
 
+/* Every bit of the pool map starts a live allocation. Lock held. */
+static int
+audit_pool_map(const struct pcpu_chunk *c, char *msg, size_t len)
+{
+	uint32_t w, bit;
+	uint64_t m;
+
+	if (c->pool_map == NULL)
+		return 0;
+	for (w = 0; w < (c->map_bits + 63) / 64; w++)
+		for (m = c->pool_map[w]; m != 0; m &= m - 1) {
+			bit = w * 64 + (uint32_t)__builtin_ctzll(m);
+			if (pcpu_chunk_obj_bits(c, bit) == 0) {
+				snprintf(msg, len, "pool map bit %u is not the "
+					"start of a live allocation", bit);
+				return -1;
+			}
+		}
+	return 0;
+}
+
 int
 rte_pcpu_audit(void)
 {
@@ -1529,6 +1608,8 @@ rte_pcpu_audit(void)
 			AUDIT_FAIL("chunk %u in slot %d, its hint says %d",
 				idx, c->slot, want);
 		if (audit_mappings(c, msg, sizeof(msg)) != 0)
+			AUDIT_FAIL("chunk %u: %s", idx, msg);
+		if (audit_pool_map(c, msg, sizeof(msg)) != 0)
 			AUDIT_FAIL("chunk %u: %s", idx, msg);
 		nr_alloc += c->nr_alloc;
 		populated += c->nr_populated;

@@ -60,6 +60,9 @@ struct pcpu_chunk {
 	int slot;                  /**< Slot the caller placed it in. */
 	uint32_t index;            /**< Caller's: chunk number in the unit. */
 	int isolated;              /**< Caller's: set aside to depopulate. */
+	/** Caller's: map_bits bits, set at the first bit of an allocation
+	 * that a pool owns (NULL while the chunk holds none). */
+	uint64_t *pool_map;
 
 	uint32_t map_bits;         /**< chunk_size / 4. */
 	uint32_t nr_blocks;        /**< map_bits / PCPU_BLOCK_BITS. */

@@ -486,6 +486,10 @@ pool_grow(struct rte_pcpu_mempool *mp, unsigned int want, unsigned int need)
 		return need == 0 ? GROW_OK : why;
 	dst = &mp->free_objs[mp->nb_free];
 	got = pcpu_alloc_bulk_slow(mp->elt_size, mp->align, dst, want);
+	/* rte_pcpu_free() of a pool object is refused from now on */
+	if (got != 0 && pcpu_pool_own(dst, got, 1) != 0)
+		MP_LOG(WARNING, "%s: no memory to mark objects as the pool's: "
+			"rte_pcpu_free() of them is not refused", mp->name);
 	for (k = 0; k < got; k++) {
 		mp->all[mp->nb_objs++] = dst[k];
 		if (mp->obj_init != NULL)
@@ -1041,6 +1045,7 @@ pool_destroy(struct rte_pcpu_mempool *mp)
 	if (mp->dq != NULL && rte_rcu_qsbr_dq_delete(mp->dq) != 0)
 		MP_LOG(WARNING, "%s: defer queue not empty at free", mp->name);
 	if (mp->nb_objs != 0) {
+		pcpu_pool_own(mp->all, mp->nb_objs, 0);
 		done = pcpu_free_bulk_slow(mp->all, mp->nb_objs);
 		if (done != mp->nb_objs)
 			MP_LOG(ERR, "%s: %u of %u objects not freed", mp->name,

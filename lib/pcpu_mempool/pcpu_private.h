@@ -137,6 +137,15 @@ unsigned int pcpu_alloc_bulk_slow(size_t size, size_t align, void **objs,
  * live and freed (the others are logged). */
 unsigned int pcpu_free_bulk_slow(void * const *handles, unsigned int n);
 
+/**
+ * Mark (@p own 1) or unmark (0) @p n live allocations as a pool's, so
+ * that rte_pcpu_free() refuses them (EINVAL, one log line) while the pool
+ * holds them. Unmark before freeing them with pcpu_free_bulk_slow().
+ * @return 0; -EINVAL if a handle is not a live allocation, -ENOMEM if a
+ *   chunk's map could not be allocated (those handles stay unmarked).
+ */
+int pcpu_pool_own(void * const *handles, unsigned int n, int own);
+
 /** Zero every lcore's copy of @p size bytes at @p handle. */
 void pcpu_zero_copies(void *handle, size_t size);
 

@@ -229,10 +229,9 @@ void *rte_pcpu_alloc(size_t size, size_t align);
  *   0 on success; -1 with rte_errno = EINVAL if @p handle is not a live
  *   allocation (never allocated, interior pointer, already freed, also
  *   when two threads free it at once: one of them fails). One log line is
- *   written and nothing changes. An object of a pool
- *   (rte_pcpu_mempool_get()) is live for the allocator: give it back with
- *   rte_pcpu_mempool_put(), never with this function, which would accept
- *   it.
+ *   written and nothing changes. The same for an object that belongs to
+ *   a pool (rte_pcpu_mempool_get()), whether handed out or not: give it
+ *   back with rte_pcpu_mempool_put().
  *
  * Thread-safety: MT-safe, from any thread.
  */
@@ -248,8 +247,9 @@ int rte_pcpu_free(void *handle);
  * one spare, as Linux 5.14's partial depopulation. Frees never make system
  * calls: they only mark this work as due, and the next allocation that
  * reaches the chunk allocator does it (without waiting, if another thread
- * is populating) for chunks with at least a quarter of their pages empty. This function does it at once for every chunk with empty
- * pages; call it from a control thread after freeing many objects. Objects
+ * is populating) for chunks with at least a quarter of their pages
+ * empty. This function does it at once for every chunk with empty pages;
+ * call it from a control thread after freeing many objects. Objects
  * parked in lcore caches are still allocated: see rte_pcpu_cache_flush().
  *
  * @return
