@@ -334,6 +334,13 @@ chunk_create(void)
 	return c;
 }
 
+/* Bytes of a per-chunk map of one bit per granule (used, pool maps). */
+static inline size_t
+granule_map_len(const struct pcpu_chunk *c)
+{
+	return sizeof(uint64_t) * ((c->map_bits + 63) / 64);
+}
+
 /* Give a chunk's range back to the reservation on every lcore and free
  * it. Mutex held, the chunk already off the lists and out of g.chunks.
  * Returns the pages (per lcore) it had populated. */
@@ -343,8 +350,8 @@ chunk_destroy(struct pcpu_chunk *c)
 	uint64_t pages = c->nr_populated;
 
 	chunk_unmap_all(c, RTE_MAX_LCORE);
-	pcpu_chunk_fini(c);
 	free(c->pool_map);
+	pcpu_chunk_fini(c);
 	free(c);
 	return pages;
 }
@@ -540,8 +547,7 @@ alloc_area(size_t size, uint32_t bits, uint32_t align_bits, int *dirty)
 		}
 		rte_spinlock_unlock(&g.lock);
 		c = chunk_create();
-		used = c != NULL ? calloc((c->map_bits + 63) / 64,
-			sizeof(*used)) : NULL;
+		used = c != NULL ? calloc(1, granule_map_len(c)) : NULL;
 		if (used == NULL) {
 			if (c != NULL)
 				chunk_destroy(c);
@@ -893,9 +899,8 @@ pcpu_pool_own(void * const *handles, unsigned int n, int own)
 		if (c->pool_map == NULL) {
 			if (!own)
 				continue;
-			/* calloc under the spinlock: rare (once per chunk) */
-			c->pool_map = calloc((c->map_bits + 63) / 64,
-				sizeof(uint64_t));
+			/* under the spinlock: rare (once per chunk) */
+			c->pool_map = calloc(1, granule_map_len(c));
 			if (c->pool_map == NULL) {
 				ret = -ENOMEM;
 				continue;
@@ -1339,9 +1344,10 @@ rte_pcpu_cleanup(void)
 	for (idx = 0; idx < g.nr_chunk_max; idx++) {
 		if (g.chunks[idx] == NULL)
 			continue;
+		free(g.used[idx]);
+		free(g.chunks[idx]->pool_map);
 		pcpu_chunk_fini(g.chunks[idx]);
 		free(g.chunks[idx]);
-		free(g.used[idx]);
 	}
 	free(g.chunks);
 	free(g.used);
