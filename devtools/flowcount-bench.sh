@@ -13,13 +13,17 @@
 # these modes, SECONDS (default 5) per run, the modes interleaved and the
 # whole repeated REPEAT times (default 3):
 #   count     the flow table (default options: no flow cache)
+#   lookup    --lookup-only: the flow table's hash and lookup (and the
+#             inserts) but no counter update (no counter line touched),
+#             to split the cost of counting between the two
 #   nocount   --no-count: the same RX, parse, route and TX work
 #   cache     only when CACHE (entries) is given and not 0: the flow table
 #             behind a flow cache of CACHE entries per worker
 # For each it prints, per worker lcore, the median and the range of Mpps
 # per second of the worker thread's CPU time (it does not move when other
 # processes share the CPUs; Mpps over wall time is in the raw lines), and
-# the cost of counting: CPU time per packet over the no-count run's.
+# the cost of counting: CPU time per packet over the no-count run's (and
+# the same for lookup only).
 # EAL runs on --no-huge always: hugepages shared with other processes
 # vanish mid-run, and every case gets the same kind of memory.
 set -eu
@@ -71,6 +75,7 @@ run() {
 	mem="--no-huge -m $((mbufs * 3 / 1000 + 300))"
 	case $mode in
 	nocount) extra=--no-count ;;
+	lookup) extra=--lookup-only ;;
 	cache) extra="--flow-cache $CACHE" ;;
 	esac
 	"$APP" --lcores "$lcores" $mem --no-pci \
@@ -106,8 +111,8 @@ echo "dpdk-flowcount speed: $FLOWS flows, 64-byte frames, ${SECS}s per run," \
 	"$REPEAT runs per case, $(nproc) CPUs, --no-huge, load average" \
 	"$(cut -d' ' -f1-3 /proc/loadavg)"
 echo "per worker lcore, Mpps per CPU second: median (min-max)"
-MODES="count nocount"
-[ "$CACHE" != 0 ] && MODES="count cache nocount"
+MODES="count lookup nocount"
+[ "$CACHE" != 0 ] && MODES="count lookup cache nocount"
 declare -A raw
 for r in $(seq 1 "$REPEAT"); do
 	for w in 1 2; do
@@ -118,29 +123,32 @@ for r in $(seq 1 "$REPEAT"); do
 done
 # the last figure of a row is the cost of counting with the default
 # options (devtools/bench_report.py reads it)
+# cost CPU-MPPS NOCOUNT-CPU-MPPS: extra CPU time per packet, in per cent
+cost() {
+	awk -v c="${1%% *}" -v n="${2%% *}" 'BEGIN {
+		if (c > 0 && n > 0) printf "%+.1f%%", (n / c - 1) * 100
+		else print "n/a" }'
+}
 if [ "$CACHE" != 0 ]; then
-	printf '%-8s %-22s %-22s %-22s %s\n' workers "counting" \
-		"counting, cache $CACHE" "no-count" \
-		"cost of counting (cache / default)"
+	printf '%-8s %-22s %-22s %-22s %-22s %-12s %s\n' workers "counting" \
+		"counting, cache $CACHE" "lookup only" "no-count" \
+		"lookup only" "cost of counting (cache / default)"
 else
-	printf '%-8s %-22s %-22s %s\n' workers "counting" "no-count" \
-		"cost of counting"
+	printf '%-8s %-22s %-22s %-22s %-12s %s\n' workers "counting" \
+		"lookup only" "no-count" "lookup only" "cost of counting"
 fi
 for w in 1 2; do
 	c=$(echo "${raw[$w,count]}" | stats)
+	l=$(echo "${raw[$w,lookup]}" | stats)
 	n=$(echo "${raw[$w,nocount]}" | stats)
-	cost=$(awk -v c="${c%% *}" -v n="${n%% *}" 'BEGIN {
-		if (c > 0 && n > 0) printf "%+.1f%%", (n / c - 1) * 100
-		else print "n/a" }')
 	if [ "$CACHE" != 0 ]; then
 		k=$(echo "${raw[$w,cache]}" | stats)
-		kcost=$(awk -v c="${k%% *}" -v n="${n%% *}" 'BEGIN {
-			if (c > 0 && n > 0) printf "%+.1f%%", (n / c - 1) * 100
-			else print "n/a" }')
-		printf '%-8s %-22s %-22s %-22s %s\n' "$w" "$c" "$k" "$n" \
-			"$kcost / $cost"
+		printf '%-8s %-22s %-22s %-22s %-22s %-12s %s\n' "$w" "$c" \
+			"$k" "$l" "$n" "$(cost "$l" "$n")" \
+			"$(cost "$k" "$n") / $(cost "$c" "$n")"
 	else
-		printf '%-8s %-22s %-22s %s\n' "$w" "$c" "$n" "$cost"
+		printf '%-8s %-22s %-22s %-22s %-12s %s\n' "$w" "$c" "$l" "$n" \
+			"$(cost "$l" "$n")" "$(cost "$c" "$n")"
 	fi
 done
 echo "raw runs, per worker lcore: Mpps over wall time / per CPU second"

@@ -79,6 +79,7 @@ struct flow_table {
 	uint32_t nb_caches;             /* flow caches created (atomic) */
 	int epoch_wait;                 /* reclaim waits for epoch_token */
 	uint64_t epoch_token;           /* RCU token taken after the epoch */
+	int lookup_only;                /* speed test: no counter updates */
 	/* aging epoch: advanced by main after it deleted flows, read by
 	 * the workers at the start of every burst (flow caches) */
 	uint64_t epoch __rte_cache_aligned;
@@ -97,6 +98,15 @@ struct flow_cache {
 	uint32_t mask;
 	struct flow_cache_ent *ent;
 };
+
+/* Updates held from the lookup of a burst to flow_defer_flush() (owner
+ * lcore only). */
+struct flow_defer {
+	unsigned int n;
+	uint64_t now;
+	struct flow_counters *c[BURST_MAX];  /* this lcore's copies */
+	uint32_t len[BURST_MAX];
+} __rte_cache_aligned;
 
 static inline int
 key_eq(const struct flow_key *a, const struct flow_key *b)
@@ -192,6 +202,7 @@ flow_table_create(const struct flow_table_conf *conf)
 	ft->max_flows = conf->max_flows;
 	ft->max_totals = RTE_MAX(conf->max_totals, 64u);
 	ft->qsbr = conf->qsbr;
+	ft->lookup_only = conf->lookup_only;
 	rte_spinlock_init(&ft->add_lock);
 
 	/* Cuckoo hashing may refuse an insert before it is full: give it
@@ -307,12 +318,52 @@ out:
 	return handle;
 }
 
+/* update this lcore's copies (it is their only writer) */
+static inline void
+counters_apply(struct flow_counters *const *cs, const uint32_t *lens,
+		unsigned int n, uint64_t now)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		struct flow_counters *c = cs[i];
+
+		counter_add(&c->packets, 1);
+		counter_add(&c->bytes, lens[i]);
+		__atomic_store_n(&c->last_seen, now, __ATOMIC_RELAXED);
+	}
+}
+
+struct flow_defer *
+flow_defer_create(int socket_id)
+{
+	return rte_zmalloc_socket("flow_defer", sizeof(struct flow_defer),
+		RTE_CACHE_LINE_SIZE, socket_id);
+}
+
+void
+flow_defer_free(struct flow_defer *d)
+{
+	rte_free(d);
+}
+
+void
+flow_defer_flush(struct flow_defer *d)
+{
+	if (d == NULL || d->n == 0)
+		return;
+	counters_apply(d->c, d->len, d->n, d->now);
+	d->n = 0;
+}
+
 void
 flow_table_count(struct flow_table *ft, struct flow_cache *fc,
-		const struct flow_key *keys, const uint32_t *lens,
+		struct flow_defer *d, const struct flow_key *keys,
+		const uint32_t *lens,
 		unsigned int n, uint64_t now, struct flow_worker_stats *ws)
 {
-	struct flow_counters *cs[BURST_MAX];
+	struct flow_counters *cs[BURST_MAX], *uc[BURST_MAX];
+	uint32_t ul[BURST_MAX];
 	struct flow_cache_ent *ce[BURST_MAX];
 	const void *kp[BURST_MAX];
 	hash_sig_t sig[BURST_MAX], msig[BURST_MAX];
@@ -320,7 +371,7 @@ flow_table_count(struct flow_table *ft, struct flow_cache *fc,
 	void *data[BURST_MAX];
 	uint64_t hits = 0, epoch = 0;
 	unsigned int lcore = rte_lcore_id();
-	unsigned int i, nm = 0;
+	unsigned int i, nm = 0, nu = 0;
 
 	if (n == 0)
 		return;
@@ -345,7 +396,8 @@ flow_table_count(struct flow_table *ft, struct flow_cache *fc,
 					e->sig == sig[i] &&
 					key_eq(&e->key, &keys[i]))) {
 				cs[i] = e->c;
-				rte_prefetch0(cs[i]);
+				if (!ft->lookup_only)
+					rte_prefetch0(cs[i]);
 				continue;
 			}
 			midx[nm] = (uint8_t)i;
@@ -379,7 +431,8 @@ flow_table_count(struct flow_table *ft, struct flow_cache *fc,
 			continue;
 		}
 		cs[k] = RTE_PCPU_LCORE(lcore, h);
-		rte_prefetch0(cs[k]);
+		if (!ft->lookup_only)
+			rte_prefetch0(cs[k]);
 		if (fc != NULL) {
 			struct flow_cache_ent *e = ce[k];
 
@@ -389,18 +442,30 @@ flow_table_count(struct flow_table *ft, struct flow_cache *fc,
 			e->epoch = epoch;
 		}
 	}
+	/* the packets of untracked flows now; of the others, keep the copies
+	 * to update and their lengths */
 	for (i = 0; i < n; i++) {
-		struct flow_counters *c = cs[i];
-
-		if (unlikely(c == NULL)) {
+		if (unlikely(cs[i] == NULL)) {
 			counter_add(&ws->overflow_pkts, 1);
 			counter_add(&ws->overflow_bytes, lens[i]);
 			continue;
 		}
-		counter_add(&c->packets, 1);
-		counter_add(&c->bytes, lens[i]);
-		__atomic_store_n(&c->last_seen, now, __ATOMIC_RELAXED);
+		uc[nu] = cs[i];
+		ul[nu++] = lens[i];
 	}
+	if (ft->lookup_only)
+		return;
+	if (d == NULL) {
+		counters_apply(uc, ul, nu, now);
+		return;
+	}
+	/* hold this burst's updates until flow_defer_flush(), after the
+	 * caller's routing and TX, so that the prefetches have landed */
+	counters_apply(d->c, d->len, d->n, d->now);
+	memcpy(d->c, uc, nu * sizeof(uc[0]));
+	memcpy(d->len, ul, nu * sizeof(ul[0]));
+	d->n = nu;
+	d->now = now;
 }
 
 /* Add counts to the totals under @key (main only). */

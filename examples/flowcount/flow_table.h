@@ -58,6 +58,9 @@ struct flow_table_conf {
 	uint32_t max_totals;    /**< Distinct keys kept for the dump. */
 	struct rte_rcu_qsbr *qsbr; /**< Readers: workers, main, telemetry. */
 	int socket_id;
+	/** Speed test only: look flows up (and insert new ones) but never
+	 * touch their counters; every count stays 0. */
+	int lookup_only;
 };
 
 /** Create the table, its pool and RCU defer queue; NULL on error. */
@@ -91,10 +94,38 @@ struct flow_cache *flow_cache_create(struct flow_table *ft,
 void flow_cache_free(struct flow_cache *fc);
 
 /**
+ * A worker's deferred counter updates: the flows of one burst, looked up
+ * and with this lcore's copy of their counters prefetched, whose counters
+ * are updated only at flow_defer_flush(), which the worker calls once it
+ * has routed and sent the burst, so that the prefetches have that time to
+ * complete.
+ *
+ * It holds flow handles, which RCU allows only between two quiescent
+ * states: the worker must call flow_defer_flush() before its next
+ * rte_rcu_qsbr_quiescent() (and, as it does, before its next RX call, so
+ * that counts are never behind while the input is idle or blocks). Only
+ * its owner lcore uses it.
+ */
+struct flow_defer;
+
+/** Create the calling worker's deferred updates; NULL on error. */
+struct flow_defer *flow_defer_create(int socket_id);
+
+/** Free (NULL is fine); flush it first. */
+void flow_defer_free(struct flow_defer *d);
+
+/** Apply every held update (NULL is fine). */
+void flow_defer_flush(struct flow_defer *d);
+
+/**
  * Count a burst of packets on the calling lcore (a registered, online
  * RCU reader).
  *
  * @param fc The calling lcore's flow cache, or NULL for none.
+ * @param d The calling lcore's deferred updates, or NULL to update the
+ *   counters of this burst before returning. With @p d, this burst's
+ *   updates are held in @p d (after applying any it still held) until
+ *   flow_defer_flush().
  * @param keys Keys of the packets.
  * @param lens Packet lengths.
  * @param n Number of packets, at most 64.
@@ -102,7 +133,7 @@ void flow_cache_free(struct flow_cache *fc);
  * @param ws The calling lcore's worker statistics.
  */
 void flow_table_count(struct flow_table *ft, struct flow_cache *fc,
-		const struct flow_key *keys,
+		struct flow_defer *d, const struct flow_key *keys,
 		const uint32_t *lens, unsigned int n, uint64_t now,
 		struct flow_worker_stats *ws);
 

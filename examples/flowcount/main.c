@@ -119,6 +119,8 @@ static unsigned int opt_top = 5;
 static const char *opt_dump_file;
 static uint64_t opt_idle_ms;
 static bool opt_no_count;
+static bool opt_lookup_only;
+static bool opt_no_defer;
 static uint32_t opt_mbufs;
 static uint32_t opt_flow_cache = FLOW_CACHE_DEFAULT;
 static struct config_entry opt_config[MAX_CONFIG];
@@ -170,7 +172,7 @@ usage(const char *prog)
 		"    [--route FILE] [--max-flows N] [--flow-timeout MS]\n"
 		"    [--stats-interval MS] [--top N] [--flow-dump FILE]\n"
 		"    [--exit-on-idle MS] [--no-count] [--flow-cache N] [--mbufs N]\n"
-		"    [--help]\n"
+		"    [--no-defer] [--lookup-only] [--help]\n"
 		"\n"
 		"Forwards IPv4/IPv6 packets like l3fwd and counts packets and bytes of\n"
 		"every flow (outer 5-tuple, one direction) in per-lcore copies of\n"
@@ -212,6 +214,13 @@ usage(const char *prog)
 		"  --mbufs N             mbufs in the packet pool (default: from the\n"
 		"                        queue sizes, 8192 to 65535); net_pcap with\n"
 		"                        infinite_rx=1 keeps the whole file in mbufs\n"
+		"  --no-defer            update a burst's flow counters right after its\n"
+		"                        lookup (the default updates them after routing\n"
+		"                        and sending the burst, so that the prefetch of\n"
+		"                        the counter lines has time; speed comparison)\n"
+		"  --lookup-only         speed test: look flows up and insert them but\n"
+		"                        never update their counters (every flow counts\n"
+		"                        0 packets; not with --flow-dump)\n"
 		"  --help                this text\n"
 		"\n"
 		"Telemetry: /flowcount/stats, /flowcount/flows[,N].\n"
@@ -321,6 +330,8 @@ enum {
 	OPT_FLOW_DUMP,
 	OPT_EXIT_ON_IDLE,
 	OPT_NO_COUNT,
+	OPT_LOOKUP_ONLY,
+	OPT_NO_DEFER,
 	OPT_MBUFS,
 	OPT_FLOW_CACHE,
 	OPT_HELP,
@@ -340,6 +351,8 @@ parse_args(int argc, char **argv)
 		{ "flow-dump", required_argument, NULL, OPT_FLOW_DUMP },
 		{ "exit-on-idle", required_argument, NULL, OPT_EXIT_ON_IDLE },
 		{ "no-count", no_argument, NULL, OPT_NO_COUNT },
+		{ "lookup-only", no_argument, NULL, OPT_LOOKUP_ONLY },
+		{ "no-defer", no_argument, NULL, OPT_NO_DEFER },
 		{ "mbufs", required_argument, NULL, OPT_MBUFS },
 		{ "flow-cache", required_argument, NULL, OPT_FLOW_CACHE },
 		{ "help", no_argument, NULL, OPT_HELP },
@@ -398,6 +411,12 @@ parse_args(int argc, char **argv)
 		case OPT_NO_COUNT:
 			opt_no_count = true;
 			break;
+		case OPT_LOOKUP_ONLY:
+			opt_lookup_only = true;
+			break;
+		case OPT_NO_DEFER:
+			opt_no_defer = true;
+			break;
 		case OPT_MBUFS:
 			opt_mbufs = (uint32_t)parse_u64("--mbufs", optarg,
 				1u << 24, 10);
@@ -428,6 +447,8 @@ parse_args(int argc, char **argv)
 		bad_option("unexpected argument '%s'", argv[optind]);
 	if (opt_no_count && opt_dump_file != NULL)
 		bad_option("--flow-dump needs counting: drop --no-count");
+	if (opt_lookup_only && opt_dump_file != NULL)
+		bad_option("--flow-dump needs counting: drop --lookup-only");
 }
 
 /* --------------------------------------------------------------- routes */
@@ -603,7 +624,8 @@ flush_tx(struct lcore_conf *lc, struct lcore_stats *st)
 
 static void
 process_burst(struct lcore_conf *lc, struct lcore_stats *st,
-		struct flow_cache *fc, uint16_t port, struct rte_mbuf **pkts,
+		struct flow_cache *fc, struct flow_defer *fd, uint16_t port,
+		struct rte_mbuf **pkts,
 		uint16_t nb, uint64_t now)
 {
 	struct flow_key keys[MAX_PKT_BURST];
@@ -637,7 +659,8 @@ process_burst(struct lcore_conf *lc, struct lcore_stats *st,
 	counter_add(&st->rx_pkts[port], nb);
 	counter_add(&st->rx_bytes[port], bytes);
 	if (!opt_no_count)
-		flow_table_count(ftable, fc, keys, lens, nf, now, &st->fw);
+		flow_table_count(ftable, fc, fd, keys, lens, nf, now,
+			&st->fw);
 	for (i = 0; i < nf; i++) {
 		uint16_t dst = route(&keys[i], port);
 
@@ -651,6 +674,10 @@ process_burst(struct lcore_conf *lc, struct lcore_stats *st,
 		}
 		send_pkt(lc, st, dst, fwd[i]);
 	}
+	/* this burst's counter updates, whose lines were prefetched before
+	 * the routing and TX above: nothing is held across the RX call
+	 * (which may block, e.g. net_pcap on a FIFO) */
+	flow_defer_flush(fd);
 }
 
 static int
@@ -661,6 +688,7 @@ worker_main(__rte_unused void *arg)
 	struct lcore_stats *st = RTE_PCPU_LCORE(lcore, stats);
 	struct rte_mbuf *pkts[MAX_PKT_BURST];
 	struct flow_cache *fc = NULL;
+	struct flow_defer *fd = NULL;
 	uint64_t drain_tsc = (rte_get_tsc_hz() + US_PER_S - 1) / US_PER_S *
 		BURST_TX_DRAIN_US;
 	uint64_t prev_tsc = 0, cur;
@@ -681,6 +709,13 @@ worker_main(__rte_unused void *arg)
 			printf("lcore %u: no flow cache (%s), counting without\n",
 				lcore, rte_strerror(rte_errno));
 	}
+	if (ftable != NULL && !opt_no_defer) {
+		fd = flow_defer_create((int)rte_socket_id());
+		if (fd == NULL)
+			printf("lcore %u: no deferred updates (%s), updating "
+				"counters in each burst\n", lcore,
+				rte_strerror(rte_errno));
+	}
 	__atomic_store_n(&st->last_rx_tsc, rte_rdtsc(), __ATOMIC_RELAXED);
 
 	while (!force_quit) {
@@ -698,9 +733,10 @@ worker_main(__rte_unused void *arg)
 				continue;
 			__atomic_store_n(&st->last_rx_tsc, cur,
 				__ATOMIC_RELAXED);
-			process_burst(lc, st, fc, port, pkts, nb, cur);
+			process_burst(lc, st, fc, fd, port, pkts, nb, cur);
 		}
-		/* no flow handle is held across this point (the flow
+		/* process_burst() applied its deferred updates: no flow
+		 * handle is held across this point (the flow
 		 * cache's entries are checked against the aging epoch at
 		 * the start of every burst, see flow_table.h) */
 		rte_rcu_qsbr_quiescent(qsbr, lcore);
@@ -709,6 +745,7 @@ worker_main(__rte_unused void *arg)
 	rte_rcu_qsbr_thread_offline(qsbr, lcore);
 	rte_rcu_qsbr_thread_unregister(qsbr, lcore);
 	flow_cache_free(fc);
+	flow_defer_free(fd);
 	/* CPU time of this thread: rates per CPU second do not depend on
 	 * other processes sharing the CPU */
 	if (getrusage(RUSAGE_THREAD, &ru) == 0)
@@ -1386,6 +1423,7 @@ main(int argc, char **argv)
 				1u << 16), 1u << 21),
 			.qsbr = qsbr,
 			.socket_id = (int)rte_socket_id(),
+			.lookup_only = opt_lookup_only,
 		};
 
 		ftable = flow_table_create(&fc);
@@ -1405,7 +1443,8 @@ main(int argc, char **argv)
 
 	printf("flowcount: %u worker lcore(s), counting %s, max flows %u, "
 		"flow timeout %" PRIu64 " ms\n", nb_workers,
-		opt_no_count ? "off" : "on", opt_max_flows,
+		opt_no_count ? "off" : opt_lookup_only ?
+		"lookup only (counters not updated)" : "on", opt_max_flows,
 		opt_flow_timeout_ms);
 	start_tsc = rte_rdtsc();
 	RTE_LCORE_FOREACH_WORKER(lcore)
