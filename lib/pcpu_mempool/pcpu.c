@@ -672,7 +672,7 @@ ensure_init(void)
 }
 
 void
-pcpu_copies_rebuild(struct pcpu_copies *cp)
+rte_pcpu_copies_rebuild(struct rte_pcpu_copies *cp)
 {
 	unsigned int n = 0, w;
 	uint64_t m;

@@ -47,6 +47,13 @@
 #endif
 #endif
 
+/** 1 in AddressSanitizer builds, else 0 (for use in expressions). */
+#ifdef PCPU_ASAN
+#define PCPU_ASAN_ON 1
+#else
+#define PCPU_ASAN_ON 0
+#endif
+
 #ifdef PCPU_ASAN
 
 #include <sanitizer/asan_interface.h>

@@ -130,7 +130,7 @@ struct lcore_cache {
 	uint64_t nr_fail;
 	unsigned int lcore_id;
 	/* copies to zero: the lcores with memory when last looked at */
-	struct pcpu_copies copies;
+	struct rte_pcpu_copies copies;
 	uintptr_t store[];    /* the arrays */
 } __rte_cache_aligned;
 
@@ -295,7 +295,7 @@ lcore_cache_create(unsigned int lcore_id)
 		goto out;
 	}
 	lc->lcore_id = lcore_id;
-	pcpu_copies_rebuild(&lc->copies);
+	rte_pcpu_copies_rebuild(&lc->copies);
 	for (c = 0; c < RTE_PCPU_CACHE_NB_CLASSES; c++) {
 		lc->cls[c].objs = &lc->store[off];
 		off += cs.max_objs[c] + 1;
@@ -475,7 +475,7 @@ lcore_epoch(struct lcore_cache *lc)
 }
 
 /* Alloc found count <= low: refill up to the midpoint. 0 or -1. */
-#define ZERO_COPIES(sz) pcpu_copies_zero(&lc->copies, h, (sz))
+#define ZERO_COPIES(sz) rte_pcpu_copies_zero(&lc->copies, h, (sz))
 
 /*
  * Zero every lcore's copy of a reused object: pcpu_zero_copies() with the
@@ -485,7 +485,7 @@ lcore_epoch(struct lcore_cache *lc)
 static inline void
 zero_copies(struct lcore_cache *lc, uintptr_t h, unsigned int ci)
 {
-	pcpu_copies_check(&lc->copies);
+	rte_pcpu_copies_check(&lc->copies);
 	switch (ci) {
 	case 0: ZERO_COPIES(8); break;
 	case 1: ZERO_COPIES(16); break;

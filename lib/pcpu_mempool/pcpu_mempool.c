@@ -100,41 +100,19 @@ pool_lcore_id(void)
 /* zero with a word loop up to this size, memset above */
 #define ZERO_WORDS_MAX 64
 
-/* One lcore's cache of one pool. Written by the owner lcore only, except
- * while a stealer (holding the pool lock) has it frozen. */
-struct pool_cache {
-	uint32_t len;      /* objects in objs[] */
-	uint32_t size;     /* capacity (cache_size) */
-	uint32_t active;   /* owner inside its lock-free section */
-	uint32_t steal;    /* a stealer or the audit wants the cache */
-	uint64_t gets;     /* objects handed out on this lcore */
-	uint64_t puts;     /* objects put on this lcore */
-	uint64_t misses;   /* objects got from the shared stack (hits are
-			    * gets - misses: one counter less on the fast
-			    * path) */
-	uint32_t len_max;  /* high-water mark of len */
-	uint32_t lcore_id;
-	uint64_t refills;  /* slow-path gets */
-	uint64_t flushes;  /* slow-path puts that moved objects out */
-	uint64_t stolen;   /* times stealers emptied the cache */
-	/* copies to zero (owner only): lcores with memory when last seen */
-	struct pcpu_copies copies;
-	void *objs[] __rte_cache_aligned;
-} __rte_cache_aligned;
-
 struct rte_pcpu_mempool {
+	/* what the inline get and put read (rte_pcpu_mempool.h): first */
+	struct rte_pcpu_mempool_fast f;
 	/* read by the fast paths, written at creation */
 	uint32_t flags;
 	uint32_t cache_size;
 	uint32_t n;
 	uint32_t zero;          /* zero every copy on get */
 	size_t elt_size;
-	size_t align;           /* every object is aligned to this */
 	uint32_t zero_words;    /* elt_size / 8 for a word loop, else 0 */
 	enum rte_pcpu_mempool_qsbr_mode rcu_mode;
 	struct rte_rcu_qsbr *rcu_v;     /* NULL: puts are not deferred */
 	struct rte_rcu_qsbr_dq *dq;     /* DQ mode */
-	struct pool_cache *caches[RTE_MAX_LCORE];
 
 	/* slow path, under lock */
 	pthread_mutex_t lock __rte_cache_aligned;
@@ -185,7 +163,7 @@ static struct {
 
 /* Owners fence for real: membarrier(2) is not available. Set before the
  * first pool exists, never changed afterwards. */
-static int pool_fence_needed;
+int rte_pcpu_mempool_fence_needed;
 
 static inline void
 stat_add(uint64_t *p, uint64_t v)
@@ -202,7 +180,7 @@ stat_read(const uint64_t *p)
 /* Objects a cache served: gets - misses. The owner adds to gets before
  * misses, so reading misses first never gives a negative count. */
 static inline uint64_t
-cache_hits(const struct pool_cache *c)
+cache_hits(const struct rte_pcpu_mempool_cache *c)
 {
 	uint64_t misses = __atomic_load_n(&c->misses, __ATOMIC_ACQUIRE);
 
@@ -232,7 +210,7 @@ pool_charge(const struct rte_pcpu_mempool *mp, uint64_t nobjs)
  * Objects of 8 .. 64 bytes (a multiple of 8) take stores specialised for
  * their size. */
 static __rte_noinline void
-pool_zero(const struct rte_pcpu_mempool *mp, const struct pcpu_copies *cp,
+pool_zero(const struct rte_pcpu_mempool *mp, const struct rte_pcpu_copies *cp,
 		void * const *objs, unsigned int n)
 {
 	unsigned int i, k;
@@ -241,14 +219,14 @@ pool_zero(const struct rte_pcpu_mempool *mp, const struct pcpu_copies *cp,
 		uintptr_t h = (uintptr_t)objs[i];
 
 		switch (mp->zero_words) {
-		case 1: pcpu_copies_zero(cp, h, 8); break;
-		case 2: pcpu_copies_zero(cp, h, 16); break;
-		case 3: pcpu_copies_zero(cp, h, 24); break;
-		case 4: pcpu_copies_zero(cp, h, 32); break;
-		case 5: pcpu_copies_zero(cp, h, 40); break;
-		case 6: pcpu_copies_zero(cp, h, 48); break;
-		case 7: pcpu_copies_zero(cp, h, 56); break;
-		case 8: pcpu_copies_zero(cp, h, 64); break;
+		case 1: rte_pcpu_copies_zero(cp, h, 8); break;
+		case 2: rte_pcpu_copies_zero(cp, h, 16); break;
+		case 3: rte_pcpu_copies_zero(cp, h, 24); break;
+		case 4: rte_pcpu_copies_zero(cp, h, 32); break;
+		case 5: rte_pcpu_copies_zero(cp, h, 40); break;
+		case 6: rte_pcpu_copies_zero(cp, h, 48); break;
+		case 7: rte_pcpu_copies_zero(cp, h, 56); break;
+		case 8: rte_pcpu_copies_zero(cp, h, 64); break;
 		default:
 			for (k = 0; k < cp->nr; k++)
 				memset((void *)(h + cp->offs[k]), 0,
@@ -266,39 +244,20 @@ pool_handle_ok(const struct rte_pcpu_mempool *mp, const void *obj)
 
 	return obj != NULL && h >= rte_pcpu_shared.base &&
 		((h - rte_pcpu_shared.base) >> rte_pcpu_shared.unit_shift) == 0 &&
-		(h & (mp->align - 1)) == 0;
+		(h & (mp->f.align - 1)) == 0;
 }
 
-/*
- * The owner's side of the steal protocol (see the top of the file).
- */
-static __rte_always_inline void
-cache_enter(struct pool_cache *c)
-{
-	__atomic_store_n(&c->active, 1, __ATOMIC_RELAXED);
-	if (unlikely(pool_fence_needed))
-		rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
-	else
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-}
-
-static __rte_always_inline void
-cache_leave(struct pool_cache *c)
-{
-	__atomic_store_n(&c->active, 0, __ATOMIC_RELEASE);
-}
-
-static __rte_always_inline int
-cache_stolen(struct pool_cache *c)
-{
-	return __atomic_load_n(&c->steal, __ATOMIC_ACQUIRE) != 0;
-}
+/* The owner's side of the steal protocol (see the top of the file) is in
+ * rte_pcpu_mempool.h, shared with the inline get and put. */
+#define cache_enter rte_pcpu_mempool_cache_enter
+#define cache_leave rte_pcpu_mempool_cache_leave
+#define cache_stolen rte_pcpu_mempool_cache_stolen
 
 /* The stealer's full barrier on every thread. */
 static void
 pool_heavy_fence(void)
 {
-	if (pool_fence_needed) {
+	if (rte_pcpu_mempool_fence_needed) {
 		rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
 		return;
 	}
@@ -314,19 +273,19 @@ pool_heavy_fence(void)
  * on the pool lock, which the caller holds) until cache_thaw().
  */
 static void
-cache_freeze(struct rte_pcpu_mempool *mp, const struct pool_cache *self)
+cache_freeze(struct rte_pcpu_mempool *mp, const struct rte_pcpu_mempool_cache *self)
 {
 	unsigned int l, spins;
-	struct pool_cache *c;
+	struct rte_pcpu_mempool_cache *c;
 
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
-		c = mp->caches[l];
+		c = mp->f.caches[l];
 		if (c != NULL && c != self)
 			__atomic_store_n(&c->steal, 1, __ATOMIC_RELAXED);
 	}
 	pool_heavy_fence();
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
-		c = mp->caches[l];
+		c = mp->f.caches[l];
 		if (c == NULL || c == self)
 			continue;
 		spins = 0;
@@ -341,13 +300,13 @@ cache_freeze(struct rte_pcpu_mempool *mp, const struct pool_cache *self)
 }
 
 static void
-cache_thaw(struct rte_pcpu_mempool *mp, const struct pool_cache *self)
+cache_thaw(struct rte_pcpu_mempool *mp, const struct rte_pcpu_mempool_cache *self)
 {
 	unsigned int l;
-	struct pool_cache *c;
+	struct rte_pcpu_mempool_cache *c;
 
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
-		c = mp->caches[l];
+		c = mp->f.caches[l];
 		if (c != NULL && c != self)
 			__atomic_store_n(&c->steal, 0, __ATOMIC_RELEASE);
 	}
@@ -356,7 +315,7 @@ cache_thaw(struct rte_pcpu_mempool *mp, const struct pool_cache *self)
 /* Move a cache's objects to the shared stack. Lock held, cache frozen or
  * its owner's. Returns the number moved. */
 static unsigned int
-cache_drain(struct rte_pcpu_mempool *mp, struct pool_cache *c)
+cache_drain(struct rte_pcpu_mempool *mp, struct rte_pcpu_mempool_cache *c)
 {
 	unsigned int len = c->len;
 
@@ -368,13 +327,13 @@ cache_drain(struct rte_pcpu_mempool *mp, struct pool_cache *c)
 
 /* Take every other lcore's cached objects. Lock held. */
 static unsigned int
-pool_steal(struct rte_pcpu_mempool *mp, struct pool_cache *self)
+pool_steal(struct rte_pcpu_mempool *mp, struct rte_pcpu_mempool_cache *self)
 {
 	unsigned int l, moved = 0, candidates = 0;
-	struct pool_cache *c;
+	struct rte_pcpu_mempool_cache *c;
 
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
-		c = mp->caches[l];
+		c = mp->f.caches[l];
 		if (c != NULL && c != self &&
 		    __atomic_load_n(&c->len, __ATOMIC_RELAXED) != 0)
 			candidates++;
@@ -383,7 +342,7 @@ pool_steal(struct rte_pcpu_mempool *mp, struct pool_cache *self)
 		return 0;
 	cache_freeze(mp, self);
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
-		c = mp->caches[l];
+		c = mp->f.caches[l];
 		if (c == NULL || c == self || c->len == 0)
 			continue;
 		moved += cache_drain(mp, c);
@@ -398,16 +357,16 @@ pool_steal(struct rte_pcpu_mempool *mp, struct pool_cache *self)
 
 /* The calling lcore's cache, created on first use. Lock held. NULL for
  * unregistered threads, pools without caches, or no memory. */
-static struct pool_cache *
+static struct rte_pcpu_mempool_cache *
 cache_get(struct rte_pcpu_mempool *mp, unsigned int lcore_id)
 {
-	struct pool_cache *c;
+	struct rte_pcpu_mempool_cache *c;
 	size_t sz;
 	int socket;
 
 	if (lcore_id >= RTE_MAX_LCORE || mp->cache_size == 0)
 		return NULL;
-	c = mp->caches[lcore_id];
+	c = mp->f.caches[lcore_id];
 	if (c != NULL)
 		return c;
 	sz = sizeof(*c) + (size_t)mp->cache_size * sizeof(void *);
@@ -424,7 +383,7 @@ cache_get(struct rte_pcpu_mempool *mp, unsigned int lcore_id)
 	c->size = mp->cache_size;
 	c->lcore_id = lcore_id;
 	/* publish after the fields */
-	__atomic_store_n(&mp->caches[lcore_id], c, __ATOMIC_RELEASE);
+	__atomic_store_n(&mp->f.caches[lcore_id], c, __ATOMIC_RELEASE);
 	return c;
 }
 
@@ -485,7 +444,7 @@ pool_grow(struct rte_pcpu_mempool *mp, unsigned int want, unsigned int need)
 	if (want == 0)
 		return need == 0 ? GROW_OK : why;
 	dst = &mp->free_objs[mp->nb_free];
-	got = pcpu_alloc_bulk_slow(mp->elt_size, mp->align, dst, want);
+	got = pcpu_alloc_bulk_slow(mp->elt_size, mp->f.align, dst, want);
 	/* rte_pcpu_free() of a pool object is refused from now on */
 	if (got != 0 && pcpu_pool_own(dst, got, 1) != 0)
 		MP_LOG(WARNING, "%s: no memory to mark objects as the pool's: "
@@ -551,7 +510,7 @@ pool_get_slow(struct rte_pcpu_mempool *mp, unsigned int lcore_id,
 		void **objs, unsigned int n)
 {
 	enum grow_limit why = GROW_OK;
-	struct pool_cache *c;
+	struct rte_pcpu_mempool_cache *c;
 	unsigned int have, from_cache, i, half;
 	int reclaimed = 0, ret;
 
@@ -612,12 +571,12 @@ again:
 		pcpu_asan_unpoison(objs[i], mp->elt_size);
 	if (mp->zero) {
 		if (c != NULL) {
-			pcpu_copies_check(&c->copies);
+			rte_pcpu_copies_check(&c->copies);
 			pool_zero(mp, &c->copies, objs, n);
 		} else {
-			struct pcpu_copies cp;
+			struct rte_pcpu_copies cp;
 
-			pcpu_copies_rebuild(&cp);
+			rte_pcpu_copies_rebuild(&cp);
 			pool_zero(mp, &cp, objs, n);
 		}
 	}
@@ -642,10 +601,10 @@ static __rte_always_inline int
 pool_get(struct rte_pcpu_mempool *mp, void **objs, unsigned int n)
 {
 	unsigned int lcore_id = pool_lcore_id(), len, i;
-	struct pool_cache *c = NULL;
+	struct rte_pcpu_mempool_cache *c = NULL;
 
 	if (likely(lcore_id < RTE_MAX_LCORE))
-		c = __atomic_load_n(&mp->caches[lcore_id], __ATOMIC_ACQUIRE);
+		c = __atomic_load_n(&mp->f.caches[lcore_id], __ATOMIC_ACQUIRE);
 	if (unlikely(c == NULL || (mp->flags & RTE_PCPU_MEMPOOL_F_DEBUG)))
 		return pool_get_slow(mp, lcore_id, objs, n);
 	cache_enter(c);
@@ -662,29 +621,19 @@ pool_get(struct rte_pcpu_mempool *mp, void **objs, unsigned int n)
 	for (i = 0; i < n; i++)
 		pcpu_asan_unpoison(objs[i], mp->elt_size);
 	if (mp->zero) {
-		pcpu_copies_check(&c->copies);
+		rte_pcpu_copies_check(&c->copies);
 		/* single gets of up to 32 B (counter blocks) inline, the
 		 * rest out of line */
 		if (n == 1 && mp->zero_words == 2)
-			pcpu_copies_zero(&c->copies, (uintptr_t)objs[0], 16);
+			rte_pcpu_copies_zero(&c->copies, (uintptr_t)objs[0], 16);
 		else if (n == 1 && mp->zero_words == 1)
-			pcpu_copies_zero(&c->copies, (uintptr_t)objs[0], 8);
+			rte_pcpu_copies_zero(&c->copies, (uintptr_t)objs[0], 8);
 		else if (n == 1 && mp->zero_words == 4)
-			pcpu_copies_zero(&c->copies, (uintptr_t)objs[0], 32);
+			rte_pcpu_copies_zero(&c->copies, (uintptr_t)objs[0], 32);
 		else
 			pool_zero(mp, &c->copies, objs, n);
 	}
 	return 0;
-}
-
-int
-rte_pcpu_mempool_get(struct rte_pcpu_mempool *mp, void **obj)
-{
-	if (unlikely(mp == NULL || obj == NULL)) {
-		rte_errno = EINVAL;
-		return -EINVAL;
-	}
-	return pool_get(mp, obj, 1);
 }
 
 int
@@ -738,7 +687,7 @@ pool_put_check(struct rte_pcpu_mempool *mp, void * const *objs,
 /* Put accepted objects into cache @p c (may be NULL) or the shared stack,
  * flushing the coldest to the shared stack. Lock held. */
 static void
-pool_push_locked(struct rte_pcpu_mempool *mp, struct pool_cache *c,
+pool_push_locked(struct rte_pcpu_mempool *mp, struct rte_pcpu_mempool_cache *c,
 		void * const *objs, unsigned int n)
 {
 	unsigned int len, total, keep, flush, j;
@@ -793,10 +742,10 @@ static __rte_always_inline int
 pool_put_now(struct rte_pcpu_mempool *mp, void * const *objs, unsigned int n)
 {
 	unsigned int lcore_id = pool_lcore_id(), len, i;
-	struct pool_cache *c = NULL;
+	struct rte_pcpu_mempool_cache *c = NULL;
 
 	if (likely(lcore_id < RTE_MAX_LCORE))
-		c = __atomic_load_n(&mp->caches[lcore_id], __ATOMIC_ACQUIRE);
+		c = __atomic_load_n(&mp->f.caches[lcore_id], __ATOMIC_ACQUIRE);
 	if (unlikely(c == NULL || (mp->flags & RTE_PCPU_MEMPOOL_F_DEBUG)))
 		return pool_put_slow(mp, lcore_id, objs, n);
 	for (i = 0; i < n; i++)
@@ -843,7 +792,7 @@ static __rte_noinline int
 pool_put_rcu(struct rte_pcpu_mempool *mp, void * const *objs, unsigned int n)
 {
 	unsigned int lcore_id = pool_lcore_id(), ok, i;
-	struct pool_cache *c = NULL;
+	struct rte_pcpu_mempool_cache *c = NULL;
 	int ret;
 
 	if (mp->rcu_mode == RTE_PCPU_MEMPOOL_QSBR_MODE_SYNC) {
@@ -857,7 +806,7 @@ pool_put_rcu(struct rte_pcpu_mempool *mp, void * const *objs, unsigned int n)
 	if (mp->out != NULL)
 		pthread_mutex_unlock(&mp->lock);
 	if (lcore_id < RTE_MAX_LCORE)
-		c = __atomic_load_n(&mp->caches[lcore_id], __ATOMIC_ACQUIRE);
+		c = __atomic_load_n(&mp->f.caches[lcore_id], __ATOMIC_ACQUIRE);
 	for (i = 0; i < ok; i++) {
 		void *obj = objs[i];
 
@@ -874,18 +823,6 @@ pool_put_rcu(struct rte_pcpu_mempool *mp, void * const *objs, unsigned int n)
 		pool_rcu_free(mp, &obj, 1);
 	}
 	return ret;
-}
-
-int
-rte_pcpu_mempool_put(struct rte_pcpu_mempool *mp, void *obj)
-{
-	if (unlikely(mp == NULL || obj == NULL)) {
-		rte_errno = EINVAL;
-		return -EINVAL;
-	}
-	if (unlikely(mp->rcu_v != NULL))
-		return pool_put_rcu(mp, &obj, 1);
-	return pool_put_now(mp, &obj, 1);
 }
 
 int
@@ -910,8 +847,8 @@ pool_out(const struct rte_pcpu_mempool *mp)
 	unsigned int l;
 
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
-		const struct pool_cache *c =
-			__atomic_load_n(&mp->caches[l], __ATOMIC_ACQUIRE);
+		const struct rte_pcpu_mempool_cache *c =
+			__atomic_load_n(&mp->f.caches[l], __ATOMIC_ACQUIRE);
 
 		if (c != NULL)
 			out += (int64_t)(stat_read(&c->gets) -
@@ -987,7 +924,7 @@ pool_global_setup(void)
 		    syscall(__NR_membarrier,
 			    MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0)
 		    != 0) {
-			pool_fence_needed = 1;
+			rte_pcpu_mempool_fence_needed = 1;
 			MP_LOG(INFO, "membarrier(2) unavailable: pool caches "
 				"use a full fence per operation");
 		}
@@ -1052,7 +989,7 @@ pool_destroy(struct rte_pcpu_mempool *mp)
 				mp->nb_objs - done, mp->nb_objs);
 	}
 	for (l = 0; l < RTE_MAX_LCORE; l++)
-		rte_free(mp->caches[l]);
+		rte_free(mp->f.caches[l]);
 	rte_hash_free(mp->out);
 	free(mp->free_objs);
 	free(mp->all);
@@ -1115,7 +1052,7 @@ rte_pcpu_mempool_create(const char *name, unsigned int n, size_t elt_size,
 	rte_strscpy(mp->name, name, sizeof(mp->name));
 	mp->n = n;
 	mp->elt_size = elt_size;
-	mp->align = pool_natural_align(elt_size);
+	mp->f.align = pool_natural_align(elt_size);
 	mp->cache_size = cache_size;
 	mp->flags = flags;
 	mp->max_bytes = max_bytes;
@@ -1124,6 +1061,12 @@ rte_pcpu_mempool_create(const char *name, unsigned int n, size_t elt_size,
 	mp->zero = obj_init == NULL && !(flags & RTE_PCPU_MEMPOOL_F_NO_ZERO);
 	mp->zero_words = (elt_size % 8 == 0 && elt_size <= ZERO_WORDS_MAX) ?
 		(uint32_t)(elt_size / 8) : 0;
+	/* the inline get and put (rte_pcpu_mempool.h) serve the pool unless
+	 * it needs a check or a poisoning they do not do */
+	mp->f.zero_bytes = mp->zero ? (uint32_t)elt_size : 0;
+	mp->f.inline_ok = !(flags & RTE_PCPU_MEMPOOL_F_DEBUG) && !PCPU_ASAN_ON &&
+		(mp->f.zero_bytes == 0 || mp->f.zero_bytes == 8 ||
+		 mp->f.zero_bytes == 16 || mp->f.zero_bytes == 32);
 	pthread_mutexattr_init(&attr);
 	pthread_mutex_init(&mp->lock, &attr);
 	pthread_mutexattr_destroy(&attr);
@@ -1308,12 +1251,12 @@ static void
 lcore_uninit_cb(unsigned int lcore_id, void *arg __rte_unused)
 {
 	struct rte_pcpu_mempool *mp;
-	struct pool_cache *c;
+	struct rte_pcpu_mempool_cache *c;
 
 	pthread_mutex_lock(&reg.lock);
 	TAILQ_FOREACH(mp, &reg.pools, next) {
 		pthread_mutex_lock(&mp->lock);
-		c = mp->caches[lcore_id];
+		c = mp->f.caches[lcore_id];
 		if (c != NULL)
 			cache_drain(mp, c);
 		pthread_mutex_unlock(&mp->lock);
@@ -1357,8 +1300,8 @@ rte_pcpu_mempool_stats_get(const struct rte_pcpu_mempool *mp,
 	}
 	memset(s, 0, sizeof(*s));
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
-		const struct pool_cache *c =
-			__atomic_load_n(&mp->caches[l], __ATOMIC_ACQUIRE);
+		const struct rte_pcpu_mempool_cache *c =
+			__atomic_load_n(&mp->f.caches[l], __ATOMIC_ACQUIRE);
 
 		if (c == NULL)
 			continue;
@@ -1424,6 +1367,8 @@ rte_pcpu_mempool_rcu_qsbr_add(struct rte_pcpu_mempool *mp,
 	}
 	mp->rcu_mode = cfg->mode;
 	__atomic_store_n(&mp->rcu_v, cfg->v, __ATOMIC_RELEASE);
+	/* puts must now go through the defer queue: no inline paths */
+	__atomic_store_n(&mp->f.inline_ok, 0, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&mp->lock);
 	return 0;
 }
@@ -1445,7 +1390,7 @@ rte_pcpu_mempool_dump(FILE *f, const struct rte_pcpu_mempool *mp)
 	rte_pcpu_mempool_stats_get(mp, &s);
 	fprintf(f, "pcpu_mempool %s: n %u elt_size %zu align %zu cache_size %u"
 		" flags %#x budget %" PRIu64 " obj_init %s rcu %s\n",
-		mp->name, mp->n, mp->elt_size, mp->align, mp->cache_size,
+		mp->name, mp->n, mp->elt_size, mp->f.align, mp->cache_size,
 		mp->flags, mp->max_bytes, mp->obj_init != NULL ? "yes" : "no",
 		mp->rcu_v == NULL ? "no" :
 		mp->rcu_mode == RTE_PCPU_MEMPOOL_QSBR_MODE_DQ ? "dq" : "sync");
@@ -1463,8 +1408,8 @@ rte_pcpu_mempool_dump(FILE *f, const struct rte_pcpu_mempool *mp)
 		s.get_fail_budget, s.put, s.cache_hits, s.cache_misses,
 		s.put_refused, s.rcu_pending);
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
-		const struct pool_cache *c =
-			__atomic_load_n(&mp->caches[l], __ATOMIC_ACQUIRE);
+		const struct rte_pcpu_mempool_cache *c =
+			__atomic_load_n(&mp->f.caches[l], __ATOMIC_ACQUIRE);
 
 		if (c == NULL)
 			continue;
@@ -1560,7 +1505,7 @@ pool_audit_locked(struct rte_pcpu_mempool *mp, void **sorted, uint8_t *seen,
 				msg, len) != 0)
 			return -1;
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
-		struct pool_cache *c = mp->caches[l];
+		struct rte_pcpu_mempool_cache *c = mp->f.caches[l];
 
 		if (c == NULL)
 			continue;
@@ -1701,7 +1646,7 @@ pcpu_mempool_tel_info(const char *name, struct rte_tel_data *d)
 	rte_pcpu_mempool_stats_get(mp, &s);
 	rte_tel_data_add_dict_string(d, "name", mp->name);
 	rte_tel_data_add_dict_u64(d, "elt_size", mp->elt_size);
-	rte_tel_data_add_dict_u64(d, "align", mp->align);
+	rte_tel_data_add_dict_u64(d, "align", mp->f.align);
 	rte_tel_data_add_dict_u64(d, "n", mp->n);
 	rte_tel_data_add_dict_u64(d, "cache_size", mp->cache_size);
 	rte_tel_data_add_dict_u64(d, "flags", mp->flags);
@@ -1730,8 +1675,8 @@ pcpu_mempool_tel_info(const char *name, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "cache_high_watermark", mp->cache_size);
 	rte_tel_data_add_dict_u64(d, "cache_low_watermark", mp->cache_size / 2);
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
-		const struct pool_cache *c =
-			__atomic_load_n(&mp->caches[l], __ATOMIC_ACQUIRE);
+		const struct rte_pcpu_mempool_cache *c =
+			__atomic_load_n(&mp->f.caches[l], __ATOMIC_ACQUIRE);
 
 		if (c == NULL)
 			continue;

@@ -13,13 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <string.h>
-
-#include <rte_branch_prediction.h>
 #include <rte_log.h>
-#ifdef RTE_ARCH_X86
-#include <emmintrin.h>
-#endif
 
 #include "rte_pcpu.h"
 
@@ -168,68 +162,6 @@ extern void (*pcpu_lcore_leave_hook)(unsigned int lcore_id);
 extern void (*pcpu_cleanup_hook)(void);
 
 /** Words of rte_pcpu_shared.lcore_mask. */
-#define PCPU_MASK_WORDS ((RTE_MAX_LCORE + 63) / 64)
-
-/**
- * Where every lcore's copy of an object lies, relative to lcore 0's copy,
- * as of the last look at rte_pcpu_shared.lcore_mask. Each fast path that
- * zeroes copies (an lcore's cache buckets, a pool's lcore cache) keeps its
- * own and refreshes it with pcpu_copies_check(), which costs one load per
- * mask word while the set of lcores with memory stays the same.
- */
-struct pcpu_copies {
-	uint64_t mask[PCPU_MASK_WORDS]; /**< The mask these offsets are of. */
-	unsigned int nr;                /**< Entries of offs[]. */
-	uintptr_t offs[RTE_MAX_LCORE];  /**< lcore_id << unit_shift. */
-};
-
-/** Rebuild @p cp from the current mask. */
-void pcpu_copies_rebuild(struct pcpu_copies *cp);
-
-/** Make @p cp current (the mask may have gained lcores). */
-static __rte_always_inline void
-pcpu_copies_check(struct pcpu_copies *cp)
-{
-	unsigned int w;
-
-	for (w = 0; w < PCPU_MASK_WORDS; w++)
-		if (unlikely(__atomic_load_n(&rte_pcpu_shared.lcore_mask[w],
-				__ATOMIC_ACQUIRE) != cp->mask[w])) {
-			pcpu_copies_rebuild(cp);
-			return;
-		}
-}
-
-/**
- * Zero @p sz bytes (a multiple of 8, constant at each call site) at @p p.
- * On x86, 16-byte stores: a constant-size memset of 96..512 bytes compiles
- * to "rep stos", whose start-up cost dominates at these sizes.
- */
-static __rte_always_inline void
-pcpu_zero_small(uintptr_t p, unsigned int sz)
-{
-#ifdef RTE_ARCH_X86
-	const __m128i z = _mm_setzero_si128();
-	unsigned int k;
-
-	for (k = 0; k + 16 <= sz; k += 16)
-		_mm_storeu_si128((__m128i *)(p + k), z);
-	if (sz & 8)
-		*(volatile uint64_t *)(p + k) = 0;
-#else
-	memset((void *)p, 0, sz);
-#endif
-}
-
-/** Zero @p sz bytes (as pcpu_zero_small()) of every copy in @p cp of the
- * object at @p h. */
-static __rte_always_inline void
-pcpu_copies_zero(const struct pcpu_copies *cp, uintptr_t h, unsigned int sz)
-{
-	unsigned int i;
-
-	for (i = 0; i < cp->nr; i++)
-		pcpu_zero_small(h + cp->offs[i], sz);
-}
+#define PCPU_MASK_WORDS RTE_PCPU_MASK_WORDS
 
 #endif /* _PCPU_PRIVATE_H_ */

@@ -39,11 +39,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <rte_common.h>
 #include <rte_compat.h>
 #include <rte_debug.h>
 #include <rte_lcore.h>
+#ifdef RTE_ARCH_X86
+#include <emmintrin.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -152,6 +156,74 @@ struct rte_pcpu_shared {
 
 /** @internal The one instance, defined in the library. */
 extern struct rte_pcpu_shared rte_pcpu_shared;
+
+/** @internal Words of rte_pcpu_shared.lcore_mask. */
+#define RTE_PCPU_MASK_WORDS ((RTE_MAX_LCORE + 63) / 64)
+
+/**
+ * @internal Where every lcore's copy of an object lies, relative to lcore
+ * 0's copy (the handle), as of the last look at rte_pcpu_shared.lcore_mask.
+ * Each fast path that zeroes copies (an lcore's cache buckets, a pool's
+ * lcore cache) keeps its own, used by one thread only, and refreshes it
+ * with rte_pcpu_copies_check(), which costs one load per mask word while
+ * the set of lcores with memory stays the same.
+ */
+struct rte_pcpu_copies {
+	uint64_t mask[RTE_PCPU_MASK_WORDS]; /**< The mask these are of. */
+	unsigned int nr;                    /**< Entries of offs[]. */
+	uintptr_t offs[RTE_MAX_LCORE];      /**< lcore_id << unit_shift. */
+};
+
+/**
+ * @internal Rebuild @p cp from the current mask.
+ * Thread-safety: @p cp is the caller's; the mask is read atomically.
+ */
+__rte_experimental
+void rte_pcpu_copies_rebuild(struct rte_pcpu_copies *cp);
+
+/** @internal Make @p cp current (the mask may have gained lcores). */
+__rte_experimental
+static __rte_always_inline void
+rte_pcpu_copies_check(struct rte_pcpu_copies *cp)
+{
+	unsigned int w;
+
+	for (w = 0; w < RTE_PCPU_MASK_WORDS; w++)
+		if (unlikely(__atomic_load_n(&rte_pcpu_shared.lcore_mask[w],
+				__ATOMIC_ACQUIRE) != cp->mask[w])) {
+			rte_pcpu_copies_rebuild(cp);
+			return;
+		}
+}
+
+/**
+ * @internal Zero @p sz bytes (a multiple of 8, constant at each call
+ * site) of every copy in @p cp of the object at @p h. On x86 with 16-byte
+ * stores: a constant-size memset of 96..512 bytes compiles to "rep stos",
+ * whose start-up cost dominates at these sizes.
+ */
+static __rte_always_inline void
+rte_pcpu_copies_zero(const struct rte_pcpu_copies *cp, uintptr_t h,
+		unsigned int sz)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < cp->nr; i++) {
+		uintptr_t p = h + cp->offs[i];
+
+#ifdef RTE_ARCH_X86
+		const __m128i z = _mm_setzero_si128();
+
+		for (k = 0; k + 16 <= sz; k += 16)
+			_mm_storeu_si128((__m128i *)(p + k), z);
+		if (sz & 8)
+			*(volatile uint64_t *)(p + k) = 0;
+#else
+		RTE_SET_USED(k);
+		memset((void *)p, 0, sz);
+#endif
+	}
+}
 
 /**
  * @warning
