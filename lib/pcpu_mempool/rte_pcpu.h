@@ -176,12 +176,21 @@ struct rte_pcpu_copies {
 
 /**
  * @internal Rebuild @p cp from the current mask.
+ *
+ * @param cp
+ *   The list to rebuild (RTE_MAX_LCORE entries at most).
+ *
  * Thread-safety: @p cp is the caller's; the mask is read atomically.
  */
 __rte_experimental
 void rte_pcpu_copies_rebuild(struct rte_pcpu_copies *cp);
 
-/** @internal Make @p cp current (the mask may have gained lcores). */
+/**
+ * @internal Make @p cp current (the mask may have gained lcores).
+ *
+ * @param cp
+ *   The caller's list of copy offsets.
+ */
 __rte_experimental
 static __rte_always_inline void
 rte_pcpu_copies_check(struct rte_pcpu_copies *cp)
@@ -201,6 +210,13 @@ rte_pcpu_copies_check(struct rte_pcpu_copies *cp)
  * site) of every copy in @p cp of the object at @p h. On x86 with 16-byte
  * stores: a constant-size memset of 96..512 bytes compiles to "rep stos",
  * whose start-up cost dominates at these sizes.
+ *
+ * @param cp
+ *   Copy offsets (rte_pcpu_copies_check() first).
+ * @param h
+ *   The object's handle (lcore 0's copy).
+ * @param sz
+ *   Bytes per copy, a multiple of 8.
  */
 static __rte_always_inline void
 rte_pcpu_copies_zero(const struct rte_pcpu_copies *cp, uintptr_t h,

@@ -286,7 +286,12 @@ struct rte_pcpu_mempool_fast {
  * caches fence for real. Set before the first pool exists. */
 extern int rte_pcpu_mempool_fence_needed;
 
-/** @internal Enter the lock-free section of cache @p c. */
+/**
+ * @internal Enter the lock-free section of cache @p c (owner only).
+ *
+ * @param c
+ *   The calling lcore's cache.
+ */
 static __rte_always_inline void
 rte_pcpu_mempool_cache_enter(struct rte_pcpu_mempool_cache *c)
 {
@@ -297,22 +302,42 @@ rte_pcpu_mempool_cache_enter(struct rte_pcpu_mempool_cache *c)
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
-/** @internal Leave the lock-free section of cache @p c. */
+/**
+ * @internal Leave the lock-free section of cache @p c (owner only).
+ *
+ * @param c
+ *   The calling lcore's cache.
+ */
 static __rte_always_inline void
 rte_pcpu_mempool_cache_leave(struct rte_pcpu_mempool_cache *c)
 {
 	__atomic_store_n(&c->active, 0, __ATOMIC_RELEASE);
 }
 
-/** @internal Whether a stealer wants cache @p c (inside the section). */
+/**
+ * @internal Whether a stealer wants cache @p c; ask inside the section.
+ *
+ * @param c
+ *   The calling lcore's cache.
+ * @return
+ *   Non-zero if the owner must leave and take the locked path.
+ */
 static __rte_always_inline int
 rte_pcpu_mempool_cache_stolen(struct rte_pcpu_mempool_cache *c)
 {
 	return __atomic_load_n(&c->steal, __ATOMIC_ACQUIRE) != 0;
 }
 
-/** @internal The calling lcore's cache of @p mp if the inline paths may
- * use it, else NULL. */
+/**
+ * @internal The calling lcore's cache of a pool, if the inline paths may
+ * use it.
+ *
+ * @param mp
+ *   Pool (not NULL).
+ * @return
+ *   The cache, or NULL (not an lcore, no cache yet, or the pool needs the
+ *   library's paths).
+ */
 static __rte_always_inline struct rte_pcpu_mempool_cache *
 rte_pcpu_mempool_inline_cache(struct rte_pcpu_mempool *mp)
 {
