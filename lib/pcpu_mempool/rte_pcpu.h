@@ -185,6 +185,10 @@ struct rte_pcpu_copies {
 __rte_experimental
 void rte_pcpu_copies_rebuild(struct rte_pcpu_copies *cp);
 
+/* The internal inline helpers call experimental functions of this
+ * library; the warning belongs at the application's own calls only. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 /**
  * @internal Make @p cp current (the mask may have gained lcores).
  *
@@ -204,6 +208,7 @@ rte_pcpu_copies_check(struct rte_pcpu_copies *cp)
 			return;
 		}
 }
+#pragma GCC diagnostic pop
 
 /**
  * @internal Zero @p sz bytes (a multiple of 8, constant at each call

@@ -350,6 +350,11 @@ rte_pcpu_mempool_inline_cache(struct rte_pcpu_mempool *mp)
 	return __atomic_load_n(&f->caches[lcore_id], __ATOMIC_ACQUIRE);
 }
 
+/* The inline get and put call experimental functions of this library;
+ * the warning belongs at the application's own calls only. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
 /**
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
@@ -471,6 +476,8 @@ rte_pcpu_mempool_put(struct rte_pcpu_mempool *mp, void *obj)
 	rte_pcpu_mempool_cache_leave(c);
 	return 0;
 }
+
+#pragma GCC diagnostic pop
 
 /**
  * @warning
