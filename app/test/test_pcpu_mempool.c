@@ -1500,6 +1500,153 @@ test_stress(void)
 	return ret;
 }
 
+/*
+ * Steal race: a pool much smaller than its caches can hold, used by every
+ * lcore and by unregistered threads (which always take the locked path and
+ * steal from the caches), so freezes, drains and thaws overlap the lcores'
+ * lock-free sections all the time. An object must never be out twice and
+ * must come back zeroed on every lcore. This caught the owner reading its
+ * cache length before the steal check (a whole freeze-drain-thaw could
+ * pass in between, the drained length was not seen, and drained objects
+ * stayed in the cache as well as in the shared stack).
+ */
+#define RACE_N 32
+
+static struct {
+	struct rte_pcpu_mempool *mp;
+	uintptr_t base;            /* lowest handle */
+	uint8_t out[RACE_N * 8];   /* one flag per 8-byte slot of the range */
+	uint64_t stop_tsc;
+	uint64_t ops, errors;
+} race;
+
+static int
+race_take(void *o)
+{
+	uintptr_t k = ((uintptr_t)o - race.base) / 8;
+	unsigned int l;
+	uint64_t *p;
+	int bad = 0;
+
+	if ((uintptr_t)o < race.base || k >= RTE_DIM(race.out))
+		return 1;
+	if (__atomic_exchange_n(&race.out[k], 1, __ATOMIC_ACQ_REL) != 0)
+		bad = 1;    /* handed out twice */
+	RTE_PCPU_FOREACH(l, p, (uint64_t *)o) {
+		if (*p != 0)
+			bad = 1;    /* not zeroed */
+		*p = UINT64_C(0xeeeeeeeeeeeeeeee);
+	}
+	return bad;
+}
+
+static void
+race_give(void *o)
+{
+	__atomic_store_n(&race.out[((uintptr_t)o - race.base) / 8], 0,
+		__ATOMIC_RELEASE);
+}
+
+static void
+race_loop(uint64_t seed)
+{
+	void *o[8];
+	uint64_t ops = 0, errors = 0;
+	unsigned int i, n, got;
+
+	while (rte_get_timer_cycles() < race.stop_tsc) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		n = 1 + (unsigned int)(seed >> 60) % 8;
+		got = 0;
+		if (seed & (1u << 20)) {
+			if (rte_pcpu_mempool_get_bulk(race.mp, o, n) == 0)
+				got = n;
+		} else {
+			for (i = 0; i < n; i++)
+				if (rte_pcpu_mempool_get(race.mp, &o[got]) == 0)
+					got++;
+		}
+		for (i = 0; i < got; i++)
+			errors += race_take(o[i]);
+		for (i = 0; i < got; i++)
+			race_give(o[i]);
+		if (got != 0 && (seed & (1u << 21))) {
+			if (rte_pcpu_mempool_put_bulk(race.mp, o, got) != 0)
+				errors++;
+		} else {
+			for (i = 0; i < got; i++)
+				if (rte_pcpu_mempool_put(race.mp, o[i]) != 0)
+					errors++;
+		}
+		ops += got;
+	}
+	__atomic_fetch_add(&race.ops, ops, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&race.errors, errors, __ATOMIC_RELAXED);
+}
+
+static int
+race_lcore(void *arg __rte_unused)
+{
+	race_loop(rte_lcore_id() * 7919 + 1);
+	return 0;
+}
+
+static void *
+race_thread(void *arg)
+{
+	race_loop((uintptr_t)arg);
+	return NULL;
+}
+
+static int
+test_steal_race(void)
+{
+	void *all[RACE_N];
+	pthread_t t[2];
+	unsigned int i, seconds = 2;
+	const char *env = getenv("PCPU_STRESS_SECONDS");
+
+	if (rte_lcore_count() < 3)
+		TEST_SKIP("needs 3 lcores");
+	if (env != NULL && atoi(env) > 2)
+		seconds = (unsigned int)atoi(env) / 2;
+	memset(&race, 0, sizeof(race));
+	race.mp = rte_pcpu_mempool_create("steal_race", RACE_N, 8, 8, 0, NULL,
+		NULL, RTE_PCPU_MEMPOOL_F_PREFILL);
+	TEST_ASSERT_NOT_NULL(race.mp, "create");
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_get_bulk(race.mp, all, RACE_N),
+		"get all");
+	race.base = UINTPTR_MAX;
+	for (i = 0; i < RACE_N; i++)
+		race.base = RTE_MIN(race.base, (uintptr_t)all[i]);
+	for (i = 0; i < RACE_N; i++)
+		TEST_ASSERT((uintptr_t)all[i] - race.base < sizeof(race.out) * 8,
+			"objects spread over more than %zu bytes",
+			sizeof(race.out) * 8);
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_put_bulk(race.mp, all, RACE_N),
+		"put all");
+	race.stop_tsc = rte_get_timer_cycles() + seconds * rte_get_timer_hz();
+	for (i = 0; i < RTE_DIM(t); i++)
+		TEST_ASSERT_SUCCESS(pthread_create(&t[i], NULL, race_thread,
+			(void *)(uintptr_t)(i + 1000)), "thread");
+	rte_eal_mp_remote_launch(race_lcore, NULL, CALL_MAIN);
+	rte_eal_mp_wait_lcore();
+	for (i = 0; i < RTE_DIM(t); i++)
+		pthread_join(t[i], NULL);
+	printf("steal race: %u lcores + %zu threads, %u s, %" PRIu64
+		" objects out and back, %" PRIu64 " errors\n",
+		rte_lcore_count(), RTE_DIM(t), seconds, race.ops, race.errors);
+	TEST_ASSERT_EQUAL(race.errors, (uint64_t)0,
+		"objects out twice or not zeroed");
+	TEST_ASSERT(race.ops > 0, "no object went out");
+	TEST_ASSERT_EQUAL(rte_pcpu_mempool_in_use_count(race.mp), 0u, "in use");
+	TEST_ASSERT_EQUAL(rte_pcpu_mempool_avail_count(race.mp),
+		(unsigned int)RACE_N, "avail");
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_audit(race.mp), "audit");
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_free(race.mp), "free");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite pcpu_mempool_testsuite = {
 	.suite_name = "percpu pools",
 	.setup = NULL,
@@ -1533,6 +1680,8 @@ static struct unit_test_suite pcpu_mempool_testsuite = {
 			test_rcu_dq),
 		TEST_CASE_NAMED_ST("rcu_sync", pool_setup, pool_reset,
 			test_rcu_sync),
+		TEST_CASE_NAMED_ST("steal_race", pool_setup, pool_reset,
+			test_steal_race),
 		TEST_CASE_NAMED_ST("stress", pool_setup, pool_reset,
 			test_stress),
 		TEST_CASES_END()

@@ -752,11 +752,12 @@ pool_put_now(struct rte_pcpu_mempool *mp, void * const *objs, unsigned int n)
 		if (unlikely(!pool_handle_ok(mp, objs[i])))
 			return pool_put_slow(mp, lcore_id, objs, n);
 	cache_enter(c);
-	len = c->len;
-	if (unlikely(cache_stolen(c) || len + n > c->size)) {
+	/* c->len only after the steal check: see rte_pcpu_mempool_get() */
+	if (unlikely(cache_stolen(c) || c->len + n > c->size)) {
 		cache_leave(c);
 		return pool_put_slow(mp, lcore_id, objs, n);
 	}
+	len = c->len;
 	for (i = 0; i < n; i++) {
 		pcpu_asan_poison(objs[i], mp->elt_size);
 		c->objs[len + i] = objs[i];

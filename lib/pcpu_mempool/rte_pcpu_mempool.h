@@ -394,11 +394,18 @@ rte_pcpu_mempool_get(struct rte_pcpu_mempool *mp, void **obj)
 	if (unlikely(c == NULL))
 		return rte_pcpu_mempool_get_bulk(mp, obj, 1);
 	rte_pcpu_mempool_cache_enter(c);
-	len = c->len;
-	if (unlikely(rte_pcpu_mempool_cache_stolen(c) || len == 0)) {
+	/*
+	 * Read c->len only after the steal check. A stealer that did not see
+	 * this section start may freeze, drain (len = 0) and thaw (steal = 0)
+	 * before the check; the check then reads the thaw's 0, and only its
+	 * acquire makes the drained length visible. A length read before it
+	 * could be the old one: objects handed out twice.
+	 */
+	if (unlikely(rte_pcpu_mempool_cache_stolen(c) || c->len == 0)) {
 		rte_pcpu_mempool_cache_leave(c);
 		return rte_pcpu_mempool_get_bulk(mp, obj, 1);
 	}
+	len = c->len;
 	h = (uintptr_t)c->objs[len - 1];
 	__atomic_store_n(&c->len, len - 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&c->gets, c->gets + 1, __ATOMIC_RELAXED);
@@ -463,11 +470,12 @@ rte_pcpu_mempool_put(struct rte_pcpu_mempool *mp, void *obj)
 			!= 0))
 		return rte_pcpu_mempool_put_bulk(mp, &obj, 1);
 	rte_pcpu_mempool_cache_enter(c);
-	len = c->len;
-	if (unlikely(rte_pcpu_mempool_cache_stolen(c) || len >= c->size)) {
+	/* c->len only after the steal check: see rte_pcpu_mempool_get() */
+	if (unlikely(rte_pcpu_mempool_cache_stolen(c) || c->len >= c->size)) {
 		rte_pcpu_mempool_cache_leave(c);
 		return rte_pcpu_mempool_put_bulk(mp, &obj, 1);
 	}
+	len = c->len;
 	c->objs[len] = obj;
 	__atomic_store_n(&c->len, len + 1, __ATOMIC_RELAXED);
 	if (unlikely(len + 1 > c->len_max))
