@@ -677,7 +677,7 @@ rte_pcpu_copies_rebuild(struct rte_pcpu_copies *cp)
 	unsigned int n = 0, w;
 	uint64_t m;
 
-	for (w = 0; w < PCPU_MASK_WORDS; w++) {
+	for (w = 0; w < RTE_PCPU_MASK_WORDS; w++) {
 		m = __atomic_load_n(&rte_pcpu_shared.lcore_mask[w],
 			__ATOMIC_ACQUIRE);
 		cp->mask[w] = m;

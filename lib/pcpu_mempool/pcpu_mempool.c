@@ -107,7 +107,6 @@ struct rte_pcpu_mempool {
 	uint32_t flags;
 	uint32_t cache_size;
 	uint32_t n;
-	uint32_t zero;          /* zero every copy on get */
 	size_t elt_size;
 	uint32_t zero_words;    /* elt_size / 8 for a word loop, else 0 */
 	enum rte_pcpu_mempool_qsbr_mode rcu_mode;
@@ -120,7 +119,7 @@ struct rte_pcpu_mempool {
 	unsigned int nb_free;
 	void **all;             /* every object that exists, n entries */
 	unsigned int nb_objs;
-	uint64_t init_mask[PCPU_MASK_WORDS]; /* lcores whose copies are set up */
+	uint64_t init_mask[RTE_PCPU_MASK_WORDS]; /* lcores whose copies are set up */
 	uint64_t steals;        /* steal operations */
 	uint64_t grows;         /* allocations from the percpu allocator */
 	struct rte_hash *out;   /* F_DEBUG: objects out */
@@ -192,7 +191,7 @@ nr_lcores_with_memory(void)
 {
 	unsigned int w, n = 0;
 
-	for (w = 0; w < PCPU_MASK_WORDS; w++)
+	for (w = 0; w < RTE_PCPU_MASK_WORDS; w++)
 		n += (unsigned int)__builtin_popcountll(__atomic_load_n(
 			&rte_pcpu_shared.lcore_mask[w], __ATOMIC_ACQUIRE));
 	return n;
@@ -236,16 +235,9 @@ pool_zero(const struct rte_pcpu_mempool *mp, const struct rte_pcpu_copies *cp,
 	}
 }
 
-/* Cheap validity check: inside lcore 0's unit, aligned as pool objects. */
-static inline int
-pool_handle_ok(const struct rte_pcpu_mempool *mp, const void *obj)
-{
-	uintptr_t h = (uintptr_t)obj;
-
-	return obj != NULL && h >= rte_pcpu_shared.base &&
-		((h - rte_pcpu_shared.base) >> rte_pcpu_shared.unit_shift) == 0 &&
-		(h & (mp->f.align - 1)) == 0;
-}
+/* Cheap validity check: inside lcore 0's unit, aligned as pool objects
+ * (the inline put's check, rte_pcpu_mempool.h). */
+#define pool_handle_ok rte_pcpu_mempool_handle_ok
 
 /* The owner's side of the steal protocol (see the top of the file) is in
  * rte_pcpu_mempool.h, shared with the inline get and put. */
@@ -394,7 +386,7 @@ pool_obj_init_all(struct rte_pcpu_mempool *mp, void *obj)
 	unsigned int w, lcore_id;
 	uint64_t m;
 
-	for (w = 0; w < PCPU_MASK_WORDS; w++) {
+	for (w = 0; w < RTE_PCPU_MASK_WORDS; w++) {
 		m = mp->init_mask[w];
 		while (m != 0) {
 			lcore_id = w * 64 + (unsigned int)__builtin_ctzll(m);
@@ -569,7 +561,7 @@ again:
 	pthread_mutex_unlock(&mp->lock);
 	for (i = 0; i < n; i++)
 		pcpu_asan_unpoison(objs[i], mp->elt_size);
-	if (mp->zero) {
+	if (mp->f.zero_bytes != 0) {
 		if (c != NULL) {
 			rte_pcpu_copies_check(&c->copies);
 			pool_zero(mp, &c->copies, objs, n);
@@ -620,18 +612,9 @@ pool_get(struct rte_pcpu_mempool *mp, void **objs, unsigned int n)
 	cache_leave(c);
 	for (i = 0; i < n; i++)
 		pcpu_asan_unpoison(objs[i], mp->elt_size);
-	if (mp->zero) {
+	if (mp->f.zero_bytes != 0) {
 		rte_pcpu_copies_check(&c->copies);
-		/* single gets of up to 32 B (counter blocks) inline, the
-		 * rest out of line */
-		if (n == 1 && mp->zero_words == 2)
-			rte_pcpu_copies_zero(&c->copies, (uintptr_t)objs[0], 16);
-		else if (n == 1 && mp->zero_words == 1)
-			rte_pcpu_copies_zero(&c->copies, (uintptr_t)objs[0], 8);
-		else if (n == 1 && mp->zero_words == 4)
-			rte_pcpu_copies_zero(&c->copies, (uintptr_t)objs[0], 32);
-		else
-			pool_zero(mp, &c->copies, objs, n);
+		pool_zero(mp, &c->copies, objs, n);
 	}
 	return 0;
 }
@@ -1059,12 +1042,12 @@ rte_pcpu_mempool_create(const char *name, unsigned int n, size_t elt_size,
 	mp->max_bytes = max_bytes;
 	mp->obj_init = obj_init;
 	mp->obj_init_arg = obj_init_arg;
-	mp->zero = obj_init == NULL && !(flags & RTE_PCPU_MEMPOOL_F_NO_ZERO);
 	mp->zero_words = (elt_size % 8 == 0 && elt_size <= ZERO_WORDS_MAX) ?
 		(uint32_t)(elt_size / 8) : 0;
 	/* the inline get and put (rte_pcpu_mempool.h) serve the pool unless
 	 * it needs a check or a poisoning they do not do */
-	mp->f.zero_bytes = mp->zero ? (uint32_t)elt_size : 0;
+	mp->f.zero_bytes = obj_init == NULL &&
+		!(flags & RTE_PCPU_MEMPOOL_F_NO_ZERO) ? (uint32_t)elt_size : 0;
 	mp->f.inline_ok = !(flags & RTE_PCPU_MEMPOOL_F_DEBUG) && !PCPU_ASAN_ON &&
 		(mp->f.zero_bytes == 0 || mp->f.zero_bytes == 8 ||
 		 mp->f.zero_bytes == 16 || mp->f.zero_bytes == 32);
@@ -1106,7 +1089,7 @@ rte_pcpu_mempool_create(const char *name, unsigned int n, size_t elt_size,
 		}
 	}
 	/* lcores appearing from now on get obj_init from lcore_init_cb */
-	for (w = 0; w < PCPU_MASK_WORDS; w++)
+	for (w = 0; w < RTE_PCPU_MASK_WORDS; w++)
 		mp->init_mask[w] = __atomic_load_n(
 			&rte_pcpu_shared.lcore_mask[w], __ATOMIC_ACQUIRE);
 	if (flags & RTE_PCPU_MEMPOOL_F_PREFILL) {
@@ -1660,7 +1643,7 @@ pcpu_mempool_tel_info(const char *name, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "budget_bytes", mp->max_bytes);
 	rte_tel_data_add_dict_u64(d, "charged_bytes", s.charged_bytes);
 	rte_tel_data_add_dict_string(d, "init", mp->obj_init != NULL ?
-		"obj_init" : mp->zero ? "zero_on_get" : "none");
+		"obj_init" : mp->f.zero_bytes != 0 ? "zero_on_get" : "none");
 	rte_tel_data_add_dict_string(d, "rcu", mp->rcu_v == NULL ? "none" :
 		mp->rcu_mode == RTE_PCPU_MEMPOOL_QSBR_MODE_DQ ? "dq" : "sync");
 	rte_tel_data_add_dict_u64(d, "get_success", s.get_success);

@@ -161,7 +161,4 @@ extern void (*pcpu_lcore_leave_hook)(unsigned int lcore_id);
 /** Called by rte_pcpu_cleanup() before the chunks go. */
 extern void (*pcpu_cleanup_hook)(void);
 
-/** Words of rte_pcpu_shared.lcore_mask. */
-#define PCPU_MASK_WORDS RTE_PCPU_MASK_WORDS
-
 #endif /* _PCPU_PRIVATE_H_ */

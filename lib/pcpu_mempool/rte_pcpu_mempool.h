@@ -329,6 +329,29 @@ rte_pcpu_mempool_cache_stolen(struct rte_pcpu_mempool_cache *c)
 }
 
 /**
+ * @internal Cheap check that @p obj can be an object of @p mp: a handle
+ * in lcore 0's unit, aligned as the pool's objects (a few instructions;
+ * RTE_PCPU_MEMPOOL_F_DEBUG checks membership).
+ *
+ * @param mp
+ *   Pool (not NULL).
+ * @param obj
+ *   Pointer to check.
+ * @return
+ *   Non-zero if it passes.
+ */
+static __rte_always_inline int
+rte_pcpu_mempool_handle_ok(const struct rte_pcpu_mempool *mp,
+		const void *obj)
+{
+	uintptr_t h = (uintptr_t)obj;
+
+	return obj != NULL && h >= rte_pcpu_shared.base &&
+		((h - rte_pcpu_shared.base) >> rte_pcpu_shared.unit_shift) == 0 &&
+		(h & (((const struct rte_pcpu_mempool_fast *)mp)->align - 1)) == 0;
+}
+
+/**
  * @internal The calling lcore's cache of a pool, if the inline paths may
  * use it.
  *
@@ -454,7 +477,6 @@ static inline int
 rte_pcpu_mempool_put(struct rte_pcpu_mempool *mp, void *obj)
 {
 	struct rte_pcpu_mempool_cache *c;
-	uintptr_t h = (uintptr_t)obj;
 	unsigned int len;
 
 	if (unlikely(mp == NULL || obj == NULL)) {
@@ -462,12 +484,7 @@ rte_pcpu_mempool_put(struct rte_pcpu_mempool *mp, void *obj)
 		return -EINVAL;
 	}
 	c = rte_pcpu_mempool_inline_cache(mp);
-	/* a handle in lcore 0's unit, aligned as the pool's objects */
-	if (unlikely(c == NULL || h < rte_pcpu_shared.base ||
-			((h - rte_pcpu_shared.base) >>
-			 rte_pcpu_shared.unit_shift) != 0 ||
-			(h & (((struct rte_pcpu_mempool_fast *)mp)->align - 1))
-			!= 0))
+	if (unlikely(c == NULL || !rte_pcpu_mempool_handle_ok(mp, obj)))
 		return rte_pcpu_mempool_put_bulk(mp, &obj, 1);
 	rte_pcpu_mempool_cache_enter(c);
 	/* c->len only after the steal check: see rte_pcpu_mempool_get() */
