@@ -28,6 +28,7 @@
 #include <rte_pcpu_mempool.h>
 
 #include "perf_shim.h"
+#include "../test/test_pcpu_live_pages.h"
 
 static int perf_smoke;
 static unsigned int perf_naive_mb = 256;
@@ -1171,10 +1172,8 @@ perf_reclaim(int huge, struct perf_result *r)
 	struct rte_pcpu_conf conf = { .page_policy = huge ?
 		RTE_PCPU_PAGE_HUGE : RTE_PCPU_PAGE_NORMAL };
 	unsigned int n = RECLAIM_GROUPS * RECLAIM_PER_GROUP, g, k;
-	uint64_t peak, final, live = 0, npages, seed = 11000, t0, t1;
-	uintptr_t base;
+	uint64_t peak, final, live, seed = 11000, t0, t1;
 	struct rte_pcpu_stats st;
-	uint8_t *page_live = NULL;
 	size_t *sizes;
 	void **objs;
 	int64_t given;
@@ -1223,27 +1222,10 @@ perf_reclaim(int huge, struct perf_result *r)
 	t1 = rte_rdtsc_precise();
 	rte_pcpu_stats_get(&st);
 	final = st.populated_bytes;
-	npages = st.unit_stride / st.page_size;
-	/* unit 0 starts at the area's base (2 MiB aligned, not stride
-	 * aligned) */
-	base = rte_pcpu_shared.base;
-	page_live = calloc(npages, 1);
-	for (k = 0; page_live != NULL && k < n; k++) {
-		uint64_t first, last, p;
-
-		if (objs[k] == NULL)
-			continue;
-		first = ((uintptr_t)objs[k] - base) / st.page_size;
-		last = ((uintptr_t)objs[k] + sizes[k] - 1 - base) /
-			st.page_size;
-		for (p = first; p <= last && p < npages; p++) {
-			if (!page_live[p]) {
-				page_live[p] = 1;
-				live++;
-			}
-		}
-	}
-	free(page_live);
+	/* 0 if there is no memory for the page map */
+	live = pcpu_test_live_pages(objs, sizes, n, &st);
+	if (live == UINT64_MAX)
+		live = 0;
 	live *= st.page_size * st.nr_lcores;
 	for (k = 0; k < n; k++)
 		rte_pcpu_free(objs[k]);

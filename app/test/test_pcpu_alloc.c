@@ -26,6 +26,7 @@
 #include "test.h"
 #include "test_pcpu_util.h"
 #include "test_pcpu_alloc.h"
+#include "test_pcpu_live_pages.h"
 
 /* xorshift64*: seeded, reproducible */
 static uint64_t rng_state;
@@ -425,9 +426,7 @@ reclaim_run(enum rte_pcpu_page_policy policy, int check)
 	struct rte_pcpu_stats st;
 	void **objs;
 	size_t *sizes;
-	uint8_t *page_live;
-	uint64_t peak, final, live_pages = 0, npages, bound;
-	uintptr_t base;
+	uint64_t peak, final, live_pages, bound;
 	unsigned int g, k, n = RECLAIM_GROUPS * RECLAIM_PER_GROUP;
 	int64_t given;
 
@@ -463,27 +462,8 @@ reclaim_run(enum rte_pcpu_page_policy policy, int check)
 	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit after reclaim");
 	rte_pcpu_stats_get(&st);
 	final = st.populated_bytes;
-	/* pages that still hold a live object (offsets in unit 0, which
-	 * starts at the area's base, aligned to 2 MiB, not to the stride) */
-	base = rte_pcpu_shared.base;
-	npages = st.unit_stride / st.page_size;
-	page_live = calloc(npages, 1);
-	TEST_ASSERT_NOT_NULL(page_live, "no memory");
-	for (k = 0; k < n; k++) {
-		uint64_t first, last, p;
-
-		if (objs[k] == NULL)
-			continue;
-		first = ((uintptr_t)objs[k] - base) / st.page_size;
-		last = ((uintptr_t)objs[k] + sizes[k] - 1 - base) /
-			st.page_size;
-		for (p = first; p <= last; p++)
-			if (!page_live[p]) {
-				page_live[p] = 1;
-				live_pages++;
-			}
-	}
-	free(page_live);
+	live_pages = pcpu_test_live_pages(objs, sizes, n, &st);
+	TEST_ASSERT(live_pages != UINT64_MAX, "no memory");
 	bound = live_pages * st.page_size * st.nr_lcores * 11 / 10 +
 		st.chunk_size * st.nr_lcores;
 	printf("reclaim (%" PRIu64 " KiB pages, %u lcores): peak %" PRIu64
