@@ -969,45 +969,15 @@ free_run_end(const struct pcpu_chunk *c, uint32_t b, uint32_t pos)
 	return next_set(c->alloc_map, lim, pos);
 }
 
-int
-pcpu_chunk_free(struct pcpu_chunk *c, uint32_t off)
+/*
+ * Chunk-level hints after freeing [@p s, @p e), the maximal free run
+ * (capped at block edges) the freed object now lies in; @p full: a block
+ * became fully free or the free spanned blocks.
+ */
+static inline void
+chunk_hint_free(struct pcpu_chunk *c, uint32_t s, uint32_t e, int full)
 {
 	struct pcpu_block_md *cmd = &c->chunk_md;
-	uint32_t end, bits, sb, eb, b, s, e, bs;
-	int full;
-
-	if (off >= c->map_bits || !bit_test(c->alloc_map, off) ||
-			!bit_test(c->bound_map, off))
-		return -1;
-	end = next_set(c->bound_map, c->map_bits + 1, off + 1);
-	bits = end - off;
-
-	range_clear(c->alloc_map, off, end);
-	c->free_bytes += bits << PCPU_MIN_ALLOC_SHIFT;
-	c->nr_alloc--;
-
-	sb = off / BLK_BITS;
-	eb = (end - 1) / BLK_BITS;
-	bs = sb * BLK_BITS;
-	if (sb <= chunk_priv(c)->hint_block)
-		chunk_priv(c)->hint_valid = 0;
-	/* left/right_free are exact: runs touching a block edge need no scan */
-	if (off - bs <= c->md_blocks[sb].left_free)
-		s = bs;
-	else
-		s = run_start(c->alloc_map, bs, off);
-	if (sb == eb) {
-		e = free_run_end(c, sb, end);
-		full = block_free(c, sb, s - bs, e - bs);
-	} else {
-		block_free(c, sb, s - bs, BLK_BITS);
-		for (b = sb + 1; b < eb; b++)
-			block_free(c, b, 0, BLK_BITS);
-		bs = eb * BLK_BITS;
-		e = free_run_end(c, eb, end);
-		block_free(c, eb, 0, e - bs);
-		full = 1;
-	}
 
 	if (s < cmd->first_free)
 		cmd->first_free = s;
@@ -1027,7 +997,114 @@ pcpu_chunk_free(struct pcpu_chunk *c, uint32_t off)
 		cmd->contig_hint = e - s;
 		cmd->contig_hint_start = s;
 	}
+}
+
+/* Bookkeeping common to both free paths: counters and the fit cache. */
+static inline void
+chunk_count_free(struct pcpu_chunk *c, uint32_t bits, uint32_t sb)
+{
+	struct pcpu_chunk_priv *pv = chunk_priv(c);
+
+	c->free_bytes += bits << PCPU_MIN_ALLOC_SHIFT;
+	c->nr_alloc--;
+	if (sb <= pv->hint_block)
+		pv->hint_valid = 0;
+}
+
+/*
+ * The common case: an object inside one word of the map, its end bound in
+ * the same word or at the start of the next one. Everything is read from
+ * the word already loaded: the neighbours' runs need no map scan unless
+ * they reach past the word.
+ */
+static inline int
+free_in_word(struct pcpu_chunk *c, uint32_t off, uint64_t a, uint32_t we)
+{
+	uint32_t w = off / WORD_BITS, sh = off % WORD_BITS;
+	uint32_t b = off / BLK_BITS, bs = b * BLK_BITS, bits = we - sh;
+	uint64_t low, high;
+	uint32_t s, e;
+	int full;
+
+	a &= ~word_mask(sh, we);
+	c->alloc_map[w] = a;
+	chunk_count_free(c, bits, b);
+	/* start of the run: the last set bit below, in this word or before */
+	low = sh != 0 ? a & word_mask(0, sh) : 0;
+	if (low != 0)
+		s = w * WORD_BITS + WORD_BITS - (uint32_t)__builtin_clzll(low);
+	else if (off - bs <= c->md_blocks[b].left_free)
+		s = bs;
+	else
+		s = run_start(c->alloc_map, bs, w * WORD_BITS);
+	/* end of the run: the first set bit above */
+	high = we < WORD_BITS ? a >> we : 0;
+	if (high != 0)
+		e = w * WORD_BITS + we + (uint32_t)__builtin_ctzll(high);
+	else
+		e = free_run_end(c, b, (w + 1) * WORD_BITS);
+	full = block_free(c, b, s - bs, e - bs);
+	chunk_hint_free(c, s, e, full);
 	return (int)bits;
+}
+
+/* Any object: the general path. */
+static int
+free_area(struct pcpu_chunk *c, uint32_t off)
+{
+	uint32_t end, bits, sb, eb, b, s, e, bs;
+	int full;
+
+	end = next_set(c->bound_map, c->map_bits + 1, off + 1);
+	bits = end - off;
+
+	range_clear(c->alloc_map, off, end);
+	sb = off / BLK_BITS;
+	eb = (end - 1) / BLK_BITS;
+	bs = sb * BLK_BITS;
+	chunk_count_free(c, bits, sb);
+	/* left/right_free are exact: runs touching a block edge need no scan */
+	if (off - bs <= c->md_blocks[sb].left_free)
+		s = bs;
+	else
+		s = run_start(c->alloc_map, bs, off);
+	if (sb == eb) {
+		e = free_run_end(c, sb, end);
+		full = block_free(c, sb, s - bs, e - bs);
+	} else {
+		block_free(c, sb, s - bs, BLK_BITS);
+		for (b = sb + 1; b < eb; b++)
+			block_free(c, b, 0, BLK_BITS);
+		bs = eb * BLK_BITS;
+		e = free_run_end(c, eb, end);
+		block_free(c, eb, 0, e - bs);
+		full = 1;
+	}
+	chunk_hint_free(c, s, e, full);
+	return (int)bits;
+}
+
+int
+pcpu_chunk_free(struct pcpu_chunk *c, uint32_t off)
+{
+	uint32_t w = off / WORD_BITS, sh = off % WORD_BITS;
+	uint64_t a, bound, above;
+
+	if (off >= c->map_bits)
+		return -1;
+	a = c->alloc_map[w];
+	bound = c->bound_map[w];
+	if (((a & bound) >> sh & 1) == 0)
+		return -1;
+	/* the end bound: later in this word, or bit 0 of the next word (the
+	 * bound map has map_bits + 1 bits, so that word exists) */
+	above = sh < WORD_BITS - 1 ? bound >> (sh + 1) : 0;
+	if (above != 0)
+		return free_in_word(c, off, a,
+			sh + 1 + (uint32_t)__builtin_ctzll(above));
+	if (c->bound_map[w + 1] & 1)
+		return free_in_word(c, off, a, WORD_BITS);
+	return free_area(c, off);
 }
 
 uint32_t
