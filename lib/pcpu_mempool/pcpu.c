@@ -855,12 +855,13 @@ pool_owned(const struct pcpu_chunk *c, uint32_t bit)
 }
 
 /* Free one object. Spinlock held. Returns its bits, or -1 (not a live
- * allocation) or -2 (a pool's object). */
+ * allocation) or -2 (a pool's object). @p tagged: the cache layer may hold
+ * a tag for it (pcpu_freed_hook). */
 static int
-free_locked(void *handle)
+free_locked(void *handle, int tagged)
 {
 	struct pcpu_chunk *c;
-	uint32_t bit = 0, contig;
+	uint32_t bit = 0, contig, empty;
 	int bits;
 
 	c = handle_to_chunk(handle, &bit);
@@ -869,12 +870,13 @@ free_locked(void *handle)
 	if (unlikely(pool_owned(c, bit)))
 		return -2;
 	contig = c->chunk_md.contig_hint;
+	empty = c->nr_empty_pop_pages;
 	bits = chunk_free_tracked(c, bit);
 	if (bits < 0)
 		return -1;
 	/* under the lock: before anyone can allocate the space again */
 	pcpu_asan_poison(handle, (size_t)bits << PCPU_MIN_ALLOC_SHIFT);
-	if (pcpu_freed_hook != NULL)
+	if (tagged && pcpu_freed_hook != NULL)
 		pcpu_freed_hook(handle);
 	g.nr_dealloc++;
 	g.nr_cur_alloc--;
@@ -886,7 +888,8 @@ free_locked(void *handle)
 		if (TAILQ_FIRST(&g.lists[LIST_FREE]) != c ||
 		    TAILQ_NEXT(c, next) != NULL)
 			g.need_balance = 1;
-	} else if (should_isolate(c)) {
+	} else if (c->nr_empty_pop_pages != empty && should_isolate(c)) {
+		/* only a free that emptied a page can make it qualify */
 		chunk_move(c, LIST_TO_DEPOP, 0);
 		c->isolated = 1;
 		g.need_balance = 1;
@@ -941,12 +944,12 @@ pcpu_pool_own(void * const *handles, unsigned int n, int own)
 }
 
 int
-pcpu_free_slow(void *handle, size_t *size)
+pcpu_free_slow(void *handle, size_t *size, int tagged)
 {
 	int bits;
 
 	index_lock();
-	bits = free_locked(handle);
+	bits = free_locked(handle, tagged);
 	index_unlock();
 	if (bits < 0) {
 		free_reject(handle, bits);
@@ -963,7 +966,7 @@ pcpu_free_bulk_slow(void * const *handles, unsigned int n)
 	unsigned int i, done = 0;
 	index_lock();
 	for (i = 0; i < n; i++) {
-		int bits = free_locked(handles[i]);
+		int bits = free_locked(handles[i], 1);
 
 		if (bits >= 0) {
 			done++;

@@ -621,7 +621,7 @@ pcpu_cache_free(void *handle)
 	if (unlikely(__atomic_load_n(&cs.state, __ATOMIC_ACQUIRE) != CS_ON) ||
 	    off >= cs.limit || (off & ((1u << TAG_SHIFT) - 1)) != 0 ||
 	    !chunk_tagged(off))
-		return pcpu_free_slow(handle, NULL);
+		return pcpu_free_slow(handle, NULL, 0);
 	tp = &cs.tags[off >> TAG_SHIFT];
 	t = __atomic_load_n(tp, __ATOMIC_RELAXED);
 	if (unlikely((t & TAG_FREEING) != TAG_LIVE)) {
@@ -629,7 +629,8 @@ pcpu_cache_free(void *handle)
 			return reject(handle, "already freed, being flushed");
 		if (t & TAG_CACHED)
 			return reject(handle, "already freed, held by a cache");
-		return pcpu_free_slow(handle, NULL);
+		/* not a cache object: no tag to drop */
+		return pcpu_free_slow(handle, NULL, 0);
 	}
 	ci = t & TAG_CLASS_MASK;
 	lcore_id = rte_lcore_id();
@@ -642,7 +643,7 @@ pcpu_cache_free(void *handle)
 				(uint8_t)(TAG_FREEING | ci), 0,
 				__ATOMIC_RELAXED, __ATOMIC_RELAXED))
 			return reject(handle, "freed twice concurrently");
-		if (pcpu_free_slow(handle, NULL) != 0) {
+		if (pcpu_free_slow(handle, NULL, 1) != 0) {
 			__atomic_store_n(tp, (uint8_t)(TAG_LIVE | ci),
 				__ATOMIC_RELAXED);
 			return -1;

@@ -119,8 +119,10 @@ void *pcpu_alloc_slow(size_t size, size_t align);
 
 /** Free without caches. 0, or -1 with rte_errno = EINVAL (one log line).
  * On success *size (if not NULL) gets the object's size rounded up to
- * the 4 B granule. */
-int pcpu_free_slow(void *handle, size_t *size);
+ * the 4 B granule. @p tagged: the cache layer has a tag for the object
+ * (TAG_FREEING), which pcpu_freed_hook drops under the lock; 0 skips the
+ * hook. */
+int pcpu_free_slow(void *handle, size_t *size, int tagged);
 
 /** Allocate up to @p n objects under one lock; returns how many (fewer
  * on error, with rte_errno). Each is zeroed on every lcore. */
