@@ -152,9 +152,10 @@ void pcpu_cached_add(int64_t objs, int64_t bytes);
  * layer must then pass every call to the slow path. */
 int pcpu_cache_disabled(void);
 
-/** Called under the allocator's spinlock for every object it frees, so a
- * layer can drop its own state of the object before anyone can allocate
- * the space again. */
+/** Called under the allocator's spinlock for every object it frees that
+ * the cache layer may have tagged (pcpu_free_slow() with tagged set, every
+ * pcpu_free_bulk_slow() object), so that layer can drop its own state of
+ * the object before anyone can allocate the space again. */
 extern void (*pcpu_freed_hook)(void *handle);
 
 /** Called from the lcore uninit callback (a thread unregisters). */
