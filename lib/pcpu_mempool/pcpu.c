@@ -58,6 +58,7 @@ struct rte_pcpu_shared rte_pcpu_shared;
 TAILQ_HEAD(pcpu_chunk_list, pcpu_chunk);
 
 static uint64_t balance(int explicit);
+static void settle_open(void);
 
 static struct pcpu_global {
 	pthread_mutex_t mutex;
@@ -97,6 +98,14 @@ static struct pcpu_global {
 	uint64_t min_alloc_size;
 	uint64_t max_alloc_size;
 	uint32_t nr_huge_fallback;
+	/* frees whose hint update waits (pcpu_chunk_free_deferred()): all in
+	 * one block; settle_open() applies them */
+	struct {
+		struct pcpu_chunk *c;     /* NULL: none */
+		uint32_t block;
+		uint32_t n;
+		uint32_t offs[PCPU_SETTLE_REPLAY_MAX]; /* the first ones */
+	} open;
 	uint64_t cached_objs;     /* objects held by lcore caches */
 	uint64_t cached_bytes;
 } g = {
@@ -449,6 +458,7 @@ find_area(size_t size, uint32_t bits, uint32_t align_bits,
 	struct pcpu_chunk *c, *tmp;
 	int slot, off;
 
+	settle_open();
 	/* only the non-empty active slots that can fit the size */
 	for (slot = pcpu_size_to_slot(size); slot < NR_ACTIVE_SLOTS; slot++) {
 		uint64_t more = g.active_mask >> slot;
@@ -513,6 +523,7 @@ commit_area(struct pcpu_chunk *c, int off, size_t size, uint32_t bits,
 static void
 drop_area(struct pcpu_chunk *c, int off)
 {
+	settle_open();
 	chunk_free_tracked(c, off);
 	chunk_relocate(c);
 }
@@ -854,32 +865,11 @@ pool_owned(const struct pcpu_chunk *c, uint32_t bit)
 		(c->pool_map[bit / 64] >> (bit % 64) & 1) != 0;
 }
 
-/* Free one object. Spinlock held. Returns its bits, or -1 (not a live
- * allocation) or -2 (a pool's object). @p tagged: the cache layer may hold
- * a tag for it (pcpu_freed_hook). */
-static int
-free_locked(void *handle, int tagged)
+/* After a free in @p c whose contig hint was @p contig and empty page
+ * count @p empty before: slot, spare chunks, isolation. Spinlock held. */
+static void
+after_free(struct pcpu_chunk *c, uint32_t contig, uint32_t empty)
 {
-	struct pcpu_chunk *c;
-	uint32_t bit = 0, contig, empty;
-	int bits;
-
-	c = handle_to_chunk(handle, &bit);
-	if (unlikely(c == NULL))
-		return -1;
-	if (unlikely(pool_owned(c, bit)))
-		return -2;
-	contig = c->chunk_md.contig_hint;
-	empty = c->nr_empty_pop_pages;
-	bits = chunk_free_tracked(c, bit);
-	if (bits < 0)
-		return -1;
-	/* under the lock: before anyone can allocate the space again */
-	pcpu_asan_poison(handle, (size_t)bits << PCPU_MIN_ALLOC_SHIFT);
-	if (tagged && pcpu_freed_hook != NULL)
-		pcpu_freed_hook(handle);
-	g.nr_dealloc++;
-	g.nr_cur_alloc--;
 	/* the slot follows the contig hint (pcpu_chunk_slot()): as Linux,
 	 * move only when the slot it asks for changes */
 	if (c->chunk_md.contig_hint != contig || chunk_is_free(c))
@@ -894,6 +884,81 @@ free_locked(void *handle, int tagged)
 		c->isolated = 1;
 		g.need_balance = 1;
 	}
+}
+
+/*
+ * Apply the deferred frees of the open block to its hints, the chunk's
+ * hints, the page counts and the chunk's slot. Spinlock held. Everything
+ * that reads hints or page counts calls this first.
+ */
+static void
+settle_open(void)
+{
+	struct pcpu_chunk *c = g.open.c;
+	uint32_t contig, before;
+
+	if (c == NULL)
+		return;
+	contig = c->chunk_md.contig_hint;
+	before = c->nr_empty_pop_pages;
+	pcpu_chunk_settle(c, g.open.block, g.open.n <= PCPU_SETTLE_REPLAY_MAX ?
+		g.open.offs : NULL, g.open.n);
+	empty_track(c, before);
+	g.open.c = NULL;
+	g.open.n = 0;
+	after_free(c, contig, before);
+}
+
+/*
+ * Free one object. Spinlock held. Returns its bits, or -1 (not a live
+ * allocation) or -2 (a pool's object). @p tagged: the cache layer may hold
+ * a tag for it (pcpu_freed_hook).
+ *
+ * Frees in one block in a row only clear their map bits; the block's hint
+ * update waits until another block is touched or anything needs the hints
+ * (settle_open()), so a run of frees rescans a block once instead of
+ * updating its hints per object.
+ */
+static int
+free_locked(void *handle, int tagged)
+{
+	struct pcpu_chunk *c;
+	uint32_t bit = 0, block, contig, empty;
+	int bits;
+
+	c = handle_to_chunk(handle, &bit);
+	if (unlikely(c == NULL))
+		return -1;
+	if (unlikely(pool_owned(c, bit)))
+		return -2;
+	block = bit / PCPU_BLOCK_BITS;
+	if (g.open.c != c || g.open.block != block)
+		settle_open();
+	bits = pcpu_chunk_free_deferred(c, bit);
+	if (unlikely(bits == -2)) {
+		/* crosses blocks: free it exactly */
+		settle_open();
+		contig = c->chunk_md.contig_hint;
+		empty = c->nr_empty_pop_pages;
+		bits = chunk_free_tracked(c, bit);
+		after_free(c, contig, empty);
+	} else if (bits > 0) {
+		g.open.c = c;
+		g.open.block = block;
+		if (g.open.n < PCPU_SETTLE_REPLAY_MAX)
+			g.open.offs[g.open.n] = bit;
+		g.open.n++;
+		if (chunk_is_free(c))
+			settle_open();
+	}
+	if (bits < 0)
+		return -1;
+	/* under the lock: before anyone can allocate the space again */
+	pcpu_asan_poison(handle, (size_t)bits << PCPU_MIN_ALLOC_SHIFT);
+	if (tagged && pcpu_freed_hook != NULL)
+		pcpu_freed_hook(handle);
+	g.nr_dealloc++;
+	g.nr_cur_alloc--;
 	return bits;
 }
 
@@ -1037,6 +1102,7 @@ balance(int explicit)
 
 	index_lock();
 	g.need_balance = 0;
+	settle_open();
 	bytes_per_page = g.page_size * g.nr_lcores;
 	/* fully free chunks beyond the first */
 	c = TAILQ_FIRST(&g.lists[LIST_FREE]);
@@ -1416,6 +1482,7 @@ rte_pcpu_stats_get(struct rte_pcpu_stats *s)
 	/* lock-free sum of the lcore caches' counters */
 	pcpu_cache_counters(&cc);
 	index_lock();
+	settle_open();
 	/*
 	 * User-level counts: the chunks count refills into caches as
 	 * allocations and flushes as frees; users see the objects the caches
@@ -1500,6 +1567,7 @@ rte_pcpu_dump(FILE *f)
 		s.cached_objs, s.cached_bytes);
 	pthread_mutex_lock(&g.mutex);
 	index_lock();
+	settle_open();
 	for (idx = 0; idx < g.nr_chunk_max; idx++) {
 		struct pcpu_chunk *c = g.chunks[idx];
 
@@ -1619,6 +1687,7 @@ rte_pcpu_audit(void)
 		return 0;
 	}
 	index_lock();
+	settle_open();
 	for (idx = 0; idx < g.nr_chunk_max; idx++) {
 		struct pcpu_chunk *c = g.chunks[idx];
 		int want;

@@ -1084,27 +1084,203 @@ free_area(struct pcpu_chunk *c, uint32_t off)
 	return (int)bits;
 }
 
-int
-pcpu_chunk_free(struct pcpu_chunk *c, uint32_t off)
+/*
+ * Where the live object starting at @p off ends within its map word: the
+ * end bound later in the word, or bit 0 of the next word (the bound map
+ * has map_bits + 1 bits, so that word exists). Returns the end as a bit of
+ * the word (sh + 1 .. 64), 0 if the object reaches past the word, -1 if
+ * no live object starts at @p off. *a gets the map word.
+ */
+static inline int
+obj_word_end(const struct pcpu_chunk *c, uint32_t off, uint64_t *a)
 {
 	uint32_t w = off / WORD_BITS, sh = off % WORD_BITS;
-	uint64_t a, bound, above;
+	uint64_t bound, above;
 
 	if (off >= c->map_bits)
 		return -1;
-	a = c->alloc_map[w];
+	*a = c->alloc_map[w];
 	bound = c->bound_map[w];
-	if (((a & bound) >> sh & 1) == 0)
+	if (((*a & bound) >> sh & 1) == 0)
 		return -1;
-	/* the end bound: later in this word, or bit 0 of the next word (the
-	 * bound map has map_bits + 1 bits, so that word exists) */
 	above = sh < WORD_BITS - 1 ? bound >> (sh + 1) : 0;
 	if (above != 0)
-		return free_in_word(c, off, a,
-			sh + 1 + (uint32_t)__builtin_ctzll(above));
+		return (int)(sh + 1 + (uint32_t)__builtin_ctzll(above));
 	if (c->bound_map[w + 1] & 1)
-		return free_in_word(c, off, a, WORD_BITS);
+		return WORD_BITS;
+	return 0;
+}
+
+int
+pcpu_chunk_free(struct pcpu_chunk *c, uint32_t off)
+{
+	uint64_t a = 0;
+	int we = obj_word_end(c, off, &a);
+
+	if (we < 0)
+		return -1;
+	if (we > 0)
+		return free_in_word(c, off, a, (uint32_t)we);
 	return free_area(c, off);
+}
+
+int
+pcpu_chunk_free_deferred(struct pcpu_chunk *c, uint32_t off)
+{
+	uint32_t sh = off % WORD_BITS, end;
+	uint64_t a = 0;
+	int we = obj_word_end(c, off, &a);
+
+	if (we < 0)
+		return -1;
+	if (we > 0) {
+		/* a word lies inside one block */
+		c->alloc_map[off / WORD_BITS] = a & ~word_mask(sh, (uint32_t)we);
+		end = off - sh + (uint32_t)we;
+	} else {
+		end = next_set(c->bound_map, c->map_bits + 1, off + 1);
+		if (off / BLK_BITS != (end - 1) / BLK_BITS)
+			return -2;
+		range_clear(c->alloc_map, off, end);
+	}
+	chunk_count_free(c, end - off, off / BLK_BITS);
+	return (int)(end - off);
+}
+
+/*
+ * Length of the longest run of set bits in @p x (x not 0 and not all
+ * ones) and in *start the first bit of its last occurrence. Doubling:
+ * r[k] has bit i set when bits i .. i + 2^k - 1 of x are all set; the
+ * length is then built from the largest such k downwards.
+ */
+static inline uint32_t
+longest_ones(uint64_t x, uint32_t *start)
+{
+	uint64_t r[6], cur, t;
+	uint32_t k = 0, len, i;
+
+	r[0] = x;
+	while (k < 5 && (t = r[k] & (r[k] >> (1u << k))) != 0)
+		r[++k] = t;
+	cur = r[k];
+	len = 1u << k;
+	for (i = k; i-- > 0;) {
+		t = cur & (r[i] >> len);
+		if (t != 0) {
+			cur = t;
+			len += 1u << i;
+		}
+	}
+	*start = 63 - (uint32_t)__builtin_clzll(cur);
+	return len;
+}
+
+/*
+ * Recompute block @p b's hints from the map alone, a word at a time: per
+ * word the run reaching its bottom (joined to the one carried from below),
+ * the longest run inside it and the run reaching its top (carried up), so
+ * the cost does not grow with the number of runs. The contig hint is the
+ * last of the largest runs and the scan hint the candidate it replaced (a
+ * valid prefix maximum); unlike block_update() there is no alignment
+ * preference.
+ */
+static void
+block_rescan(struct pcpu_chunk *c, uint32_t b)
+{
+	struct pcpu_block_md *md = &c->md_blocks[b];
+	const uint64_t *map = c->alloc_map + b * (BLK_BITS / WORD_BITS);
+	uint32_t i, pos, lo, hi, len, st, carry = 0, ff = BLK_BITS, left = 0;
+	uint32_t best = 0, best_s = 0, scan = 0, scan_s = 0;
+	uint64_t w, in;
+
+#define RESCAN_RUN(s_, l_) do {				\
+		if ((l_) >= best) {				\
+			scan = best;				\
+			scan_s = best_s;			\
+			best = (l_);				\
+			best_s = (s_);				\
+		}						\
+	} while (0)
+	for (i = 0; i < BLK_BITS / WORD_BITS; i++) {
+		pos = i * WORD_BITS;
+		w = map[i];
+		if (ff == BLK_BITS && ~w != 0)
+			ff = pos + (uint32_t)__builtin_ctzll(~w);
+		if (w == 0) {
+			carry += WORD_BITS;
+			continue;
+		}
+		lo = (uint32_t)__builtin_ctzll(w);
+		hi = (uint32_t)__builtin_clzll(w);
+		if (carry + lo != 0) {
+			if (pos == carry)
+				left = carry + lo;
+			RESCAN_RUN(pos - carry, carry + lo);
+		}
+		/* free bits between the word's first and last allocated bit */
+		in = ~w & ~((1ULL << lo) - 1) & (~0ULL >> hi);
+		if (in != 0) {
+			len = longest_ones(in, &st);
+			RESCAN_RUN(pos + st, len);
+		}
+		carry = hi;
+	}
+	if (carry != 0) {
+		if (carry == BLK_BITS)
+			left = BLK_BITS;
+		RESCAN_RUN(BLK_BITS - carry, carry);
+	}
+#undef RESCAN_RUN
+	md->first_free = ff;
+	md->left_free = left;
+	md->right_free = carry;
+	md->contig_hint = best;
+	md->contig_hint_start = best_s;
+	md->scan_hint = scan;
+	md->scan_hint_start = scan_s;
+}
+
+void
+pcpu_chunk_settle(struct pcpu_chunk *c, uint32_t b, const uint32_t *offs,
+		uint32_t n)
+{
+	struct pcpu_block_md *md = &c->md_blocks[b];
+	struct pcpu_block_md *cmd = &c->chunk_md;
+	uint32_t i, end;
+	int full;
+
+	if (n == 0)
+		return;
+	/* a rescan costs about as much as replaying two or three frees, and
+	 * much less than replaying two large ones */
+	if (offs != NULL && n <= PCPU_SETTLE_REPLAY_MAX) {
+		/* put the objects back and free them one by one, exactly */
+		for (i = 0; i < n; i++) {
+			end = next_set(c->bound_map, c->map_bits + 1,
+				offs[i] + 1);
+			range_set(c->alloc_map, offs[i], end);
+			c->free_bytes -= (end - offs[i]) << PCPU_MIN_ALLOC_SHIFT;
+			c->nr_alloc++;
+		}
+		for (i = 0; i < n; i++)
+			pcpu_chunk_free(c, offs[i]);
+		return;
+	}
+	/* rescan: the hints were exact before the first deferred free, so
+	 * the block was busy then */
+	block_rescan(c, b);
+	full = md->contig_hint == BLK_BITS;
+	if (full) {
+		block_set_empty(md);
+		page_block_idle(c, b);
+	}
+	leaf_dirty(c, b);
+	/* as a free of the block's largest run: the chunk hints are
+	 * refreshed in full only when the block became free */
+	chunk_hint_free(c, b * BLK_BITS + md->contig_hint_start,
+		b * BLK_BITS + md->contig_hint_start + md->contig_hint, full);
+	if (b * BLK_BITS + md->first_free < cmd->first_free)
+		cmd->first_free = b * BLK_BITS + md->first_free;
 }
 
 uint32_t

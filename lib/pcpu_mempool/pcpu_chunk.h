@@ -126,6 +126,32 @@ int pcpu_chunk_alloc(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits,
 int pcpu_chunk_free(struct pcpu_chunk *c, uint32_t off);
 
 /**
+ * Free the object that starts at bit @p off, deferring the hint update:
+ * the map and the counters (free_bytes, nr_alloc) change now; the hints of
+ * its block, the chunk's hints and the page counts stay as they were
+ * (conservative: they miss the freed space) until pcpu_chunk_settle() for
+ * that block. Nothing may read the hints in between (allocation, slot,
+ * audit, page counts). Objects crossing a block boundary are refused.
+ * @return Its size in bits, -1 if no live object starts at @p off, -2 if
+ *   it spans blocks (use pcpu_chunk_free()); nothing changes on error.
+ */
+int pcpu_chunk_free_deferred(struct pcpu_chunk *c, uint32_t off);
+
+/** Deferred frees of one block that pcpu_chunk_settle() replays one by
+ * one (exactly as pcpu_chunk_free()); with more it rescans the block. */
+#define PCPU_SETTLE_REPLAY_MAX 1
+
+/**
+ * Bring block @p b, the chunk hints and the page counts up to date after
+ * @p n deferred frees in that block since its last settle. With at most
+ * PCPU_SETTLE_REPLAY_MAX of them and their start bits in @p offs, they are
+ * replayed; otherwise (or with @p offs NULL) the block's hints are
+ * recomputed from the map, a word at a time.
+ */
+void pcpu_chunk_settle(struct pcpu_chunk *c, uint32_t b, const uint32_t *offs,
+		uint32_t n);
+
+/**
  * Size in bits of the live object starting at @p off, or 0 if no live
  * object starts there.
  */

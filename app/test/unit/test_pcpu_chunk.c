@@ -663,10 +663,65 @@ model_max_run(const uint64_t *m, uint32_t n, uint32_t align, uint32_t bits,
 	return max;
 }
 
+/* The open block of deferred frees, kept as the allocator does. */
+struct defer {
+	int on;                /* frees go through pcpu_chunk_free_deferred() */
+	int block;             /* -1: none open */
+	uint32_t n;
+	uint32_t offs[PCPU_SETTLE_REPLAY_MAX];
+	unsigned long settles;
+};
+
+static void
+defer_settle(struct pcpu_chunk *c, struct defer *d)
+{
+	if (d->block < 0)
+		return;
+	pcpu_chunk_settle(c, (uint32_t)d->block,
+		d->n <= PCPU_SETTLE_REPLAY_MAX ? d->offs : NULL, d->n);
+	d->block = -1;
+	d->n = 0;
+	d->settles++;
+}
+
+/* Free as the allocator does: deferred while in one block, exactly for an
+ * object that spans blocks. Returns the bits or -1. */
+static int
+model_free(struct pcpu_chunk *c, struct defer *d, uint32_t off)
+{
+	int bits;
+
+	if (!d->on)
+		return pcpu_chunk_free(c, off);
+	if (d->block != (int)(off / PCPU_BLOCK_BITS))
+		defer_settle(c, d);
+	bits = pcpu_chunk_free_deferred(c, off);
+	if (bits == -2) {
+		defer_settle(c, d);
+		return pcpu_chunk_free(c, off);
+	}
+	if (bits > 0) {
+		if (d->n < PCPU_SETTLE_REPLAY_MAX)
+			d->offs[d->n] = off;
+		d->n++;
+		d->block = (int)(off / PCPU_BLOCK_BITS);
+	}
+	return bits;
+}
+
+static int
+mobj_cmp(const void *a, const void *b)
+{
+	const struct mobj *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
 static void
 model_run(uint32_t chunk, uint32_t page, uint32_t max_shift,
-		unsigned long nops, uint64_t seed)
+		unsigned long nops, uint64_t seed, int deferred)
 {
+	struct defer d = { .on = deferred, .block = -1 };
 	const uint32_t nbits = chunk / 4;
 	struct pcpu_chunk c;
 	uint64_t *model = calloc(nbits / 64, sizeof(uint64_t));
@@ -676,9 +731,10 @@ model_run(uint32_t chunk, uint32_t page, uint32_t max_shift,
 	unsigned long forced = 0, npop_alloc = 0;
 
 	printf("\n    model test: %u KiB chunk, %u KiB pages, objects up to "
-		"%u KiB, seed %" PRIu64 " (PCPU_SEED=%" PRIu64 " to replay), "
-		"%lu ops\n", chunk >> 10, page >> 10, 1u << (max_shift - 8),
-		seed, seed, nops);
+		"%u KiB, %s frees, seed %" PRIu64 " (PCPU_SEED=%" PRIu64
+		" to replay), %lu ops\n", chunk >> 10, page >> 10,
+		1u << (max_shift - 8), deferred ? "deferred" : "exact", seed,
+		seed, nops);
 	rng_state = seed;
 	CU_ASSERT_FATAL(model != NULL && live != NULL);
 	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, chunk, page), 0);
@@ -695,7 +751,11 @@ model_run(uint32_t chunk, uint32_t page, uint32_t max_shift,
 			uint32_t bits = 1 + (uint32_t)(rng() % (1u << shift));
 			uint32_t align = 1u << (rng() % 11);
 			int pop = rng() % 8 == 0;
-			int off = pcpu_chunk_alloc(&c, bits, align, pop);
+			int off;
+
+			/* hints are read: deferred frees first */
+			defer_settle(&c, &d);
+			off = pcpu_chunk_alloc(&c, bits, align, pop);
 
 			if (off < 0) {
 				int fits;
@@ -743,13 +803,13 @@ model_run(uint32_t chunk, uint32_t page, uint32_t max_shift,
 				uint32_t in = o.off + 1 +
 					(uint32_t)(rng() % (o.bits - 1));
 
-				CU_ASSERT_EQUAL_FATAL(pcpu_chunk_free(&c, in), -1);
+				CU_ASSERT_EQUAL_FATAL(model_free(&c, &d, in), -1);
 				CU_ASSERT_EQUAL_FATAL(pcpu_chunk_obj_bits(&c, in), 0);
 				nbad++;
 			}
 			CU_ASSERT_EQUAL_FATAL(pcpu_chunk_obj_bits(&c, o.off),
 				o.bits);
-			CU_ASSERT_EQUAL_FATAL(pcpu_chunk_free(&c, o.off),
+			CU_ASSERT_EQUAL_FATAL(model_free(&c, &d, o.off),
 				(int)o.bits);
 			for (i = o.off; i < o.off + o.bits; i++)
 				model[i / 64] &= ~(1ULL << (i % 64));
@@ -758,12 +818,14 @@ model_run(uint32_t chunk, uint32_t page, uint32_t max_shift,
 			nfree++;
 			/* a double free, unless the bit was reused */
 			if (!m_test(model, o.off)) {
-				CU_ASSERT_EQUAL_FATAL(pcpu_chunk_free(&c, o.off),
+				CU_ASSERT_EQUAL_FATAL(model_free(&c, &d, o.off),
 					-1);
 				nbad++;
 			}
 		}
-		/* population changes now and then */
+		/* population changes now and then (page counts are read) */
+		if (r % 64 == 7 || r % 64 == 9)
+			defer_settle(&c, &d);
 		if (r % 64 == 7) {
 			uint32_t rs, re, ps = (uint32_t)(rng() % c.nr_pages);
 
@@ -781,9 +843,34 @@ model_run(uint32_t chunk, uint32_t page, uint32_t max_shift,
 				npop++;
 			}
 		}
-		if (op % 1000 == 999) {
+		if (op == nops / 2) {
+			uint32_t k, kept = 0;
+
+			/* every other object in address order: runs of frees
+			 * in one block that leave a free run per object */
+			qsort(live, nlive, sizeof(*live), mobj_cmp);
+			for (k = 0; k < nlive; k++) {
+				if (k % 2) {
+					live[kept++] = live[k];
+					continue;
+				}
+				CU_ASSERT_EQUAL_FATAL(model_free(&c, &d,
+					live[k].off), (int)live[k].bits);
+				for (i = live[k].off;
+				     i < live[k].off + live[k].bits; i++)
+					model[i / 64] &= ~(1ULL << (i % 64));
+				used -= live[k].bits;
+				nfree++;
+			}
+			nlive = kept;
+		}
+		if (op % 1000 == 999 || op == nops / 2) {
 			char msg[256];
 
+			/* the map and the counters are exact while frees wait */
+			CU_ASSERT_EQUAL_FATAL(c.nr_alloc, nlive);
+			CU_ASSERT_EQUAL_FATAL(c.free_bytes, (nbits - used) * 4);
+			defer_settle(&c, &d);
 			if (pcpu_chunk_audit(&c, msg, sizeof(msg)) != 0) {
 				fprintf(stderr, "op %lu seed %" PRIu64 ": %s\n",
 					op, seed, msg);
@@ -793,18 +880,23 @@ model_run(uint32_t chunk, uint32_t page, uint32_t max_shift,
 			CU_ASSERT_EQUAL_FATAL(c.free_bytes, (nbits - used) * 4);
 		}
 	}
+	defer_settle(&c, &d);
 	audit_ok(&c);
 	printf("    %lu allocs (%lu pop_only), %lu failed (%lu with a "
 		"misaligned fit left), %lu frees, %lu bad frees rejected, "
-		"%lu population changes, %u live\n", nalloc, npop_alloc, nfail,
-		forced, nfree, nbad, npop, nlive);
+		"%lu population changes, %lu settles, %u live\n", nalloc,
+		npop_alloc, nfail, forced, nfree, nbad, npop, d.settles, nlive);
+	if (deferred)
+		CU_ASSERT(d.settles > 0 && d.settles < nfree);
 	CU_ASSERT(nalloc > nops / 4);
 	CU_ASSERT(npop_alloc > 0);
-	while (nlive) {
-		nlive--;
-		CU_ASSERT_EQUAL(pcpu_chunk_free(&c, live[nlive].off),
-			(int)live[nlive].bits);
-	}
+	/* the rest in address order, then everything is free */
+	qsort(live, nlive, sizeof(*live), mobj_cmp);
+	for (i = 0; i < nlive; i++)
+		CU_ASSERT_EQUAL(model_free(&c, &d, live[i].off),
+			(int)live[i].bits);
+	nlive = 0;
+	defer_settle(&c, &d);
 	CU_ASSERT_EQUAL(c.free_bytes, chunk);
 	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, nbits);
 	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, c.nr_populated);
@@ -820,12 +912,20 @@ test_random_model(void)
 	unsigned long nops = env_ul("PCPU_MODEL_OPS", 200000);
 	uint64_t seed = env_ul("PCPU_SEED", (unsigned long)time(NULL));
 
-	/* objects of 4 B .. 64 KiB, as the issue asks */
-	model_run(1 * MIB, 4096, 14, nops, seed);
-	/* up to 256 KiB objects, 2 MiB pages, not a power of two of blocks */
-	model_run(6 * MIB, 2 * MIB, 16, nops / 4, seed);
-	/* a small chunk: full chunk, cross-block and edge cases are common */
-	model_run(64 * KIB, 4096, 12, nops / 4, seed);
+	int deferred;
+
+	/* frees exact (pcpu_chunk_free()) and deferred as the allocator
+	 * does them (pcpu_chunk_free_deferred(), then pcpu_chunk_settle()) */
+	for (deferred = 0; deferred <= 1; deferred++) {
+		/* objects of 4 B .. 64 KiB, as the issue asks */
+		model_run(1 * MIB, 4096, 14, nops, seed, deferred);
+		/* up to 256 KiB objects, 2 MiB pages, not a power of two of
+		 * blocks */
+		model_run(6 * MIB, 2 * MIB, 16, nops / 4, seed, deferred);
+		/* a small chunk: full chunk, cross-block and edge cases are
+		 * common */
+		model_run(64 * KIB, 4096, 12, nops / 4, seed, deferred);
+	}
 }
 
 /* Fragmentation statistics on a known layout. */
