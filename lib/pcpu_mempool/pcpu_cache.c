@@ -609,19 +609,17 @@ reject(void *handle, const char *why)
 	return -1;
 }
 
-int
-pcpu_cache_free(void *handle)
+/* A free of an object in a chunk the cache layer tags (@p off: its offset
+ * in the unit). Out of line, so that the untagged case costs no frame. */
+static __rte_noinline int
+cache_free_tagged(void *handle, uintptr_t off)
 {
-	uintptr_t h = (uintptr_t)handle, off = h - cs.base;
+	uintptr_t h = (uintptr_t)handle;
 	unsigned int lcore_id, ci;
 	struct lcore_cache *lc;
 	struct cache_class *cc;
 	uint8_t *tp, t;
 
-	if (unlikely(__atomic_load_n(&cs.state, __ATOMIC_ACQUIRE) != CS_ON) ||
-	    off >= cs.limit || (off & ((1u << TAG_SHIFT) - 1)) != 0 ||
-	    !chunk_tagged(off))
-		return pcpu_free_slow(handle, NULL, 0);
 	tp = &cs.tags[off >> TAG_SHIFT];
 	t = __atomic_load_n(tp, __ATOMIC_RELAXED);
 	if (unlikely((t & TAG_FREEING) != TAG_LIVE)) {
@@ -664,6 +662,18 @@ pcpu_cache_free(void *handle)
 	if (unlikely((++lc->ops & (PCPU_CACHE_EPOCH_OPS - 1)) == 0))
 		lcore_epoch(lc);
 	return 0;
+}
+
+int
+pcpu_cache_free(void *handle)
+{
+	uintptr_t off = (uintptr_t)handle - cs.base;
+
+	if (unlikely(__atomic_load_n(&cs.state, __ATOMIC_ACQUIRE) != CS_ON) ||
+	    off >= cs.limit || (off & ((1u << TAG_SHIFT) - 1)) != 0 ||
+	    !chunk_tagged(off))
+		return pcpu_free_slow(handle, NULL, 0);
+	return cache_free_tagged(handle, off);
 }
 
 /* Flush and reset one lcore's caches; its owner must not run them.

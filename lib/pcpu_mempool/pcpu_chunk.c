@@ -1204,7 +1204,17 @@ block_rescan(struct pcpu_chunk *c, uint32_t b)
 	for (i = 0; i < BLK_BITS / WORD_BITS; i++) {
 		pos = i * WORD_BITS;
 		w = map[i];
-		if (ff == BLK_BITS && ~w != 0)
+		if (w == ~0ULL) {
+			/* allocated: ends the run carried from below */
+			if (carry != 0) {
+				if (pos == carry)
+					left = carry;
+				RESCAN_RUN(pos - carry, carry);
+				carry = 0;
+			}
+			continue;
+		}
+		if (ff == BLK_BITS)
 			ff = pos + (uint32_t)__builtin_ctzll(~w);
 		if (w == 0) {
 			carry += WORD_BITS;
