@@ -385,33 +385,62 @@ leaf_dirty(struct pcpu_chunk *c, uint32_t b)
 	}
 }
 
+/* Recompute node @p n from its children, each @p hw bits wide; returns
+ * whether it changed. */
+static inline int
+tree_node_update(struct pcpu_tnode *t, uint32_t n, uint32_t hw)
+{
+	const struct pcpu_tnode *l = &t[2 * n], *r = &t[2 * n + 1];
+	uint32_t left, right, max, x;
+
+	left = l->left == hw ? hw + r->left : l->left;
+	right = r->right == hw ? hw + l->right : r->right;
+	max = l->max > r->max ? l->max : r->max;
+	x = l->right + r->left;
+	if (x > max)
+		max = x;
+	if (t[n].left == left && t[n].right == right && t[n].max == max)
+		return 0;
+	t[n].left = left;
+	t[n].right = right;
+	t[n].max = max;
+	return 1;
+}
+
+static inline void
+tree_set_leaf(struct pcpu_chunk *c, uint32_t b)
+{
+	struct pcpu_tnode *t = &chunk_priv(c)->tree[chunk_priv(c)->nr_leaves + b];
+	const struct pcpu_block_md *md = &c->md_blocks[b];
+
+	t->left = md->left_free;
+	t->right = md->right_free;
+	t->max = md->contig_hint;
+}
+
 static void
 tree_update_leaf(struct pcpu_chunk *c, uint32_t b)
 {
 	struct pcpu_chunk_priv *pv = chunk_priv(c);
-	struct pcpu_tnode *t = pv->tree;
-	const struct pcpu_block_md *md = &c->md_blocks[b];
 	uint32_t n = pv->nr_leaves + b, hw = BLK_BITS;
 
-	t[n].left = md->left_free;
-	t[n].right = md->right_free;
-	t[n].max = md->contig_hint;
-	for (n >>= 1; n >= 1; n >>= 1, hw <<= 1) {
-		const struct pcpu_tnode *l = &t[2 * n], *r = &t[2 * n + 1];
-		uint32_t left, right, max, x;
-
-		left = l->left == hw ? hw + r->left : l->left;
-		right = r->right == hw ? hw + l->right : r->right;
-		max = l->max > r->max ? l->max : r->max;
-		x = l->right + r->left;
-		if (x > max)
-			max = x;
-		if (t[n].left == left && t[n].right == right && t[n].max == max)
+	tree_set_leaf(c, b);
+	for (n >>= 1; n >= 1; n >>= 1, hw <<= 1)
+		if (!tree_node_update(pv->tree, n, hw))
 			break;
-		t[n].left = left;
-		t[n].right = right;
-		t[n].max = max;
-	}
+}
+
+/* Every inner node from the leaves up, a level at a time (padding leaves
+ * stay zero: fully allocated, never chosen). */
+static void
+tree_build(struct pcpu_chunk *c)
+{
+	struct pcpu_chunk_priv *pv = chunk_priv(c);
+	uint32_t lo, n, hw = BLK_BITS;
+
+	for (lo = pv->nr_leaves / 2; lo >= 1; lo /= 2, hw <<= 1)
+		for (n = lo; n < 2 * lo; n++)
+			tree_node_update(pv->tree, n, hw);
 }
 
 static void
@@ -423,6 +452,22 @@ tree_flush(struct pcpu_chunk *c)
 	if (pv->nr_dirty == 0)
 		return;
 	nw = (c->nr_blocks + WORD_BITS - 1) / WORD_BITS;
+	if (pv->nr_dirty > pv->nr_leaves / 16) {
+		/* many: one pass over the tree beats a climb per leaf */
+		for (i = 0; i < nw; i++) {
+			uint64_t w = pv->dirty[i];
+
+			while (w) {
+				tree_set_leaf(c, i * WORD_BITS +
+					(uint32_t)__builtin_ctzll(w));
+				w &= w - 1;
+			}
+			pv->dirty[i] = 0;
+		}
+		pv->nr_dirty = 0;
+		tree_build(c);
+		return;
+	}
 	for (i = 0; i < nw && pv->nr_dirty; i++) {
 		uint64_t w = pv->dirty[i];
 
@@ -506,7 +551,7 @@ int
 pcpu_chunk_init(struct pcpu_chunk *c, uint64_t chunk_size, uint64_t page_size)
 {
 	struct pcpu_chunk_priv *pv;
-	uint32_t nw, leaves, b, n;
+	uint32_t nw, leaves, b;
 	size_t md_sz, tree_sz, dirty_sz, pop_sz, busy_sz;
 	char *mem;
 
@@ -574,24 +619,7 @@ pcpu_chunk_init(struct pcpu_chunk *c, uint64_t chunk_size, uint64_t page_size)
 		pv->tree[leaves + b].right = BLK_BITS;
 		pv->tree[leaves + b].max = BLK_BITS;
 	}
-	/* padding leaves stay zero: fully allocated, never chosen */
-	for (n = leaves - 1; n >= 1; n--) {
-		const struct pcpu_tnode *l = &pv->tree[2 * n];
-		const struct pcpu_tnode *r = &pv->tree[2 * n + 1];
-		uint32_t hw = BLK_BITS, x = n;
-		uint32_t max;
-
-		while (x < leaves / 2) {
-			x <<= 1;
-			hw <<= 1;
-		}
-		pv->tree[n].left = l->left == hw ? hw + r->left : l->left;
-		pv->tree[n].right = r->right == hw ? hw + l->right : r->right;
-		max = l->max > r->max ? l->max : r->max;
-		if (l->right + r->left > max)
-			max = l->right + r->left;
-		pv->tree[n].max = max;
-	}
+	tree_build(c);
 
 	memset(&c->chunk_md, 0, sizeof(c->chunk_md));
 	c->chunk_md.nr_bits = c->map_bits;
@@ -1680,3 +1708,4 @@ pcpu_chunk_audit(const struct pcpu_chunk *c, char *msg, size_t len)
 	}
 	return 0;
 }
+#undef AUDIT_FAIL
