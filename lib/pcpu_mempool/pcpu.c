@@ -90,7 +90,6 @@ static struct pcpu_global {
 
 	uint64_t nr_alloc;
 	uint64_t nr_dealloc;
-	uint64_t nr_cur_alloc;
 	uint64_t nr_max_alloc;
 	uint64_t nr_alloc_fail;
 	uint32_t nr_chunks;
@@ -130,6 +129,13 @@ static inline void
 index_unlock(void)
 {
 	__atomic_store_n(&g.lock, 0, __ATOMIC_RELEASE);
+}
+
+/* Objects allocated now (allocations minus frees). Spinlock held. */
+static inline uint64_t
+cur_alloc(void)
+{
+	return g.nr_alloc - g.nr_dealloc;
 }
 
 static inline uint64_t
@@ -507,9 +513,8 @@ commit_area(struct pcpu_chunk *c, int off, size_t size, uint32_t bits,
 		int *dirty)
 {
 	g.nr_alloc++;
-	g.nr_cur_alloc++;
-	if (g.nr_cur_alloc > g.nr_max_alloc)
-		g.nr_max_alloc = g.nr_cur_alloc;
+	if (cur_alloc() > g.nr_max_alloc)
+		g.nr_max_alloc = cur_alloc();
 	if (size < g.min_alloc_size)
 		g.min_alloc_size = size;
 	if (size > g.max_alloc_size)
@@ -943,8 +948,10 @@ free_locked(void *handle, int tagged)
 		bits = chunk_free_tracked(c, bit);
 		after_free(c, contig, empty);
 	} else if (bits > 0) {
-		g.open.c = c;
-		g.open.block = block;
+		if (g.open.c == NULL) {
+			g.open.c = c;
+			g.open.block = block;
+		}
 		if (g.open.n < PCPU_SETTLE_REPLAY_MAX)
 			g.open.offs[g.open.n] = bit;
 		g.open.n++;
@@ -958,7 +965,6 @@ free_locked(void *handle, int tagged)
 	if (tagged && pcpu_freed_hook != NULL)
 		pcpu_freed_hook(handle);
 	g.nr_dealloc++;
-	g.nr_cur_alloc--;
 	return bits;
 }
 
@@ -1430,10 +1436,10 @@ rte_pcpu_cleanup(void)
 		rte_lcore_callback_unregister(cb);
 
 	pthread_mutex_lock(&g.mutex);
-	if (g.nr_cur_alloc != 0)
+	if (cur_alloc() != 0)
 		PCPU_LOG(WARNING, "cleanup: %" PRIu64
 			" objects still allocated become invalid",
-			g.nr_cur_alloc);
+			cur_alloc());
 	__atomic_store_n(&rte_pcpu_shared.initialised, 0, __ATOMIC_RELEASE);
 	for (idx = 0; idx < g.nr_chunk_max; idx++) {
 		if (g.chunks[idx] == NULL)
@@ -1721,9 +1727,9 @@ rte_pcpu_audit(void)
 	if (nr_chunks != g.nr_chunks)
 		AUDIT_FAIL("%u chunks exist, counter says %u", nr_chunks,
 			g.nr_chunks);
-	if (nr_alloc != g.nr_cur_alloc)
+	if (nr_alloc != cur_alloc())
 		AUDIT_FAIL("chunks hold %" PRIu64 " objects, counter says %"
-			PRIu64, nr_alloc, g.nr_cur_alloc);
+			PRIu64, nr_alloc, cur_alloc());
 	/* cache buckets: tags, contents, and user-live + cached == live */
 	if (pcpu_cache_audit(audit_obj_bytes, &cached, msg, sizeof(msg)) != 0)
 		AUDIT_FAIL("%s", msg);
@@ -1738,13 +1744,9 @@ rte_pcpu_audit(void)
 			(g.nr_alloc - cc.refilled + cc.user_alloc) -
 			(g.nr_dealloc - cc.flushed + cc.user_free), cached,
 			nr_alloc);
-	if (g.cached_objs > g.nr_cur_alloc)
+	if (g.cached_objs > cur_alloc())
 		AUDIT_FAIL("caches hold %" PRIu64 " objects, only %" PRIu64
-			" are allocated", g.cached_objs, g.nr_cur_alloc);
-	if (g.nr_alloc - g.nr_dealloc != g.nr_cur_alloc)
-		AUDIT_FAIL("allocs %" PRIu64 " - frees %" PRIu64
-			" != live %" PRIu64, g.nr_alloc, g.nr_dealloc,
-			g.nr_cur_alloc);
+			" are allocated", g.cached_objs, cur_alloc());
 	if (populated != g.populated_pages)
 		AUDIT_FAIL("chunks have %" PRIu64 " populated pages, counter %"
 			PRIu64, populated, g.populated_pages);
