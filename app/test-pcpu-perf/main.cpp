@@ -108,6 +108,10 @@ register_cases()
 			[=](perf_result *r) {
 				return perf_seed_pcpu(size, 0, r);
 			});
+		add_case("alloc_nocache/pcpu_2m/size:" + std::to_string(size),
+			[=](perf_result *r) {
+				return perf_seed_pcpu_huge(size, r);
+			});
 		add_case("alloc_nocache/naive_zmalloc/size:" +
 			std::to_string(size),
 			[=](perf_result *r) {
