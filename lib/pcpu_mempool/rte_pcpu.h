@@ -483,7 +483,12 @@ int rte_pcpu_dump(FILE *f);
  *   0 when all hold (also before set-up); -1 with rte_errno = EFAULT and
  *   one log line naming the first invariant that does not hold.
  *
- * Thread-safety: MT-safe; takes the allocator lock (slow).
+ * Thread-safety: MT-safe; takes the allocator lock (slow). With cache
+ * buckets on, the check of the lcore caches (their counts, and the tags of
+ * the objects they hold) reads them without stopping their owners: it is
+ * exact only while no lcore allocates or frees through its cache, e.g.
+ * after rte_eal_mp_wait_lcore(). Run while caches are in use it can fail
+ * on a count or tag that was changing; the chunk part is exact always.
  */
 __rte_experimental
 int rte_pcpu_audit(void);
