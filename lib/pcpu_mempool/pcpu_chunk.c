@@ -447,39 +447,31 @@ static void
 tree_flush(struct pcpu_chunk *c)
 {
 	struct pcpu_chunk_priv *pv = chunk_priv(c);
-	uint32_t i, nw;
+	uint32_t i, nw, left = pv->nr_dirty;
+	/* many dirty leaves: one pass over the tree beats a climb per leaf */
+	int rebuild = pv->nr_dirty > pv->nr_leaves / 16;
 
-	if (pv->nr_dirty == 0)
+	if (left == 0)
 		return;
 	nw = (c->nr_blocks + WORD_BITS - 1) / WORD_BITS;
-	if (pv->nr_dirty > pv->nr_leaves / 16) {
-		/* many: one pass over the tree beats a climb per leaf */
-		for (i = 0; i < nw; i++) {
-			uint64_t w = pv->dirty[i];
-
-			while (w) {
-				tree_set_leaf(c, i * WORD_BITS +
-					(uint32_t)__builtin_ctzll(w));
-				w &= w - 1;
-			}
-			pv->dirty[i] = 0;
-		}
-		pv->nr_dirty = 0;
-		tree_build(c);
-		return;
-	}
-	for (i = 0; i < nw && pv->nr_dirty; i++) {
+	for (i = 0; i < nw && left != 0; i++) {
 		uint64_t w = pv->dirty[i];
 
 		while (w) {
 			uint32_t b = i * WORD_BITS + (uint32_t)__builtin_ctzll(w);
 
 			w &= w - 1;
-			tree_update_leaf(c, b);
-			pv->nr_dirty--;
+			if (rebuild)
+				tree_set_leaf(c, b);
+			else
+				tree_update_leaf(c, b);
+			left--;
 		}
 		pv->dirty[i] = 0;
 	}
+	pv->nr_dirty = 0;
+	if (rebuild)
+		tree_build(c);
 }
 
 /*
