@@ -140,6 +140,33 @@ check_flows() {
 		"$others other row(s) (kernel traffic) not compared"
 }
 
+# send_case NAME TAG VDEV SEND_IF DST_IF: dpdk-flowcount on VDEV (port 0)
+# and net_null (port 1); pmd_send.py sends its frames out of SEND_IF to
+# DST_IF's MAC address; then the dump rows must match what was sent
+send_case() {
+	local name=$1 tag=$2 vdev=$3 send_if=$4 dst_if=$5
+
+	start_fc --lcores "$LCORES" \
+		--vdev "$vdev" --vdev net_null0 -- \
+		-P --config '(0,0,1)' --stats-interval 0 \
+		--flow-dump "$TMP/$tag.csv" > "$TMP/$tag.log" 2>&1
+	if ! wait_ready "$TMP/$tag.log"; then
+		stop_fc 2>/dev/null
+		fail "$name: dpdk-flowcount did not start"
+		tail -5 "$TMP/$tag.log"
+	elif ! "$PYTHON" "$TEST_DIR/pmd_send.py" "$send_if" \
+			"$(cat "/sys/class/net/$dst_if/address")" \
+			> "$TMP/$tag.exp"; then
+		stop_fc
+		fail "$name: pmd_send.py failed"
+	else
+		sleep 0.5
+		stop_fc
+		check_flows "$name" "$TMP/$tag.log" "$TMP/$tag.csv" \
+			"$TMP/$tag.exp"
+	fi
+}
+
 # ---- 1. net_af_packet on a veth pair ----
 if ! ip link add "$VA" type veth peer name "$VB" 2>"$TMP/err"; then
 	skip "net_af_packet: cannot create a veth pair" \
@@ -151,24 +178,7 @@ else
 		ethtool -K "$i" gro off >/dev/null 2>&1
 		ip link set "$i" up
 	done
-	start_fc --lcores "$LCORES" \
-		--vdev "net_af_packet0,iface=$VB" --vdev net_null0 -- \
-		-P --config '(0,0,1)' --stats-interval 0 \
-		--flow-dump "$TMP/afp.csv" > "$TMP/afp.log" 2>&1
-	if ! wait_ready "$TMP/afp.log"; then
-		stop_fc 2>/dev/null
-		fail "net_af_packet: dpdk-flowcount did not start"
-		tail -5 "$TMP/afp.log"
-	elif ! "$PYTHON" "$TEST_DIR/pmd_send.py" "$VA" \
-			"$(cat "/sys/class/net/$VB/address")" > "$TMP/afp.exp"; then
-		stop_fc
-		fail "net_af_packet: pmd_send.py failed"
-	else
-		sleep 0.5
-		stop_fc
-		check_flows net_af_packet "$TMP/afp.log" "$TMP/afp.csv" \
-			"$TMP/afp.exp"
-	fi
+	send_case net_af_packet afp "net_af_packet0,iface=$VB" "$VA" "$VB"
 	ip link del "$VA"
 fi
 
@@ -181,23 +191,7 @@ else
 	ip link del "$TAP"
 	# the PMD's multiq qdisc needs sch_multiq; without it, only rte_flow
 	# support is lost; its messages only go to the log
-	start_fc --lcores "$LCORES" \
-		--vdev "net_tap0,iface=$TAP" --vdev net_null0 -- \
-		-P --config '(0,0,1)' --stats-interval 0 \
-		--flow-dump "$TMP/tap.csv" > "$TMP/tap.log" 2>&1
-	if ! wait_ready "$TMP/tap.log"; then
-		stop_fc 2>/dev/null
-		fail "net_tap: dpdk-flowcount did not start"
-		tail -5 "$TMP/tap.log"
-	elif ! "$PYTHON" "$TEST_DIR/pmd_send.py" "$TAP" \
-			"$(cat "/sys/class/net/$TAP/address")" > "$TMP/tap.exp"; then
-		stop_fc
-		fail "net_tap: pmd_send.py failed"
-	else
-		sleep 0.5
-		stop_fc
-		check_flows net_tap "$TMP/tap.log" "$TMP/tap.csv" "$TMP/tap.exp"
-	fi
+	send_case net_tap tap "net_tap0,iface=$TAP" "$TAP" "$TAP"
 fi
 
 # ---- 3. net_null: zero-filled frames are non-ip ----
