@@ -1084,8 +1084,9 @@ depopulate_isolated(struct pcpu_chunk *c)
 		pcpu_chunk_set_depopulated(c, rs, re);
 		empty_track(c, before);
 		g.populated_pages -= n;
-		/* allocations wait on the mutex we hold; frees do not
-		 * change empty pages: safe to drop the spinlock */
+		/* the pages are marked unpopulated (an allocation there
+		 * backs off to the mutex we hold) and empty (no free touches
+		 * them): safe to drop the spinlock */
 		index_unlock();
 		depopulate_range(c, rs, re);
 		index_lock();
