@@ -916,19 +916,35 @@ settle_open(void)
 
 /*
  * Free one object. Spinlock held. Returns its bits, or -1 (not a live
- * allocation) or -2 (a pool's object). @p tagged: the cache layer may hold
- * a tag for it (pcpu_freed_hook).
+ * allocation) or -2 (a pool's object). The caller runs pcpu_freed_hook
+ * before it lets go of the lock.
  *
  * Frees in one block in a row only clear their map bits; the block's hint
  * update waits until another block is touched or anything needs the hints
  * (settle_open()), so a run of frees rescans a block once instead of
  * updating its hints per object.
  */
-static int
-free_locked(void *handle, int tagged)
+/* free_locked() of an object that spans blocks: freed exactly, out of
+ * line. */
+static __rte_noinline int
+free_across_blocks(struct pcpu_chunk *c, uint32_t bit)
+{
+	uint32_t contig, empty;
+	int bits;
+
+	settle_open();
+	contig = c->chunk_md.contig_hint;
+	empty = c->nr_empty_pop_pages;
+	bits = chunk_free_tracked(c, bit);
+	after_free(c, contig, empty);
+	return bits;
+}
+
+static __rte_always_inline int
+free_locked(void *handle)
 {
 	struct pcpu_chunk *c;
-	uint32_t bit = 0, block, contig, empty;
+	uint32_t bit = 0, block;
 	int bits;
 
 	c = handle_to_chunk(handle, &bit);
@@ -939,31 +955,22 @@ free_locked(void *handle, int tagged)
 	block = bit / PCPU_BLOCK_BITS;
 	if (g.open.c != c || g.open.block != block)
 		settle_open();
-	bits = pcpu_chunk_free_deferred(c, bit);
+	bits = chunk_free_deferred(c, bit);
 	if (unlikely(bits == -2)) {
-		/* crosses blocks: free it exactly */
-		settle_open();
-		contig = c->chunk_md.contig_hint;
-		empty = c->nr_empty_pop_pages;
-		bits = chunk_free_tracked(c, bit);
-		after_free(c, contig, empty);
-	} else if (bits > 0) {
-		if (g.open.c == NULL) {
-			g.open.c = c;
-			g.open.block = block;
-		}
+		bits = free_across_blocks(c, bit);
+	} else if (likely(bits > 0)) {
+		g.open.c = c;
+		g.open.block = block;
 		if (g.open.n < PCPU_SETTLE_REPLAY_MAX)
 			g.open.offs[g.open.n] = bit;
 		g.open.n++;
-		if (chunk_is_free(c))
+		if (unlikely(chunk_is_free(c)))
 			settle_open();
 	}
-	if (bits < 0)
+	if (unlikely(bits < 0))
 		return -1;
 	/* under the lock: before anyone can allocate the space again */
 	pcpu_asan_poison(handle, (size_t)bits << PCPU_MIN_ALLOC_SHIFT);
-	if (tagged && pcpu_freed_hook != NULL)
-		pcpu_freed_hook(handle);
 	g.nr_dealloc++;
 	return bits;
 }
@@ -1020,7 +1027,9 @@ pcpu_free_slow(void *handle, size_t *size, int tagged)
 	int bits;
 
 	index_lock();
-	bits = free_locked(handle, tagged);
+	bits = free_locked(handle);
+	if (tagged && bits >= 0 && pcpu_freed_hook != NULL)
+		pcpu_freed_hook(&handle, 1);
 	index_unlock();
 	if (bits < 0) {
 		free_reject(handle, bits);
@@ -1031,20 +1040,93 @@ pcpu_free_slow(void *handle, size_t *size, int tagged)
 	return 0;
 }
 
-unsigned int
-pcpu_free_bulk_slow(void * const *handles, unsigned int n)
+/*
+ * Free the leading handles of @p h (@p n of them) that start objects in
+ * one map word, if there are at least two: one map update for all (small
+ * objects flushed from a cache come in address order). Spinlock held.
+ * Returns how many were freed; 0 if the group is a single object, or if
+ * any of it is not a live object that ends by the end of the word: then
+ * nothing changed, and free_locked() sorts them out one at a time.
+ */
+static int
+free_word_group(void * const *h, unsigned int n)
 {
-	unsigned int i, done = 0;
-	index_lock();
-	for (i = 0; i < n; i++) {
-		int bits = free_locked(handles[i], 1);
+	struct pcpu_chunk *c, *c2;
+	uint32_t bit = 0, b2 = 0, w, block;
+	uint64_t starts, m, freed = 0;
+	unsigned int k;
+	int bits;
 
-		if (bits >= 0) {
-			done++;
+	if (n < 2 || (c = handle_to_chunk(h[0], &bit)) == NULL)
+		return 0;
+	w = bit / 64;
+	starts = UINT64_C(1) << (bit % 64);
+	for (k = 1; k < n; k++) {
+		c2 = handle_to_chunk(h[k], &b2);
+		m = UINT64_C(1) << (b2 % 64);
+		/* a repeated handle ends the group (and is refused alone) */
+		if (c2 != c || b2 / 64 != w || (starts & m) != 0)
+			break;
+		starts |= m;
+	}
+	if (k < 2 || (c->pool_map != NULL && (c->pool_map[w] & starts) != 0))
+		return 0;
+	block = w * 64 / PCPU_BLOCK_BITS;
+	if (g.open.c != c || g.open.block != block)
+		settle_open();
+	bits = chunk_free_word_deferred(c, w, starts, &freed);
+	if (bits < 0)
+		return 0;
+	g.open.c = c;
+	g.open.block = block;
+	g.open.n += k;  /* more than one: the settle rescans the block */
+	if (unlikely(chunk_is_free(c)))
+		settle_open();
+	if (PCPU_ASAN_ON) {
+		/* under the lock: before anyone can allocate the space again */
+		uintptr_t base = (uintptr_t)h[0] -
+			((bit % 64) << PCPU_MIN_ALLOC_SHIFT);
+
+		while (freed != 0) {
+			uint32_t s = (uint32_t)__builtin_ctzll(freed);
+			uint32_t e = s;
+
+			while (e < 64 && (freed >> e & 1))
+				e++;
+			pcpu_asan_poison((void *)(base +
+				(s << PCPU_MIN_ALLOC_SHIFT)),
+				(size_t)(e - s) << PCPU_MIN_ALLOC_SHIFT);
+			freed &= e < 64 ? ~((UINT64_C(1) << e) - 1) : 0;
+		}
+	}
+	g.nr_dealloc += k;
+	return (int)k;
+}
+
+unsigned int
+pcpu_free_bulk_slow(void * const *handles, unsigned int n, int tagged)
+{
+	unsigned int i = 0, done = 0;
+	int k, bits;
+
+	index_lock();
+	while (i < n) {
+		k = free_word_group(handles + i, n - i);
+		if (k > 0) {
+			i += (unsigned int)k;
+			done += (unsigned int)k;
 			continue;
 		}
-		free_reject(handles[i], bits);
+		bits = free_locked(handles[i]);
+		if (bits >= 0)
+			done++;
+		else
+			free_reject(handles[i], bits);
+		i++;
 	}
+	/* still under the lock: before anyone can allocate the space again */
+	if (tagged && pcpu_freed_hook != NULL)
+		pcpu_freed_hook(handles, n);
 	index_unlock();
 	return done;
 }
@@ -1249,8 +1331,8 @@ out:
 	return ret;
 }
 
-/* Hook the cache layer sets to drop its tag of a freed object. */
-void (*pcpu_freed_hook)(void *handle);
+/* Hook the cache layer sets to drop its tags of freed objects. */
+void (*pcpu_freed_hook)(void * const *handles, unsigned int n);
 
 /* Hook the cache layer sets to flush a departing lcore's caches. */
 void (*pcpu_lcore_leave_hook)(unsigned int lcore_id);

@@ -44,7 +44,8 @@
  *
  * Unregistered threads (rte_lcore_id() == LCORE_ID_ANY) have no cache:
  * they allocate from the chunk allocator under its lock, and free there
- * (after turning a LIVE tag to 0 with the same compare-and-swap).
+ * (after turning a LIVE tag to FREEING with the same compare-and-swap;
+ * the chunk allocator's pcpu_freed_hook clears it under its lock).
  */
 
 #include <errno.h>
@@ -90,8 +91,8 @@ static const uint32_t init_high[RTE_PCPU_CACHE_NB_CLASSES] = {
 #define TAG_CLASS_MASK 0x3fu
 #define TAG_LIVE 0x40u
 #define TAG_CACHED 0x80u
-/* both: on its way back to the chunk allocator (a flush, or a free from
- * a thread without a cache); a free of it is a double free */
+/* both: on its way back to the chunk allocator from a thread without a
+ * cache (a flush leaves the tags CACHED); a free of it is a double free */
 #define TAG_FREEING (TAG_LIVE | TAG_CACHED)
 /* Low bit of a cached handle: the object was used (zero it on alloc). */
 #define OBJ_DIRTY ((uintptr_t)1)
@@ -328,25 +329,21 @@ budget_take(struct lcore_cache *lc, uint64_t want)
 }
 
 /*
- * pcpu_freed_hook: the chunk allocator frees an object, under its
- * spinlock. A TAG_FREEING tag goes now, before anyone can allocate the
- * space again (clearing it later could hit an object allocated there
- * meanwhile; clearing it before the free would let a racing double free
- * through to the chunk allocator).
+ * pcpu_freed_hook: the chunk allocator freed these objects, and still
+ * holds its spinlock. Their tags (CACHED from a flush, FREEING from a
+ * thread without a cache) go now, before anyone can allocate the space
+ * again: clearing them later could hit an object allocated there
+ * meanwhile; clearing them before the free would let a racing double free
+ * through to the chunk allocator. Every handle is one this layer tagged.
  */
 static void
-tag_freed(void *handle)
+tags_freed(void * const *handles, unsigned int n)
 {
-	uintptr_t off = (uintptr_t)handle - cs.base;
-	uint8_t *tp;
+	unsigned int i;
 
-	if (cs.tags == NULL || off >= cs.limit ||
-	    (off & ((1u << TAG_SHIFT) - 1)) != 0 || !chunk_tagged(off))
-		return;
-	tp = &cs.tags[off >> TAG_SHIFT];
-	if ((__atomic_load_n(tp, __ATOMIC_RELAXED) & TAG_FREEING) ==
-	    TAG_FREEING)
-		__atomic_store_n(tp, 0, __ATOMIC_RELAXED);
+	for (i = 0; i < n; i++)
+		__atomic_store_n(tag_of((uintptr_t)handles[i]), 0,
+			__ATOMIC_RELAXED);
 }
 
 static void
@@ -404,17 +401,11 @@ class_flush_bottom(struct cache_class *cc, uint32_t n)
 
 	if (n == 0)
 		return;
-	for (i = 0; i < n; i++) {
-		uintptr_t h = cc->objs[i] & ~OBJ_DIRTY;
-		uint8_t *tp = tag_of(h);
-
-		/* a racing free must still see it as freed (not untagged,
-		 * which would send it to the chunk allocator) */
-		__atomic_store_n(tp, (uint8_t)(TAG_FREEING |
-			(*tp & TAG_CLASS_MASK)), __ATOMIC_RELAXED);
-		cc->objs[i] = h;
-	}
-	done = pcpu_free_bulk_slow((void * const *)cc->objs, n);
+	/* the tags stay CACHED (a racing free of one is refused) until the
+	 * chunk allocator frees it and tags_freed() clears it */
+	for (i = 0; i < n; i++)
+		cc->objs[i] &= ~OBJ_DIRTY;
+	done = pcpu_free_bulk_slow((void * const *)cc->objs, n, 1);
 	if (unlikely(done != n))
 		PCPU_LOG(ERR, "cache: %u of %u flushed objects were not live",
 			n - done, n);
@@ -928,5 +919,5 @@ RTE_INIT(pcpu_cache_hooks)
 	pcpu_lcore_leave_hook = cache_leave;
 	prev_cleanup_hook = pcpu_cleanup_hook;
 	pcpu_cleanup_hook = cache_cleanup;
-	pcpu_freed_hook = tag_freed;
+	pcpu_freed_hook = tags_freed;
 }

@@ -1021,14 +1021,21 @@ chunk_hint_free(struct pcpu_chunk *c, uint32_t s, uint32_t e, int full)
 
 /* Bookkeeping common to both free paths: counters and the fit cache. */
 static inline void
-chunk_count_free(struct pcpu_chunk *c, uint32_t bits, uint32_t sb)
+chunk_count_free_n(struct pcpu_chunk *c, uint32_t bits, uint32_t nobj,
+		uint32_t sb)
 {
 	struct pcpu_chunk_priv *pv = chunk_priv(c);
 
 	c->free_bytes += bits << PCPU_MIN_ALLOC_SHIFT;
-	c->nr_alloc--;
+	c->nr_alloc -= nobj;
 	if (sb <= pv->hint_block)
 		pv->hint_valid = 0;
+}
+
+static inline void
+chunk_count_free(struct pcpu_chunk *c, uint32_t bits, uint32_t sb)
+{
+	chunk_count_free_n(c, bits, 1, sb);
 }
 
 /*
@@ -1144,27 +1151,84 @@ pcpu_chunk_free(struct pcpu_chunk *c, uint32_t off)
 	return free_area(c, off);
 }
 
-int
-pcpu_chunk_free_deferred(struct pcpu_chunk *c, uint32_t off)
+/* pcpu_chunk_free_deferred() of an object that reaches past its first
+ * map word: out of line, so the common case saves no registers. */
+static __attribute__((noinline)) int
+free_deferred_long(struct pcpu_chunk *c, uint32_t off)
 {
-	uint32_t sh = off % WORD_BITS, end;
+	uint32_t end = next_set(c->bound_map, c->map_bits + 1, off + 1);
+
+	if (off / BLK_BITS != (end - 1) / BLK_BITS)
+		return -2;
+	range_clear(c->alloc_map, off, end);
+	chunk_count_free(c, end - off, off / BLK_BITS);
+	return (int)(end - off);
+}
+
+/* pcpu_chunk_free_deferred(), inlined into the percpu allocator's free
+ * (pcpu_core.c builds both in one translation unit). */
+static inline __attribute__((always_inline)) int
+chunk_free_deferred(struct pcpu_chunk *c, uint32_t off)
+{
+	uint32_t sh = off % WORD_BITS;
 	uint64_t a = 0;
 	int we = obj_word_end(c, off, &a);
 
-	if (we < 0)
+	if (__builtin_expect(we <= 0, 0))
+		return we < 0 ? -1 : free_deferred_long(c, off);
+	/* a word lies inside one block */
+	c->alloc_map[off / WORD_BITS] = a & ~word_mask(sh, (uint32_t)we);
+	chunk_count_free(c, (uint32_t)we - sh, off / BLK_BITS);
+	return we - (int)sh;
+}
+
+int
+pcpu_chunk_free_deferred(struct pcpu_chunk *c, uint32_t off)
+{
+	return chunk_free_deferred(c, off);
+}
+
+/* pcpu_chunk_free_word_deferred(), inlined as chunk_free_deferred(). */
+static inline __attribute__((always_inline)) int
+chunk_free_word_deferred(struct pcpu_chunk *c, uint32_t w, uint64_t starts,
+		uint64_t *freed)
+{
+	uint64_t a, bound, mask = 0, rest = starts, above;
+	uint32_t s, e, nobj = 0;
+
+	if (w * WORD_BITS >= c->map_bits || starts == 0)
 		return -1;
-	if (we > 0) {
-		/* a word lies inside one block */
-		c->alloc_map[off / WORD_BITS] = a & ~word_mask(sh, (uint32_t)we);
-		end = off - sh + (uint32_t)we;
-	} else {
-		end = next_set(c->bound_map, c->map_bits + 1, off + 1);
-		if (off / BLK_BITS != (end - 1) / BLK_BITS)
-			return -2;
-		range_clear(c->alloc_map, off, end);
+	a = c->alloc_map[w];
+	bound = c->bound_map[w];
+	if ((a & bound & starts) != starts)
+		return -1;
+	/* each object ends at the first bound above its start, which is at
+	 * or below the next start */
+	while (rest != 0) {
+		s = (uint32_t)__builtin_ctzll(rest);
+		rest &= rest - 1;
+		above = s < WORD_BITS - 1 ? bound >> (s + 1) : 0;
+		if (above != 0)
+			e = s + 1 + (uint32_t)__builtin_ctzll(above);
+		else if (c->bound_map[w + 1] & 1)
+			e = WORD_BITS;
+		else
+			return -1;
+		mask |= word_mask(s, e);
+		nobj++;
 	}
-	chunk_count_free(c, end - off, off / BLK_BITS);
-	return (int)(end - off);
+	c->alloc_map[w] = a & ~mask;
+	chunk_count_free_n(c, (uint32_t)__builtin_popcountll(mask), nobj,
+		w * WORD_BITS / BLK_BITS);
+	*freed = mask;
+	return __builtin_popcountll(mask);
+}
+
+int
+pcpu_chunk_free_word_deferred(struct pcpu_chunk *c, uint32_t w,
+		uint64_t starts, uint64_t *freed)
+{
+	return chunk_free_word_deferred(c, w, starts, freed);
 }
 
 /*

@@ -137,6 +137,20 @@ int pcpu_chunk_free(struct pcpu_chunk *c, uint32_t off);
  */
 int pcpu_chunk_free_deferred(struct pcpu_chunk *c, uint32_t off);
 
+/**
+ * pcpu_chunk_free_deferred() of several objects at once: those starting
+ * at the set bits of @p starts in map word @p w (bits w x 64 ..
+ * w x 64 + 63 of the chunk), each ending inside that word or at its end
+ * (bulk frees from the cache layer: small objects that share a word cost
+ * one map update). All or nothing: if one of them is not a live object
+ * that starts there and ends by the end of the word, nothing changes.
+ * @param freed
+ *   Gets the map bits freed (a bit per 4 B granule of the word).
+ * @return The bits freed, or -1.
+ */
+int pcpu_chunk_free_word_deferred(struct pcpu_chunk *c, uint32_t w,
+		uint64_t starts, uint64_t *freed);
+
 /** Deferred frees of one block that pcpu_chunk_settle() replays one by
  * one (exactly as pcpu_chunk_free()); with more it rescans the block. */
 #define PCPU_SETTLE_REPLAY_MAX 1

@@ -967,7 +967,7 @@ pool_destroy(struct rte_pcpu_mempool *mp)
 		MP_LOG(WARNING, "%s: defer queue not empty at free", mp->name);
 	if (mp->nb_objs != 0) {
 		pcpu_pool_own(mp->all, mp->nb_objs, 0);
-		done = pcpu_free_bulk_slow(mp->all, mp->nb_objs);
+		done = pcpu_free_bulk_slow(mp->all, mp->nb_objs, 0);
 		if (done != mp->nb_objs)
 			MP_LOG(ERR, "%s: %u of %u objects not freed", mp->name,
 				mp->nb_objs - done, mp->nb_objs);

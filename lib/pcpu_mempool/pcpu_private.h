@@ -130,8 +130,10 @@ unsigned int pcpu_alloc_bulk_slow(size_t size, size_t align, void **objs,
 		unsigned int n);
 
 /** Free @p n objects under one lock acquisition; returns how many were
- * live and freed (the others are logged). */
-unsigned int pcpu_free_bulk_slow(void * const *handles, unsigned int n);
+ * live and freed (the others are logged). @p tagged: as for
+ * pcpu_free_slow(), for all of them (one pcpu_freed_hook call). */
+unsigned int pcpu_free_bulk_slow(void * const *handles, unsigned int n,
+		int tagged);
 
 /**
  * Mark (@p own 1) or unmark (0) @p n live allocations as a pool's, so
@@ -152,11 +154,11 @@ void pcpu_cached_add(int64_t objs, int64_t bytes);
  * layer must then pass every call to the slow path. */
 int pcpu_cache_disabled(void);
 
-/** Called under the allocator's spinlock for every object it frees that
- * the cache layer may have tagged (pcpu_free_slow() with tagged set, every
- * pcpu_free_bulk_slow() object), so that layer can drop its own state of
- * the object before anyone can allocate the space again. */
-extern void (*pcpu_freed_hook)(void *handle);
+/** Called under the allocator's spinlock, once per pcpu_free_slow() or
+ * pcpu_free_bulk_slow() call with tagged set, with the @p n handles given
+ * (freed or refused), so that the cache layer can drop its own state of
+ * the objects before anyone can allocate the space again. */
+extern void (*pcpu_freed_hook)(void * const *handles, unsigned int n);
 
 /** Called from the lcore uninit callback (a thread unregisters). */
 extern void (*pcpu_lcore_leave_hook)(unsigned int lcore_id);

@@ -665,11 +665,14 @@ model_max_run(const uint64_t *m, uint32_t n, uint32_t align, uint32_t bits,
 
 /* The open block of deferred frees, kept as the allocator does. */
 struct defer {
-	int on;                /* frees go through pcpu_chunk_free_deferred() */
+	int on;                /* frees go through pcpu_chunk_free_deferred();
+				* 2: runs in address order also through
+				* pcpu_chunk_free_word_deferred() */
 	int block;             /* -1: none open */
 	uint32_t n;
 	uint32_t offs[PCPU_SETTLE_REPLAY_MAX];
 	unsigned long settles;
+	unsigned long words;   /* pcpu_chunk_free_word_deferred() calls */
 };
 
 static void
@@ -709,6 +712,58 @@ model_free(struct pcpu_chunk *c, struct defer *d, uint32_t off)
 	return bits;
 }
 
+/*
+ * Free @p n objects in address order as a cache flush does (mode 2:
+ * objects that share a map word in one pcpu_chunk_free_word_deferred()
+ * call, after checking that a group with one bad start changes nothing),
+ * else one at a time. Each must free its own bits.
+ */
+static void
+model_free_sorted(struct pcpu_chunk *c, struct defer *d,
+		const struct mobj *o, uint32_t n)
+{
+	uint32_t k = 0, j, w, bits, b;
+	uint64_t starts, mask, freed, a0;
+
+	while (k < n) {
+		w = o[k].off / 64;
+		starts = 0;
+		mask = 0;
+		bits = 0;
+		for (j = k; d->on == 2 && j < n && o[j].off / 64 == w &&
+		     o[j].off + o[j].bits <= (w + 1) * 64; j++) {
+			starts |= 1ULL << (o[j].off % 64);
+			for (b = o[j].off; b < o[j].off + o[j].bits; b++)
+				mask |= 1ULL << (b % 64);
+			bits += o[j].bits;
+		}
+		if (j - k < 2) {
+			CU_ASSERT_EQUAL_FATAL(model_free(c, d, o[k].off),
+				(int)o[k].bits);
+			k++;
+			continue;
+		}
+		if (d->block != (int)(w * 64 / PCPU_BLOCK_BITS))
+			defer_settle(c, d);
+		/* all or nothing: an interior bit among the starts */
+		a0 = c->alloc_map[w];
+		if (o[k].bits > 1 && rng() % 4 == 0) {
+			CU_ASSERT_EQUAL_FATAL(pcpu_chunk_free_word_deferred(c,
+				w, starts | 1ULL << (o[k].off % 64 + 1),
+				&freed), -1);
+			CU_ASSERT_EQUAL_FATAL(c->alloc_map[w], a0);
+		}
+		CU_ASSERT_EQUAL_FATAL(pcpu_chunk_free_word_deferred(c, w,
+			starts, &freed), (int)bits);
+		CU_ASSERT_EQUAL_FATAL(freed, mask);
+		CU_ASSERT_EQUAL_FATAL(c->alloc_map[w], a0 & ~mask);
+		d->n += j - k;
+		d->block = (int)(w * 64 / PCPU_BLOCK_BITS);
+		d->words++;
+		k = j;
+	}
+}
+
 static int
 mobj_cmp(const void *a, const void *b)
 {
@@ -733,7 +788,8 @@ model_run(uint32_t chunk, uint32_t page, uint32_t max_shift,
 	printf("\n    model test: %u KiB chunk, %u KiB pages, objects up to "
 		"%u KiB, %s frees, seed %" PRIu64 " (PCPU_SEED=%" PRIu64
 		" to replay), %lu ops\n", chunk >> 10, page >> 10,
-		1u << (max_shift - 8), deferred ? "deferred" : "exact", seed,
+		1u << (max_shift - 8), deferred == 2 ? "deferred and grouped by "
+		"word" : deferred ? "deferred" : "exact", seed,
 		seed, nops);
 	rng_state = seed;
 	CU_ASSERT_FATAL(model != NULL && live != NULL);
@@ -844,24 +900,27 @@ model_run(uint32_t chunk, uint32_t page, uint32_t max_shift,
 			}
 		}
 		if (op == nops / 2) {
-			uint32_t k, kept = 0;
+			uint32_t k, kept = 0, nodd = 0;
+			struct mobj *odd = calloc(nlive / 2 + 1, sizeof(*odd));
 
 			/* every other object in address order: runs of frees
 			 * in one block that leave a free run per object */
+			CU_ASSERT_FATAL(odd != NULL);
 			qsort(live, nlive, sizeof(*live), mobj_cmp);
 			for (k = 0; k < nlive; k++) {
 				if (k % 2) {
 					live[kept++] = live[k];
 					continue;
 				}
-				CU_ASSERT_EQUAL_FATAL(model_free(&c, &d,
-					live[k].off), (int)live[k].bits);
+				odd[nodd++] = live[k];
 				for (i = live[k].off;
 				     i < live[k].off + live[k].bits; i++)
 					model[i / 64] &= ~(1ULL << (i % 64));
 				used -= live[k].bits;
 				nfree++;
 			}
+			model_free_sorted(&c, &d, odd, nodd);
+			free(odd);
 			nlive = kept;
 		}
 		if (op % 1000 == 999 || op == nops / 2) {
@@ -892,10 +951,12 @@ model_run(uint32_t chunk, uint32_t page, uint32_t max_shift,
 	CU_ASSERT(npop_alloc > 0);
 	/* the rest in address order, then everything is free */
 	qsort(live, nlive, sizeof(*live), mobj_cmp);
-	for (i = 0; i < nlive; i++)
-		CU_ASSERT_EQUAL(model_free(&c, &d, live[i].off),
-			(int)live[i].bits);
+	model_free_sorted(&c, &d, live, nlive);
 	nlive = 0;
+	if (deferred == 2) {
+		printf("    %lu word-group frees\n", d.words);
+		CU_ASSERT(d.words > 0);
+	}
 	defer_settle(&c, &d);
 	CU_ASSERT_EQUAL(c.free_bytes, chunk);
 	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, nbits);
@@ -915,8 +976,10 @@ test_random_model(void)
 	int deferred;
 
 	/* frees exact (pcpu_chunk_free()) and deferred as the allocator
-	 * does them (pcpu_chunk_free_deferred(), then pcpu_chunk_settle()) */
-	for (deferred = 0; deferred <= 1; deferred++) {
+	 * does them (pcpu_chunk_free_deferred(), then pcpu_chunk_settle()),
+	 * then with runs grouped by map word as a cache flush frees them
+	 * (pcpu_chunk_free_word_deferred()) */
+	for (deferred = 0; deferred <= 2; deferred++) {
 		/* objects of 4 B .. 64 KiB, as the issue asks */
 		model_run(1 * MIB, 4096, 14, nops, seed, deferred);
 		/* up to 256 KiB objects, 2 MiB pages, not a power of two of
@@ -962,6 +1025,74 @@ test_frag_stats(void)
 	CU_ASSERT_EQUAL(f.contig_bytes, (4096 - 117) * 4);
 	CU_ASSERT_EQUAL(f.populated_pages, 4);
 	CU_ASSERT_EQUAL(f.empty_pop_pages, 3);
+	audit_ok(&c);
+	pcpu_chunk_fini(&c);
+}
+
+/* Objects that share a map word, freed in one call as a cache flush
+ * frees them; all or nothing on a bad start or an object past the word. */
+static void
+test_word_group_free(void)
+{
+	struct pcpu_chunk c;
+	uint64_t freed = 7, a0;
+	uint32_t i;
+
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, 16 * KIB, 4096), 0);
+	/* 64 objects of 8 B (2 bits): words 0 and 1 full */
+	for (i = 0; i < 64; i++)
+		CU_ASSERT_EQUAL_FATAL(pcpu_chunk_alloc(&c, 2, 1, 0), (int)(2 * i));
+	/* 16 B at bit 128, 8 B at 132, then 240 B across words 2 and 3 */
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 4, 1, 0), 128);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 2, 1, 0), 132);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 60, 1, 0), 134);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 4, 1, 0), 194);
+
+	/* every other object of word 0: bits 0, 4, 8, ... */
+	CU_ASSERT_EQUAL(pcpu_chunk_free_word_deferred(&c, 0,
+		0x1111111111111111ULL, &freed), 32);
+	CU_ASSERT_EQUAL(freed, 0x3333333333333333ULL);
+	CU_ASSERT_EQUAL(c.alloc_map[0], 0xccccccccccccccccULL);
+	CU_ASSERT_EQUAL(c.nr_alloc, 68 - 16);
+	/* again: those are free now, nothing changes */
+	a0 = c.alloc_map[0];
+	freed = 7;
+	CU_ASSERT_EQUAL(pcpu_chunk_free_word_deferred(&c, 0,
+		0x1111111111111111ULL, &freed), -1);
+	CU_ASSERT_EQUAL(freed, 7);
+	/* a live start plus an interior bit: nothing changes */
+	CU_ASSERT_EQUAL(pcpu_chunk_free_word_deferred(&c, 0, 0xcULL, &freed),
+		-1);
+	CU_ASSERT_EQUAL(c.alloc_map[0], a0);
+	/* the rest of word 0, in one call */
+	CU_ASSERT_EQUAL(pcpu_chunk_free_word_deferred(&c, 0,
+		0x4444444444444444ULL, &freed), 32);
+	CU_ASSERT_EQUAL(c.alloc_map[0], 0);
+	/* word 1, the last object ending at the word's end */
+	CU_ASSERT_EQUAL(pcpu_chunk_free_word_deferred(&c, 1,
+		0x5555555555555555ULL, &freed), 64);
+	CU_ASSERT_EQUAL(freed, ~0ULL);
+	/* word 2: the object at 134 runs into word 3, so the group with it
+	 * fails whole; without it, the two before it go */
+	a0 = c.alloc_map[2];
+	CU_ASSERT_EQUAL(pcpu_chunk_free_word_deferred(&c, 2,
+		(1ULL << 0) | (1ULL << 4) | (1ULL << 6), &freed), -1);
+	CU_ASSERT_EQUAL(c.alloc_map[2], a0);
+	CU_ASSERT_EQUAL(pcpu_chunk_free_word_deferred(&c, 2,
+		(1ULL << 0) | (1ULL << 4), &freed), 6);
+	CU_ASSERT_EQUAL(freed, 0x3fULL);
+	CU_ASSERT_EQUAL(c.nr_alloc, 2);
+	CU_ASSERT_EQUAL(c.free_bytes, 16 * KIB - (60 + 4) * 4);
+	/* past the end of the map */
+	CU_ASSERT_EQUAL(pcpu_chunk_free_word_deferred(&c, c.map_bits / 64,
+		1, &freed), -1);
+	/* the block's hints catch up with one settle (a rescan) */
+	pcpu_chunk_settle(&c, 0, NULL, 5);
+	audit_ok(&c);
+	CU_ASSERT_EQUAL(c.md_blocks[0].left_free, 134);
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 134), 60);
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 194), 4);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, c.map_bits);
 	audit_ok(&c);
 	pcpu_chunk_fini(&c);
 }
@@ -1172,6 +1303,7 @@ main(void)
 			!CU_add_test(s, "pages 2 MiB", test_pages_2m) ||
 			!CU_add_test(s, "pop_only", test_pop_only) ||
 			!CU_add_test(s, "fragmentation stats", test_frag_stats) ||
+			!CU_add_test(s, "word-group frees", test_word_group_free) ||
 			!CU_add_test(s, "audit detects damage", test_audit_detects) ||
 			!CU_add_test(s, "random model", test_random_model) ||
 			!CU_add_test(s, "timing (printed)", test_timing)) {
