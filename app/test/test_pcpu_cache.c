@@ -836,6 +836,70 @@ test_cache_racing_free(void)
 	return case_end(live);
 }
 
+/* Free one object; returns the class's stats after it. */
+static struct rte_pcpu_cache_stats
+free_one(void *h, size_t size)
+{
+	rte_pcpu_free(h);
+	return cstats(rte_lcore_id(), size);
+}
+
+/*
+ * A mass free: the first overflow keeps the newest half (the midpoint);
+ * while nothing is allocated from the class, every later overflow flushes
+ * all high + 1 objects; after an allocation, the midpoint again.
+ */
+static int
+test_cache_mass_free(void)
+{
+	enum { N = 400, SZ = 8 };
+	uint64_t live0 = gstats().nr_cur_alloc, f0;
+	struct rte_pcpu_cache_stats st;
+	unsigned int me = rte_lcore_id(), i = 0, since;
+	void **h = calloc(N, sizeof(*h)), *x;
+
+	TEST_ASSERT_NOT_NULL(h, "calloc");
+	rte_pcpu_cache_flush();
+	for (i = 0; i < N; i++) {
+		h[i] = rte_pcpu_alloc(SZ, 0);
+		TEST_ASSERT_NOT_NULL(h[i], "alloc");
+	}
+	st = cstats(me, SZ);
+	f0 = st.nr_flush;
+	TEST_ASSERT(st.high > 0 && st.high < N / 8, "high %u", st.high);
+	/* first overflow: down to the midpoint */
+	for (i = 0; st.nr_flush == f0; i++)
+		st = free_one(h[i], SZ);
+	TEST_ASSERT_EQUAL(st.len, st.batch, "first overflow left %u", st.len);
+	/* the next ones: everything, every high + 1 frees */
+	for (since = 0; st.nr_flush == f0 + 1; i++, since++)
+		st = free_one(h[i], SZ);
+	TEST_ASSERT_EQUAL(st.len, 0u, "second overflow left %u", st.len);
+	TEST_ASSERT_EQUAL(since, st.high + 1 - st.batch, "second after %u",
+		since);
+	for (since = 0; st.nr_flush == f0 + 2; i++, since++)
+		st = free_one(h[i], SZ);
+	TEST_ASSERT_EQUAL(st.len, 0u, "third overflow left %u", st.len);
+	TEST_ASSERT_EQUAL(since, st.high + 1, "third after %u", since);
+	/* an allocation in between (from the cache, no refill): the newest
+	 * half stays again */
+	rte_pcpu_free(h[i++]);
+	rte_pcpu_free(h[i++]);
+	x = rte_pcpu_alloc(SZ, 0);
+	TEST_ASSERT_NOT_NULL(x, "alloc between");
+	TEST_ASSERT_EQUAL(cstats(me, SZ).len, 1u, "alloc between refilled");
+	st = free_one(x, SZ);
+	for (; st.nr_flush == f0 + 3 && i < N; i++)
+		st = free_one(h[i], SZ);
+	TEST_ASSERT_EQUAL(st.len, st.batch, "after an alloc left %u", st.len);
+	printf("mass free of %u x %u B: high %u, batch %u, %" PRIu64
+		" flushes\n", N, SZ, st.high, st.batch, st.nr_flush - f0);
+	for (; i < N; i++)
+		TEST_ASSERT_SUCCESS(rte_pcpu_free(h[i]), "free");
+	free(h);
+	return case_end(live0);
+}
+
 static struct unit_test_suite pcpu_cache_suite = {
 	.suite_name = "percpu cache buckets",
 	.setup = cache_setup,
@@ -851,6 +915,7 @@ static struct unit_test_suite pcpu_cache_suite = {
 		TEST_CASE(test_cache_one_sided),
 		TEST_CASE(test_cache_budget_remainders),
 		TEST_CASE(test_cache_racing_free),
+		TEST_CASE(test_cache_mass_free),
 		TEST_CASES_END()
 	}
 };

@@ -18,7 +18,10 @@
  * or below low (0: refills are synchronous, so a reserve above 0 would
  * only pin cold objects) refills to the midpoint mid = (low + high) / 2;
  * a free that takes it above high flushes the oldest objects down to mid,
- * keeping the most recently freed (hot) ones. high starts small
+ * keeping the most recently freed (hot) ones, or all of them when nothing
+ * was allocated from the class since its last overflow (a mass free:
+ * objects only pass through, and a flush of high + 1 objects takes the
+ * chunk allocator's lock once for all). high starts small
  * (init_high[]), doubles when an overflow is followed by an underflow
  * (the tcmalloc rule: a bigger array would have absorbed both), within
  * a per-lcore and a global capacity budget, and decays when the class is
@@ -119,6 +122,7 @@ struct cache_class {
 	uint64_t nr_grow;
 	uint64_t nr_decay;
 	uint64_t ops_snap;    /* nr_alloc + nr_free at the last scan */
+	uint64_t alloc_snap;  /* nr_alloc at the last overflow */
 	uint32_t last_event;
 	uint32_t pad;
 } __rte_cache_aligned;
@@ -536,8 +540,16 @@ class_overflow(struct lcore_cache *lc, unsigned int ci)
 		if (cc->count <= cc->high)
 			return;
 	}
-	cc->last_event = EV_OVERFLOW;
-	class_flush_bottom(cc, cc->count - cc->mid);
+	if (cc->last_event == EV_OVERFLOW && cc->nr_alloc == cc->alloc_snap) {
+		/* nothing was allocated from the class since its last
+		 * flush: objects only pass through (a mass free), none of
+		 * them is worth keeping; all go, one lock for high + 1 */
+		class_flush_bottom(cc, cc->count);
+	} else {
+		cc->last_event = EV_OVERFLOW;
+		class_flush_bottom(cc, cc->count - cc->mid);
+	}
+	cc->alloc_snap = cc->nr_alloc;
 	STAT_ADD(cc->nr_flush, 1);
 }
 

@@ -401,7 +401,9 @@ struct rte_pcpu_cache_stats {
 			      *  or below it refills (0: refill on empty). */
 	uint32_t high;      /**< High watermark (capacity): a free taking len
 			      *  above it flushes the oldest objects down to
-			      *  the midpoint. 0: class not in use. */
+			      *  the midpoint (all of them if nothing was
+			      *  allocated from the class since its last
+			      *  overflow). 0: class not in use. */
 	uint32_t batch;     /**< Midpoint (low + high) / 2: refills bring len
 			      *  up to it, flushes down to it. */
 	uint64_t nr_alloc;  /**< Objects handed out by this cache. */
