@@ -1057,7 +1057,12 @@ free_word_group(void * const *h, unsigned int n)
 	unsigned int k;
 	int bits;
 
-	if (n < 2 || (c = handle_to_chunk(h[0], &bit)) == NULL)
+	/* a map word covers 256 B of a unit, aligned: two handles that
+	 * differ above that are not in one word (large objects never are) */
+	if (n < 2 || (((uintptr_t)h[0] - g.arena.base) ^
+		      ((uintptr_t)h[1] - g.arena.base)) >=
+		     (64u << PCPU_MIN_ALLOC_SHIFT) ||
+	    (c = handle_to_chunk(h[0], &bit)) == NULL)
 		return 0;
 	w = bit / 64;
 	starts = UINT64_C(1) << (bit % 64);
