@@ -1051,26 +1051,34 @@ pcpu_free_slow(void *handle, size_t *size, int tagged)
 static int
 free_word_group(void * const *h, unsigned int n)
 {
-	struct pcpu_chunk *c, *c2;
-	uint32_t bit = 0, b2 = 0, w, block;
+	/* a map word covers 256 B of a unit, aligned */
+	const uintptr_t word_bytes = 64u << PCPU_MIN_ALLOC_SHIFT;
+	uintptr_t off0, off;
+	struct pcpu_chunk *c;
+	uint32_t bit = 0, w, block;
 	uint64_t starts, m, freed = 0;
 	unsigned int k;
 	int bits;
 
-	/* a map word covers 256 B of a unit, aligned: two handles that
-	 * differ above that are not in one word (large objects never are) */
-	if (n < 2 || (((uintptr_t)h[0] - g.arena.base) ^
-		      ((uintptr_t)h[1] - g.arena.base)) >=
-		     (64u << PCPU_MIN_ALLOC_SHIFT) ||
+	/* two handles that differ above 256 B are not in one word (large
+	 * objects never are) */
+	if (n < 2)
+		return 0;
+	off0 = (uintptr_t)h[0] - g.arena.base;
+	if ((off0 ^ ((uintptr_t)h[1] - g.arena.base)) >= word_bytes ||
 	    (c = handle_to_chunk(h[0], &bit)) == NULL)
 		return 0;
 	w = bit / 64;
 	starts = UINT64_C(1) << (bit % 64);
 	for (k = 1; k < n; k++) {
-		c2 = handle_to_chunk(h[k], &b2);
-		m = UINT64_C(1) << (b2 % 64);
+		off = (uintptr_t)h[k] - g.arena.base;
+		/* same 256 B window as the first: same chunk and word */
+		if ((off ^ off0) >= word_bytes ||
+		    (off & (PCPU_MIN_ALLOC_SIZE - 1)) != 0)
+			break;
+		m = UINT64_C(1) << ((off >> PCPU_MIN_ALLOC_SHIFT) % 64);
 		/* a repeated handle ends the group (and is refused alone) */
-		if (c2 != c || b2 / 64 != w || (starts & m) != 0)
+		if ((starts & m) != 0)
 			break;
 		starts |= m;
 	}

@@ -1314,7 +1314,13 @@ block_rescan(struct pcpu_chunk *c, uint32_t b)
 		/* free bits between the word's first and last allocated bit */
 		in = ~w & ~((1ULL << lo) - 1) & (~0ULL >> hi);
 		if (in != 0) {
-			len = longest_ones(in, &st);
+			/* one run (the common case): no doubling needed */
+			if ((in & (in + (in & -in))) == 0) {
+				st = (uint32_t)__builtin_ctzll(in);
+				len = (uint32_t)__builtin_popcountll(in);
+			} else {
+				len = longest_ones(in, &st);
+			}
 			RESCAN_RUN(pos + st, len);
 		}
 		carry = hi;
