@@ -876,8 +876,10 @@ static void
 after_free(struct pcpu_chunk *c, uint32_t contig, uint32_t empty)
 {
 	/* the slot follows the contig hint (pcpu_chunk_slot()): as Linux,
-	 * move only when the slot it asks for changes */
-	if (c->chunk_md.contig_hint != contig || chunk_is_free(c))
+	 * move only when the slot it asks for changes; while the hints are
+	 * stale it follows the free bytes, which every free changes */
+	if (c->chunk_md.contig_hint != contig || chunk_is_free(c) ||
+	    pcpu_chunk_hints_stale(c))
 		chunk_relocate(c);
 	if (chunk_is_free(c)) {
 		if (TAILQ_FIRST(&g.lists[LIST_FREE]) != c ||
@@ -1675,6 +1677,9 @@ rte_pcpu_dump(FILE *f)
 
 		if (c == NULL)
 			continue;
+		/* exact figures (a free may have left the hints stale) */
+		pcpu_chunk_refresh(c);
+		chunk_relocate(c);
 		pcpu_chunk_frag_stats(c, &fr);
 		fprintf(f, "  chunk %u (%s slot %d): nr_alloc %u free_bytes %u"
 			" contig_bytes %u sum_frag %u max_frag %u first_bit %u"

@@ -23,12 +23,14 @@
  * run of bits + align - 1 is found in O(log blocks), and the exact chunk
  * contig hint is the root. Updates are lazy: operations only mark the
  * blocks they touch dirty, and the tree is brought up to date (O(dirty
- * blocks x log blocks)) when a block becomes fully free or a free spans
- * blocks (Linux's "full refresh" cases, so chunk slots stay right) and
- * before an allocation that needs a search. In between, chunk_md.contig_hint
- * is a conservative lower bound: after an allocation splitting it, the
- * larger remaining piece; after a free, the cheap update with the
- * chunk-relative merged run. The chunk scan hint is not used (always 0).
+ * blocks x log blocks)) before an allocation that needs a search. In
+ * between, chunk_md.contig_hint is a conservative lower bound: after an
+ * allocation splitting it, the larger remaining piece; after a free, the
+ * cheap update with the chunk-relative merged run. Where Linux refreshes
+ * the chunk in full (a block became fully free, a free spanned blocks),
+ * the hints are marked stale instead and the chunk's slot follows its free
+ * bytes until the next refresh, so no allocation that fits passes it by.
+ * The chunk scan hint is not used (always 0).
  *
  * A fit cache remembers the block the last search chose: no run of
  * hint_need bits starts before it, which stays true until a free at or
@@ -73,6 +75,9 @@ struct pcpu_chunk_priv {
 	uint32_t hint_block;
 	uint32_t hint_need;
 	int hint_valid;
+	/* A free left the tree unflushed: chunk_md.contig_hint may be below
+	 * the largest free run (chunk_hint_free()). */
+	int hints_stale;
 };
 
 /* ---------------------------------------------------------------------- */
@@ -536,6 +541,27 @@ chunk_contig_exact(struct pcpu_chunk *c)
 		c->chunk_md.left_free = c->map_bits;
 }
 
+/* Bring the tree and the chunk's contig hint up to date. */
+static void
+chunk_refresh(struct pcpu_chunk *c)
+{
+	tree_flush(c);
+	chunk_contig_exact(c);
+	chunk_priv(c)->hints_stale = 0;
+}
+
+void
+pcpu_chunk_refresh(struct pcpu_chunk *c)
+{
+	chunk_refresh(c);
+}
+
+int
+pcpu_chunk_hints_stale(const struct pcpu_chunk *c)
+{
+	return chunk_priv(c)->hints_stale;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Set up / tear down. */
 
@@ -911,8 +937,7 @@ pcpu_chunk_alloc(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits,
 		}
 	}
 
-	tree_flush(c);
-	chunk_contig_exact(c);
+	chunk_refresh(c);
 	if (bits > cmd->contig_hint)
 		return -1;
 
@@ -999,18 +1024,37 @@ chunk_hint_free(struct pcpu_chunk *c, uint32_t s, uint32_t e, int full)
 {
 	struct pcpu_block_md *cmd = &c->chunk_md;
 
+	if (full) {
+		/*
+		 * A block emptied or the free spans blocks: Linux refreshes
+		 * the chunk hints here. The tree's leaves are dirty already;
+		 * climbing it now (log2(blocks) nodes, each waiting for the
+		 * one below) is left to the next allocation that searches it
+		 * (pcpu_chunk_alloc()) or to pcpu_chunk_refresh(). Meanwhile
+		 * the run takes in its neighbour blocks' edge runs (exact
+		 * block hints; conservative, as a neighbour that is free as a
+		 * whole may continue it), and the chunk's slot follows its
+		 * free bytes, an upper bound, so that no allocation that fits
+		 * passes the chunk by (pcpu_chunk_slot()).
+		 */
+		if (c->free_bytes == c->map_bits << PCPU_MIN_ALLOC_SHIFT) {
+			s = 0;
+			e = c->map_bits;
+		} else {
+			if (s % BLK_BITS == 0 && s > 0)
+				s -= c->md_blocks[s / BLK_BITS - 1].right_free;
+			if (e % BLK_BITS == 0 && e < c->map_bits)
+				e += c->md_blocks[e / BLK_BITS].left_free;
+			chunk_priv(c)->hints_stale = 1;
+		}
+	}
 	if (s < cmd->first_free)
 		cmd->first_free = s;
 	if (s == 0 && e > cmd->left_free)
 		cmd->left_free = e;
 	if (e == c->map_bits && e - s > cmd->right_free)
 		cmd->right_free = e - s;
-
-	if (full) {
-		/* a block emptied or the free spans blocks: full refresh */
-		tree_flush(c);
-		chunk_contig_exact(c);
-	} else if (e - s > cmd->contig_hint ||
+	if (e - s > cmd->contig_hint ||
 			(e - s == cmd->contig_hint &&
 			 align_rank(s) > align_rank(cmd->contig_hint_start))) {
 		/* cheap, chunk-relative, conservative update */
@@ -1375,8 +1419,8 @@ pcpu_chunk_settle(struct pcpu_chunk *c, uint32_t b, const uint32_t *offs,
 		page_block_idle(c, b);
 	}
 	leaf_dirty(c, b);
-	/* as a free of the block's largest run: the chunk hints are
-	 * refreshed in full only when the block became free */
+	/* as a free of the block's largest run (a block that became free
+	 * leaves the chunk hints stale, see chunk_hint_free()) */
 	chunk_hint_free(c, b * BLK_BITS + md->contig_hint_start,
 		b * BLK_BITS + md->contig_hint_start + md->contig_hint, full);
 	if (b * BLK_BITS + md->first_free < cmd->first_free)
@@ -1506,6 +1550,11 @@ pcpu_chunk_slot(const struct pcpu_chunk *c)
 		return 0;
 	if (c->free_bytes == c->map_bits * PCPU_MIN_ALLOC_SIZE)
 		return pcpu_size_to_slot(c->map_bits * PCPU_MIN_ALLOC_SIZE);
+	/* the largest free run is unknown until the next refresh: place
+	 * the chunk by an upper bound, so every allocation that may fit
+	 * tries it (and its search makes the hint exact) */
+	if (chunk_priv(c)->hints_stale)
+		return pcpu_size_to_slot(c->free_bytes);
 	return pcpu_size_to_slot(c->chunk_md.contig_hint * PCPU_MIN_ALLOC_SIZE);
 }
 

@@ -215,8 +215,22 @@ void pcpu_chunk_set_depopulated(struct pcpu_chunk *c, uint32_t ps,
 int pcpu_size_to_slot(uint32_t bytes);
 
 /** Slot the chunk belongs in by its contig hint (0 if it has no free
- * space); a fully free chunk maps to pcpu_size_to_slot(chunk bytes). */
+ * space); a fully free chunk maps to pcpu_size_to_slot(chunk bytes). While
+ * pcpu_chunk_hints_stale(), by its free bytes instead (an upper bound of
+ * its largest free run). */
 int pcpu_chunk_slot(const struct pcpu_chunk *c);
+
+/**
+ * Whether a free that emptied a block or spanned blocks left the chunk's
+ * summary tree unflushed, so that chunk_md.contig_hint (and left_free) may
+ * be below the truth. The next allocation that searches the tree, or
+ * pcpu_chunk_refresh(), makes them exact.
+ */
+int pcpu_chunk_hints_stale(const struct pcpu_chunk *c);
+
+/** Make the chunk-level hints exact (flush the summary tree), as an
+ * allocation that searches does; for statistics and tests. */
+void pcpu_chunk_refresh(struct pcpu_chunk *c);
 
 /** Fill @p f for the chunk. */
 void pcpu_chunk_frag_stats(const struct pcpu_chunk *c,

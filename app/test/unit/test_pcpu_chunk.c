@@ -256,6 +256,15 @@ test_hints(void)
 	check_block(&c, 0, 1009, 15, 0, 1009, 1, 11);
 	check_block(&c, 1, 1024, 0, 1024, 1024, 0, 0);
 	CU_ASSERT_EQUAL(c.page_busy_blocks[1], 0);
+	/* the tree waits: the hint keeps the run after the object (the
+	 * freed run up to block 2's left run, 3057 bits, is shorter), the
+	 * slot follows the free bytes */
+	CU_ASSERT(pcpu_chunk_hints_stale(&c));
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, 16384 - 1115);
+	CU_ASSERT_EQUAL(pcpu_chunk_slot(&c), pcpu_size_to_slot(c.free_bytes));
+	audit_ok(&c);
+	pcpu_chunk_refresh(&c);
+	CU_ASSERT(!pcpu_chunk_hints_stale(&c));
 	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, 16369);
 	CU_ASSERT_EQUAL(c.chunk_md.contig_hint_start, 15);
 	audit_ok(&c);
