@@ -238,6 +238,19 @@ block_set_empty(struct pcpu_block_md *md)
 	md->first_free = 0;
 }
 
+/* Whether block @p b's map words are all 0. */
+static inline int
+block_is_empty(const struct pcpu_chunk *c, uint32_t b)
+{
+	const uint64_t *map = c->alloc_map + b * (BLK_BITS / WORD_BITS);
+	uint64_t any = 0;
+	uint32_t i;
+
+	for (i = 0; i < BLK_BITS / WORD_BITS; i++)
+		any |= map[i];
+	return any == 0;
+}
+
 static void
 block_set_full(struct pcpu_block_md *md)
 {
@@ -1411,12 +1424,14 @@ pcpu_chunk_settle(struct pcpu_chunk *c, uint32_t b, const uint32_t *offs,
 		return;
 	}
 	/* rescan: the hints were exact before the first deferred free, so
-	 * the block was busy then */
-	block_rescan(c, b);
-	full = md->contig_hint == BLK_BITS;
+	 * the block was busy then. A block the frees emptied needs no
+	 * scan (the OR of its words, without branches). */
+	full = block_is_empty(c, b);
 	if (full) {
 		block_set_empty(md);
 		page_block_idle(c, b);
+	} else {
+		block_rescan(c, b);
 	}
 	leaf_dirty(c, b);
 	/* as a free of the block's largest run (a block that became free
