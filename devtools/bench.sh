@@ -119,7 +119,7 @@ if [ "$mode" = full ] && awk -v l="$load" 'BEGIN { exit !(l >= 1.0) }'; then
 fi
 start=$(date +%s)
 run 2lcores "$limit2" "0@$c0,1@$c1" \
-	'^(access|alloc_nocache|cached|churn|init|reclaim)/'
+	'^(access|alloc_nocache|alloc_cache|cached|churn|init|reclaim)/'
 run 8lcores "$limit8" "(0-7)@($c0,$c1)" '^(init|scaling)/'
 echo "bench: $mode runs took $(( $(date +%s) - start )) s"
 

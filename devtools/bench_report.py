@@ -181,17 +181,20 @@ def targets_access(idx, lcores=1):
     return ratio(c(p, 'ns_per_op'), c(t, 'ns_per_op'))
 
 
-def seed_table(idx, case='pcpu'):
+def seed_table(idx, case='pcpu', kind='alloc_nocache'):
     huge = case == 'pcpu_2m'
-    t = Table('Allocation without caches (RTE_PCPU_F_NO_CACHE), %s pages: '
+    t = Table('Allocation %s, %s pages: '
               '2^20 objects, worst of in order / alternating / reverse%s, ms'
-              % ('2 MiB' if huge else '4 KiB',
+              % ('without caches (RTE_PCPU_F_NO_CACHE)'
+                 if kind == 'alloc_nocache' else
+                 'with cache buckets (the default)',
+                 '2 MiB' if huge else '4 KiB',
                  ', each the best of 3 runs' if huge else ''),
               ['size', 'alloc', 'Linux', 'ratio', 'free', 'Linux', 'ratio',
                'naive alloc', 'naive free', 'target <= 0.2x'])
     rows = []
     for size in (4, 16, 64, 256, 1024):
-        b = find(idx, 'alloc_nocache/%s/size:%d' % (case, size), '2lcores')
+        b = find(idx, '%s/%s/size:%d' % (kind, case, size), '2lcores')
         if b is not None and c(b, 'skipped'):
             b = None
         nv = find(idx, 'alloc_nocache/naive_zmalloc/size:%d' % size,
@@ -210,13 +213,13 @@ def seed_table(idx, case='pcpu'):
                met or 'n/a'])
         rows.append((size, a, f, la, lf, c(nv, 'alloc_ms'),
                      c(nv, 'free_ms')))
-    if not huge:
+    if not huge and kind == 'alloc_nocache':
         b = find(idx, 'alloc_nocache/pcpu_aligned/size:4/align:8', '2lcores')
         a = c(b, 'alloc_ms')
         t.add(['4, align 8', a, 16000, ratio(a, 16000), c(b, 'free_ms'), '',
                '', '', '', 'n/a' if a is None else
                ('met (< 500 ms)' if a < 500 else 'NOT met (< 500 ms)')])
-    page = c(find(idx, 'alloc_nocache/%s/size:4' % case, '2lcores'),
+    page = c(find(idx, '%s/%s/size:4' % (kind, case), '2lcores'),
              'page_size')
     t.note = ('Linux: the 2017 bitmap allocator cover letter (published '
               'figures, other machine). naive: rte_zmalloc_socket() per '
@@ -362,7 +365,7 @@ def scaling_table(idx):
 
 
 def targets_table(idx, seed_rows, seed_page, cached, churn_pts,
-                  flowcount=None):
+                  flowcount=None, seed_rows_cache=()):
     t = Table('Targets of the allocator and cache issues',
               ['target', 'measured', 'status'])
     for lc in (1, 2):
@@ -375,6 +378,13 @@ def targets_table(idx, seed_rows, seed_page, cached, churn_pts,
             continue
         t.add(['%d B (%s pages): alloc <= %g ms, free <= %g ms'
                % (size, seed_page, la / 5, lf / 5),
+               '%s / %s ms' % (fmt(a), fmt(f)),
+               'met' if a <= la / 5 and f <= lf / 5 else 'NOT met'])
+    for size, a, f, la, lf, _, _ in seed_rows_cache:
+        if a is None:
+            continue
+        t.add(['%d B with caches (2 MiB pages): alloc <= %g ms, free <= %g '
+               'ms' % (size, la / 5, lf / 5),
                '%s / %s ms' % (fmt(a), fmt(f)),
                'met' if a <= la / 5 and f <= lf / 5 else 'NOT met'])
     b = find(idx, 'alloc_nocache/pcpu_aligned/size:4/align:8', '2lcores')
@@ -627,6 +637,7 @@ def main():
             flowcount = f.read()
     seed_t4, seed_rows4 = seed_table(idx, 'pcpu')
     seed_t2, seed_rows2 = seed_table(idx, 'pcpu_2m')
+    seed_tc, seed_rowsc = seed_table(idx, 'pcpu_2m', 'alloc_cache')
     # targets on 2 MiB pages, the library's choice when hugepages are free;
     # 4 KiB pages when none were
     if any(r[1] is not None for r in seed_rows2):
@@ -637,9 +648,9 @@ def main():
     churn_t, churn_pts = churn_table(idx)
     scaling_t, scaling = scaling_table(idx)
     tables = [targets_table(idx, seed_rows, seed_page, cached, churn_pts,
-                            flowcount)]
+                            flowcount, seed_rowsc)]
     tables += access_tables(idx)
-    tables += [seed_t2, seed_t4, cached_t, churn_t, init_table(idx),
+    tables += [seed_t2, seed_tc, seed_t4, cached_t, churn_t, init_table(idx),
                reclaim_table(idx), scaling_t]
     ctx = context_line(runs)
     if a.text:

@@ -102,7 +102,7 @@ register_cases()
 		}
 	}
 
-	/* 2. allocation without caches: the seed table */
+	/* 2. the seed table: without caches, and with them (2 MiB pages) */
 	for (size_t size : { 4, 16, 64, 256, 1024 }) {
 		add_case("alloc_nocache/pcpu/size:" + std::to_string(size),
 			[=](perf_result *r) {
@@ -111,6 +111,10 @@ register_cases()
 		add_case("alloc_nocache/pcpu_2m/size:" + std::to_string(size),
 			[=](perf_result *r) {
 				return perf_seed_pcpu_huge(size, r);
+			});
+		add_case("alloc_cache/pcpu_2m/size:" + std::to_string(size),
+			[=](perf_result *r) {
+				return perf_seed_pcpu_huge_cached(size, r);
 			});
 		add_case("alloc_nocache/naive_zmalloc/size:" +
 			std::to_string(size),

@@ -672,12 +672,14 @@ seed_report(struct perf_result *r, size_t size, unsigned int n,
  * The seed table on one page mode: each order @p runs times, the best run
  * kept (the first run of a size also populates pages). With 2 MiB pages
  * (@p huge) and too few free hugepages the case reports itself skipped.
+ * @p cache: with the cache buckets (the default) instead of without.
  */
 static int
-seed_pcpu(size_t size, size_t align, int huge, unsigned int runs,
+seed_pcpu(size_t size, size_t align, int huge, unsigned int runs, int cache,
 		struct perf_result *r)
 {
-	struct rte_pcpu_conf conf = { .flags = RTE_PCPU_F_NO_CACHE,
+	struct rte_pcpu_conf conf = {
+		.flags = cache ? 0 : RTE_PCPU_F_NO_CACHE,
 		.page_policy = huge ? RTE_PCPU_PAGE_HUGE : RTE_PCPU_PAGE_NORMAL };
 	unsigned int n = seed_n(), o, i, k, nb_orders = align ? 1 : 3;
 	double alloc_ms[3], free_ms[3], hz = (double)rte_get_tsc_hz();
@@ -733,6 +735,7 @@ seed_pcpu(size_t size, size_t align, int huge, unsigned int runs,
 		}
 	}
 	perf_result_set(r, "runs_per_order", runs);
+	perf_result_set(r, "cache", cache);
 	free(objs);
 	if (align != 0) {
 		seed_report(r, size, n, 1, alloc_ms, free_ms, 16000, 0);
@@ -760,7 +763,7 @@ seed_pcpu(size_t size, size_t align, int huge, unsigned int runs,
 int
 perf_seed_pcpu(size_t size, size_t align, struct perf_result *r)
 {
-	return seed_pcpu(size, align, 0, 1, r);
+	return seed_pcpu(size, align, 0, 1, 0, r);
 }
 
 /*
@@ -771,7 +774,15 @@ perf_seed_pcpu(size_t size, size_t align, struct perf_result *r)
 int
 perf_seed_pcpu_huge(size_t size, struct perf_result *r)
 {
-	return seed_pcpu(size, 0, 1, 3, r);
+	return seed_pcpu(size, 0, 1, 3, 0, r);
+}
+
+/* The same with the cache buckets on, as rte_pcpu_alloc() runs by
+ * default: a mass free goes through the caches' flushes. */
+int
+perf_seed_pcpu_huge_cached(size_t size, struct perf_result *r)
+{
+	return seed_pcpu(size, 0, 1, 3, 1, r);
 }
 
 int

@@ -85,6 +85,7 @@ int perf_access(enum perf_scheme s, uint32_t nb_objs, int random,
 /* 2. Allocation without caches: the seed table. */
 int perf_seed_pcpu(size_t size, size_t align, struct perf_result *r);
 int perf_seed_pcpu_huge(size_t size, struct perf_result *r);
+int perf_seed_pcpu_huge_cached(size_t size, struct perf_result *r);
 int perf_seed_naive(size_t size, struct perf_result *r);
 
 /* 3. Cached. */
