@@ -897,8 +897,10 @@ commit_alloc(struct pcpu_chunk *c, uint32_t off, uint32_t bits)
 		/*
 		 * The larger remaining piece of the old contig run is a lower
 		 * bound; other runs are not larger than the old contig. The
-		 * next allocation that needs the tree makes it exact again.
+		 * next allocation that needs the tree makes it exact again;
+		 * until then the chunk's slot follows its free bytes.
 		 */
+		chunk_priv(c)->hints_stale = 1;
 		uint32_t cs = cmd->contig_hint_start;
 		uint32_t ce = cs + cmd->contig_hint;
 		uint32_t lp = off > cs ? off - cs : 0;
@@ -1028,38 +1030,42 @@ free_run_end(const struct pcpu_chunk *c, uint32_t b, uint32_t pos)
 }
 
 /*
- * Chunk-level hints after freeing [@p s, @p e), the maximal free run
- * (capped at block edges) the freed object now lies in; @p full: a block
- * became fully free or the free spanned blocks.
+ * Chunk-level hints after a free left [@p s, @p e) free: the maximal free
+ * run of its blocks around the freed space (capped at the edges of those
+ * blocks). Blocks emptied or spanned need no summary-tree climb now: their
+ * leaves are dirty and the next allocation that searches the tree (or
+ * pcpu_chunk_refresh()) brings it up to date; Linux refreshes the chunk
+ * in full here instead.
  */
 static inline void
-chunk_hint_free(struct pcpu_chunk *c, uint32_t s, uint32_t e, int full)
+chunk_hint_free(struct pcpu_chunk *c, uint32_t s, uint32_t e)
 {
 	struct pcpu_block_md *cmd = &c->chunk_md;
+	struct pcpu_chunk_priv *pv = chunk_priv(c);
+	uint32_t r;
 
-	if (full) {
-		/*
-		 * A block emptied or the free spans blocks: Linux refreshes
-		 * the chunk hints here. The tree's leaves are dirty already;
-		 * climbing it now (log2(blocks) nodes, each waiting for the
-		 * one below) is left to the next allocation that searches it
-		 * (pcpu_chunk_alloc()) or to pcpu_chunk_refresh(). Meanwhile
-		 * the run takes in its neighbour blocks' edge runs (exact
-		 * block hints; conservative, as a neighbour that is free as a
-		 * whole may continue it), and the chunk's slot follows its
-		 * free bytes, an upper bound, so that no allocation that fits
-		 * passes the chunk by (pcpu_chunk_slot()).
-		 */
-		if (c->free_bytes == c->map_bits << PCPU_MIN_ALLOC_SHIFT) {
-			s = 0;
-			e = c->map_bits;
-		} else {
-			if (s % BLK_BITS == 0 && s > 0)
-				s -= c->md_blocks[s / BLK_BITS - 1].right_free;
-			if (e % BLK_BITS == 0 && e < c->map_bits)
-				e += c->md_blocks[e / BLK_BITS].left_free;
-			chunk_priv(c)->hints_stale = 1;
-		}
+	if (c->free_bytes == c->map_bits << PCPU_MIN_ALLOC_SHIFT) {
+		/* all free: every hint is known */
+		cmd->contig_hint = c->map_bits;
+		cmd->contig_hint_start = 0;
+		cmd->left_free = c->map_bits;
+		cmd->right_free = c->map_bits;
+		cmd->first_free = 0;
+		pv->hints_stale = 0;
+		return;
+	}
+	/* the run goes on into the neighbour blocks by their edge runs
+	 * (exact block hints); a neighbour free as a whole may continue it
+	 * further, and then the chunk's hint is only a lower bound */
+	if (s % BLK_BITS == 0 && s > 0) {
+		r = c->md_blocks[s / BLK_BITS - 1].right_free;
+		s -= r;
+		pv->hints_stale |= r == BLK_BITS;
+	}
+	if (e % BLK_BITS == 0 && e < c->map_bits) {
+		r = c->md_blocks[e / BLK_BITS].left_free;
+		e += r;
+		pv->hints_stale |= r == BLK_BITS;
 	}
 	if (s < cmd->first_free)
 		cmd->first_free = s;
@@ -1070,7 +1076,6 @@ chunk_hint_free(struct pcpu_chunk *c, uint32_t s, uint32_t e, int full)
 	if (e - s > cmd->contig_hint ||
 			(e - s == cmd->contig_hint &&
 			 align_rank(s) > align_rank(cmd->contig_hint_start))) {
-		/* cheap, chunk-relative, conservative update */
 		cmd->contig_hint = e - s;
 		cmd->contig_hint_start = s;
 	}
@@ -1108,7 +1113,6 @@ free_in_word(struct pcpu_chunk *c, uint32_t off, uint64_t a, uint32_t we)
 	uint32_t b = off / BLK_BITS, bs = b * BLK_BITS, bits = we - sh;
 	uint64_t low, high;
 	uint32_t s, e;
-	int full;
 
 	a &= ~word_mask(sh, we);
 	c->alloc_map[w] = a;
@@ -1127,8 +1131,8 @@ free_in_word(struct pcpu_chunk *c, uint32_t off, uint64_t a, uint32_t we)
 		e = w * WORD_BITS + we + (uint32_t)__builtin_ctzll(high);
 	else
 		e = free_run_end(c, b, (w + 1) * WORD_BITS);
-	full = block_free(c, b, s - bs, e - bs);
-	chunk_hint_free(c, s, e, full);
+	block_free(c, b, s - bs, e - bs);
+	chunk_hint_free(c, s, e);
 	return (int)bits;
 }
 
@@ -1137,7 +1141,6 @@ static int
 free_area(struct pcpu_chunk *c, uint32_t off)
 {
 	uint32_t end, bits, sb, eb, b, s, e, bs;
-	int full;
 
 	end = next_set(c->bound_map, c->map_bits + 1, off + 1);
 	bits = end - off;
@@ -1154,7 +1157,7 @@ free_area(struct pcpu_chunk *c, uint32_t off)
 		s = run_start(c->alloc_map, bs, off);
 	if (sb == eb) {
 		e = free_run_end(c, sb, end);
-		full = block_free(c, sb, s - bs, e - bs);
+		block_free(c, sb, s - bs, e - bs);
 	} else {
 		block_free(c, sb, s - bs, BLK_BITS);
 		for (b = sb + 1; b < eb; b++)
@@ -1162,9 +1165,8 @@ free_area(struct pcpu_chunk *c, uint32_t off)
 		bs = eb * BLK_BITS;
 		e = free_run_end(c, eb, end);
 		block_free(c, eb, 0, e - bs);
-		full = 1;
 	}
-	chunk_hint_free(c, s, e, full);
+	chunk_hint_free(c, s, e);
 	return (int)bits;
 }
 
@@ -1434,10 +1436,15 @@ pcpu_chunk_settle(struct pcpu_chunk *c, uint32_t b, const uint32_t *offs,
 		block_rescan(c, b);
 	}
 	leaf_dirty(c, b);
-	/* as a free of the block's largest run (a block that became free
-	 * leaves the chunk hints stale, see chunk_hint_free()) */
+	/* the runs that may have grown: the block's largest, and the ones
+	 * at its edges, which may join the neighbours' */
 	chunk_hint_free(c, b * BLK_BITS + md->contig_hint_start,
-		b * BLK_BITS + md->contig_hint_start + md->contig_hint, full);
+		b * BLK_BITS + md->contig_hint_start + md->contig_hint);
+	if (!full && md->left_free != 0)
+		chunk_hint_free(c, b * BLK_BITS, b * BLK_BITS + md->left_free);
+	if (!full && md->right_free != 0)
+		chunk_hint_free(c, (b + 1) * BLK_BITS - md->right_free,
+			(b + 1) * BLK_BITS);
 	if (b * BLK_BITS + md->first_free < cmd->first_free)
 		cmd->first_free = b * BLK_BITS + md->first_free;
 }
@@ -1808,6 +1815,9 @@ pcpu_chunk_audit(const struct pcpu_chunk *c, char *msg, size_t len)
 	if (cmd->contig_hint > max)
 		AUDIT_FAIL("chunk contig_hint %u > largest free run %u",
 			cmd->contig_hint, max);
+	if (!pv->hints_stale && cmd->contig_hint != max)
+		AUDIT_FAIL("chunk contig_hint %u != largest free run %u, not "
+			"marked stale", cmd->contig_hint, max);
 	if (cmd->contig_hint && (cmd->contig_hint_start + cmd->contig_hint >
 			c->map_bits || !range_is_free(c, cmd->contig_hint_start,
 			cmd->contig_hint_start + cmd->contig_hint)))
