@@ -1193,22 +1193,14 @@ depopulate_isolated(struct pcpu_chunk *c)
 	return pages;
 }
 
-/*
- * Give memory back. Mutex held. Destroys fully free chunks beyond one
- * spare, then depopulates isolated chunks (explicit: every chunk with
- * empty pages) down to the reserve of empty pages, and sidelines them.
- */
+/* Destroy the fully free chunks beyond the first (the spare). Mutex and
+ * spinlock held; returns with both held. Returns pages given back. */
 static uint64_t
-balance(int explicit)
+destroy_extra_free_chunks(void)
 {
 	struct pcpu_chunk *c, *tmp;
-	uint64_t pages = 0, bytes_per_page;
+	uint64_t pages = 0;
 
-	index_lock();
-	g.need_balance = 0;
-	settle_open();
-	bytes_per_page = g.page_size * g.nr_lcores;
-	/* fully free chunks beyond the first */
 	c = TAILQ_FIRST(&g.lists[LIST_FREE]);
 	while (c != NULL && (tmp = TAILQ_NEXT(c, next)) != NULL) {
 		TAILQ_REMOVE(&g.lists[LIST_FREE], tmp, next);
@@ -1223,6 +1215,27 @@ balance(int explicit)
 		index_lock();
 		c = TAILQ_FIRST(&g.lists[LIST_FREE]);
 	}
+	return pages;
+}
+
+/*
+ * Give memory back. Mutex held. Destroys fully free chunks beyond one
+ * spare, depopulates isolated chunks (explicit: every chunk with empty
+ * pages) down to the reserve of empty pages and sidelines them, then
+ * destroys the chunks that turned out fully free beyond the spare.
+ */
+static uint64_t
+balance(int explicit)
+{
+	struct pcpu_chunk *c, *tmp;
+	uint64_t pages = 0, bytes_per_page;
+
+	index_lock();
+	g.need_balance = 0;
+	settle_open();
+	bytes_per_page = g.page_size * g.nr_lcores;
+	/* first, so that their pages are not depopulated one by one */
+	pages += destroy_extra_free_chunks();
 	if (explicit) {
 		int l;
 
@@ -1246,6 +1259,8 @@ balance(int explicit)
 		else
 			chunk_move(c, LIST_SIDELINED, 0);
 	}
+	/* chunks found free while isolated: one call leaves one spare */
+	pages += destroy_extra_free_chunks();
 	index_unlock();
 	return pages * bytes_per_page;
 }
