@@ -507,17 +507,19 @@ found:
 }
 
 /* Account a new object whose pages are populated; returns its handle and
- * in *dirty whether its copies must be zeroed. Spinlock held. */
+ * in *dirty whether its copies must be zeroed. @p user: a size a user
+ * asked for (not a cache refill's class size), for the size statistics.
+ * Spinlock held. */
 static void *
 commit_area(struct pcpu_chunk *c, int off, size_t size, uint32_t bits,
-		int *dirty)
+		int user, int *dirty)
 {
 	g.nr_alloc++;
 	if (cur_alloc() > g.nr_max_alloc)
 		g.nr_max_alloc = cur_alloc();
-	if (size < g.min_alloc_size)
+	if (user && size < g.min_alloc_size)
 		g.min_alloc_size = size;
-	if (size > g.max_alloc_size)
+	if (user && size > g.max_alloc_size)
 		g.max_alloc_size = size;
 	*dirty = used_mark(c, off, bits);
 	return (void *)(g.arena.base + ((uintptr_t)c->index << g.chunk_shift) +
@@ -554,7 +556,7 @@ alloc_fast(size_t size, uint32_t bits, uint32_t align_bits, int *dirty)
 				&rs, &re))
 			drop_area(c, off);
 		else
-			h = commit_area(c, off, size, bits, dirty);
+			h = commit_area(c, off, size, bits, 1, dirty);
 	}
 	index_unlock();
 	return h;
@@ -564,7 +566,8 @@ alloc_fast(size_t size, uint32_t bits, uint32_t align_bits, int *dirty)
  * pages are populated. Mutex held, spinlock not. Returns the handle or
  * NULL (rte_errno), and in *dirty whether its copies must be zeroed. */
 static void *
-alloc_area(size_t size, uint32_t bits, uint32_t align_bits, int *dirty)
+alloc_area(size_t size, uint32_t bits, uint32_t align_bits, int user,
+		int *dirty)
 {
 	struct pcpu_chunk *c = NULL;
 	uint64_t *used;
@@ -658,7 +661,7 @@ alloc_area(size_t size, uint32_t bits, uint32_t align_bits, int *dirty)
 				pages_to_bytes(g.populated_pages);
 		rs = re;
 	}
-	h = commit_area(c, off, size, bits, dirty);
+	h = commit_area(c, off, size, bits, user, dirty);
 	index_unlock();
 	return h;
 }
@@ -771,7 +774,7 @@ pcpu_alloc_slow(size_t size, size_t align)
 	if (h == NULL) {
 		pthread_mutex_lock(&g.mutex);
 		balance_if_needed();
-		h = alloc_area(size, bits, align_bits, &dirty);
+		h = alloc_area(size, bits, align_bits, 1, &dirty);
 		if (h == NULL) {
 			index_lock();
 			g.nr_alloc_fail++;
@@ -789,7 +792,8 @@ pcpu_alloc_slow(size_t size, size_t align)
 }
 
 unsigned int
-pcpu_alloc_bulk_slow(size_t size, size_t align, void **objs, unsigned int n)
+pcpu_alloc_bulk_slow(size_t size, size_t align, void **objs, unsigned int n,
+		int user)
 {
 	int dirty[BULK_GROUP];
 	uint32_t bits, align_bits;
@@ -803,7 +807,7 @@ pcpu_alloc_bulk_slow(size_t size, size_t align, void **objs, unsigned int n)
 		pthread_mutex_lock(&g.mutex);
 		balance_if_needed();
 		for (j = 0; j < BULK_GROUP && i + j < n; j++) {
-			objs[i + j] = alloc_area(size, bits, align_bits,
+			objs[i + j] = alloc_area(size, bits, align_bits, user,
 				&dirty[j]);
 			if (objs[i + j] == NULL)
 				break;
@@ -1615,9 +1619,11 @@ rte_pcpu_stats_get(struct rte_pcpu_stats *s)
 	s->nr_alloc_fail = g.nr_alloc_fail + cc.alloc_fail;
 	s->nr_chunks = g.nr_chunks;
 	s->nr_max_chunks = g.nr_max_chunks;
-	s->min_alloc_size = g.min_alloc_size == UINT64_MAX ? 0 :
-		g.min_alloc_size;
-	s->max_alloc_size = g.max_alloc_size;
+	/* sizes users asked for: of the chunks directly, and of caches */
+	s->min_alloc_size = RTE_MIN(g.min_alloc_size, cc.min_size);
+	if (s->min_alloc_size == UINT64_MAX)
+		s->min_alloc_size = 0;
+	s->max_alloc_size = RTE_MAX(g.max_alloc_size, cc.max_size);
 	s->populated_bytes = pages_to_bytes(g.populated_pages);
 	s->max_populated_bytes = g.max_populated_bytes;
 	for (i = 0; i < RTE_MAX_NUMA_NODES; i++)

@@ -131,6 +131,8 @@ struct cache_class {
 struct lcore_cache {
 	struct cache_class cls[RTE_PCPU_CACHE_NB_CLASSES];
 	uint64_t ops;         /* alloc + free, for the epoch */
+	uint64_t min_size;    /* smallest and largest size users asked */
+	uint64_t max_size;    /* for (UINT64_MAX, 0: none yet) */
 	uint64_t cap_bytes;   /* sum of high x size */
 	uint64_t nr_fail;
 	unsigned int lcore_id;
@@ -300,6 +302,7 @@ lcore_cache_create(unsigned int lcore_id)
 		goto out;
 	}
 	lc->lcore_id = lcore_id;
+	lc->min_size = UINT64_MAX;
 	rte_pcpu_copies_rebuild(&lc->copies);
 	for (c = 0; c < RTE_PCPU_CACHE_NB_CLASSES; c++) {
 		lc->cls[c].objs = &lc->store[off];
@@ -510,7 +513,7 @@ class_refill(struct lcore_cache *lc, unsigned int ci)
 	cc->last_event = EV_UNDERFLOW;
 	need = cc->mid > cc->count ? cc->mid - cc->count : 1;
 	n = pcpu_alloc_bulk_slow(class_size[ci], cs.class_align[ci],
-		(void **)&cc->objs[cc->count], need);
+		(void **)&cc->objs[cc->count], need, 0);
 	for (i = 0; i < n; i++) {
 		uintptr_t h = cc->objs[cc->count + i];
 
@@ -594,6 +597,10 @@ pcpu_cache_alloc(size_t size, size_t align)
 	if (cc->count < cc->lowwater)
 		cc->lowwater = cc->count;
 	STAT_ADD(cc->nr_alloc, 1);
+	if (unlikely(size < lc->min_size))
+		__atomic_store_n(&lc->min_size, size, __ATOMIC_RELAXED);
+	if (unlikely(size > lc->max_size))
+		__atomic_store_n(&lc->max_size, size, __ATOMIC_RELAXED);
 	h = e & ~OBJ_DIRTY;
 	__atomic_store_n(tag_of(h), (uint8_t)(TAG_LIVE | ci), __ATOMIC_RELAXED);
 	pcpu_asan_unpoison((void *)h, class_size[ci]);
@@ -752,6 +759,7 @@ pcpu_cache_counters(struct pcpu_cache_counters *c)
 	unsigned int l, ci;
 
 	memset(c, 0, sizeof(*c));
+	c->min_size = UINT64_MAX;
 	if (__atomic_load_n(&cs.state, __ATOMIC_ACQUIRE) != CS_ON)
 		return;
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
@@ -761,6 +769,8 @@ pcpu_cache_counters(struct pcpu_cache_counters *c)
 		if (lc == NULL)
 			continue;
 		c->alloc_fail += STAT_READ(lc->nr_fail);
+		c->min_size = RTE_MIN(c->min_size, STAT_READ(lc->min_size));
+		c->max_size = RTE_MAX(c->max_size, STAT_READ(lc->max_size));
 		for (ci = 0; ci < RTE_PCPU_CACHE_NB_CLASSES; ci++) {
 			struct cache_class *cc = &lc->cls[ci];
 			uint64_t n = STAT_READ(cc->count);

@@ -42,6 +42,9 @@ struct pcpu_cache_counters {
 	uint64_t refilled;     /**< Objects taken from the chunks by refills. */
 	uint64_t flushed;      /**< Objects given back to the chunks. */
 	uint64_t alloc_fail;   /**< Cache allocations that failed. */
+	uint64_t min_size;     /**< Smallest size asked of a cache (or
+				 *  UINT64_MAX). */
+	uint64_t max_size;     /**< Largest size asked of a cache (or 0). */
 };
 
 /** Sum the counters of every lcore's caches. Lock-free. */

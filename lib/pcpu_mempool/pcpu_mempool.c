@@ -436,7 +436,7 @@ pool_grow(struct rte_pcpu_mempool *mp, unsigned int want, unsigned int need)
 	if (want == 0)
 		return need == 0 ? GROW_OK : why;
 	dst = &mp->free_objs[mp->nb_free];
-	got = pcpu_alloc_bulk_slow(mp->elt_size, mp->f.align, dst, want);
+	got = pcpu_alloc_bulk_slow(mp->elt_size, mp->f.align, dst, want, 1);
 	/* rte_pcpu_free() of a pool object is refused from now on */
 	if (got != 0 && pcpu_pool_own(dst, got, 1) != 0)
 		MP_LOG(WARNING, "%s: no memory to mark objects as the pool's: "

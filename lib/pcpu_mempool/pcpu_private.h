@@ -125,9 +125,11 @@ void *pcpu_alloc_slow(size_t size, size_t align);
 int pcpu_free_slow(void *handle, size_t *size, int tagged);
 
 /** Allocate up to @p n objects under one lock; returns how many (fewer
- * on error, with rte_errno). Each is zeroed on every lcore. */
+ * on error, with rte_errno). Each is zeroed on every lcore. @p user: the
+ * size is one a user asked for (a pool's), counted in the size statistics;
+ * 0 for a cache refill, whose class size is not. */
 unsigned int pcpu_alloc_bulk_slow(size_t size, size_t align, void **objs,
-		unsigned int n);
+		unsigned int n, int user);
 
 /** Free @p n objects under one lock acquisition; returns how many were
  * live and freed (the others are logged). @p tagged: as for

@@ -120,12 +120,19 @@ struct rte_pcpu_stats {
 	uint64_t nr_alloc;          /**< Successful allocations, lifetime. */
 	uint64_t nr_dealloc;        /**< Successful frees, lifetime. */
 	uint64_t nr_cur_alloc;      /**< Live objects (allocated, not freed). */
-	uint64_t nr_max_alloc;      /**< High-water mark of nr_cur_alloc. */
+	uint64_t nr_max_alloc;      /**< High-water mark of the objects
+				      *  taken from the chunks: live ones
+				      *  plus those lcore caches held then
+				      *  (so at least the high-water mark of
+				      *  nr_cur_alloc; equal to it without
+				      *  caches). */
 	uint64_t nr_alloc_fail;     /**< rte_pcpu_alloc() calls that failed. */
 	uint32_t nr_chunks;         /**< Chunks that exist now. */
 	uint32_t nr_max_chunks;     /**< High-water mark of nr_chunks. */
-	uint64_t min_alloc_size;    /**< Smallest size ever allocated. */
-	uint64_t max_alloc_size;    /**< Largest size ever allocated. */
+	uint64_t min_alloc_size;    /**< Smallest size ever asked of
+				      *  rte_pcpu_alloc() (or a pool's
+				      *  object size), bytes; 0: none. */
+	uint64_t max_alloc_size;    /**< Largest such size, bytes. */
 	uint64_t populated_bytes;   /**< Populated bytes, all lcores. */
 	uint64_t max_populated_bytes; /**< High-water mark of populated_bytes. */
 	/** Populated bytes per NUMA socket id. */
