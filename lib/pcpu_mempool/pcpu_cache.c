@@ -634,7 +634,7 @@ cache_free_tagged(void *handle, uintptr_t off)
 	t = __atomic_load_n(tp, __ATOMIC_RELAXED);
 	if (unlikely((t & TAG_FREEING) != TAG_LIVE)) {
 		if ((t & TAG_FREEING) == TAG_FREEING)
-			return reject(handle, "already freed, being flushed");
+			return reject(handle, "already freed, its free is under way");
 		if (t & TAG_CACHED)
 			return reject(handle, "already freed, held by a cache");
 		/* not a cache object: no tag to drop */
