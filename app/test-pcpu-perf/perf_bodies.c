@@ -731,6 +731,10 @@ seed_pcpu(size_t size, size_t align, int huge, unsigned int runs, int cache,
 				perf_result_set(r, "peak_populated_bytes",
 					(double)st.max_populated_bytes);
 			}
+			/* each run from empty caches, as pcpu_perf_autotest:
+			 * a class grown by the previous run hands objects out
+			 * in longer runs of falling addresses */
+			rte_pcpu_cache_flush();
 			rte_pcpu_reclaim();
 		}
 	}
