@@ -23,14 +23,15 @@
  * run of bits + align - 1 is found in O(log blocks), and the exact chunk
  * contig hint is the root. Updates are lazy: operations only mark the
  * blocks they touch dirty, and the tree is brought up to date (O(dirty
- * blocks x log blocks)) before an allocation that needs a search. In
- * between, chunk_md.contig_hint is a conservative lower bound: after an
- * allocation splitting it, the larger remaining piece; after a free, the
- * cheap update with the chunk-relative merged run. Where Linux refreshes
- * the chunk in full (a block became fully free, a free spanned blocks),
- * the hints are marked stale instead and the chunk's slot follows its free
- * bytes until the next refresh, so no allocation that fits passes it by.
- * The chunk scan hint is not used (always 0).
+ * blocks x log blocks)) before an allocation that needs a search, not
+ * where Linux refreshes the chunk in full (a block became fully free, a
+ * free spanned blocks). In between, chunk_md.contig_hint is never above
+ * the truth and is exact unless marked stale: after an allocation that
+ * cut into it, it is the larger remaining piece (stale); after a free, the
+ * freed run merged with the neighbour blocks' edge runs (stale if a
+ * neighbour is free as a whole, as the run may go on). While stale, the
+ * chunk's slot follows its free bytes, so no allocation that fits passes
+ * it by. The chunk scan hint is not used (always 0).
  *
  * A fit cache remembers the block the last search chose: no run of
  * hint_need bits starts before it, which stays true until a free at or
@@ -75,8 +76,8 @@ struct pcpu_chunk_priv {
 	uint32_t hint_block;
 	uint32_t hint_need;
 	int hint_valid;
-	/* A free left the tree unflushed: chunk_md.contig_hint may be below
-	 * the largest free run (chunk_hint_free()). */
+	/* chunk_md.contig_hint may be below the largest free run (see the
+	 * top of the file); chunk_refresh() clears it. */
 	int hints_stale;
 };
 
@@ -900,11 +901,12 @@ commit_alloc(struct pcpu_chunk *c, uint32_t off, uint32_t bits)
 		 * next allocation that needs the tree makes it exact again;
 		 * until then the chunk's slot follows its free bytes.
 		 */
-		chunk_priv(c)->hints_stale = 1;
 		uint32_t cs = cmd->contig_hint_start;
 		uint32_t ce = cs + cmd->contig_hint;
 		uint32_t lp = off > cs ? off - cs : 0;
 		uint32_t rp = ce > end ? ce - end : 0;
+
+		chunk_priv(c)->hints_stale = 1;
 
 		if (rp >= lp) {
 			cmd->contig_hint = rp;

@@ -221,10 +221,12 @@ int pcpu_size_to_slot(uint32_t bytes);
 int pcpu_chunk_slot(const struct pcpu_chunk *c);
 
 /**
- * Whether a free that emptied a block or spanned blocks left the chunk's
- * summary tree unflushed, so that chunk_md.contig_hint (and left_free) may
- * be below the truth. The next allocation that searches the tree, or
- * pcpu_chunk_refresh(), makes them exact.
+ * Whether chunk_md.contig_hint may be below the chunk's largest free run:
+ * after an allocation that cut into that run, or a free whose run reaches
+ * a neighbour block free as a whole (otherwise the hint is exact). The
+ * next allocation that searches the summary tree, or pcpu_chunk_refresh(),
+ * makes it exact; until then pcpu_chunk_slot() places the chunk by its
+ * free bytes.
  */
 int pcpu_chunk_hints_stale(const struct pcpu_chunk *c);
 
