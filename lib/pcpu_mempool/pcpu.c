@@ -920,16 +920,6 @@ settle_open(void)
 	after_free(c, contig, before);
 }
 
-/*
- * Free one object. Spinlock held. Returns its bits, or -1 (not a live
- * allocation) or -2 (a pool's object). The caller runs pcpu_freed_hook
- * before it lets go of the lock.
- *
- * Frees in one block in a row only clear their map bits; the block's hint
- * update waits until another block is touched or anything needs the hints
- * (settle_open()), so a run of frees rescans a block once instead of
- * updating its hints per object.
- */
 /* free_locked() of an object that spans blocks: freed exactly, out of
  * line. */
 static __rte_noinline int
@@ -946,6 +936,16 @@ free_across_blocks(struct pcpu_chunk *c, uint32_t bit)
 	return bits;
 }
 
+/*
+ * Free one object. Spinlock held. Returns its bits, or -1 (not a live
+ * allocation) or -2 (a pool's object). The caller runs pcpu_freed_hook
+ * before it lets go of the lock.
+ *
+ * Frees in one block in a row only clear their map bits; the block's hint
+ * update waits until another block is touched or anything needs the hints
+ * (settle_open()), so a run of frees rescans a block once instead of
+ * updating its hints per object.
+ */
 static __rte_always_inline int
 free_locked(void *handle)
 {
