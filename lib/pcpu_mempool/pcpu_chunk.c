@@ -1173,17 +1173,32 @@ free_area(struct pcpu_chunk *c, uint32_t off)
 }
 
 /*
- * Where the live object starting at @p off ends within its map word: the
- * end bound later in the word, or bit 0 of the next word (the bound map
- * has map_bits + 1 bits, so that word exists). Returns the end as a bit of
- * the word (sh + 1 .. 64), 0 if the object reaches past the word, -1 if
- * no live object starts at @p off. *a gets the map word.
+ * Where the object starting at bit @p sh of map word @p w (whose bound
+ * map word is @p bound) ends within that word: the end bound later in the
+ * word, or bit 0 of the next word (the bound map has map_bits + 1 bits, so
+ * that word exists). Returns the end as a bit of the word (sh + 1 .. 64),
+ * 0 if the object reaches past the word.
  */
+static inline uint32_t
+word_obj_end(const struct pcpu_chunk *c, uint32_t w, uint64_t bound,
+		uint32_t sh)
+{
+	uint64_t above = sh < WORD_BITS - 1 ? bound >> (sh + 1) : 0;
+
+	if (above != 0)
+		return sh + 1 + (uint32_t)__builtin_ctzll(above);
+	if (c->bound_map[w + 1] & 1)
+		return WORD_BITS;
+	return 0;
+}
+
+/* The same for the live object starting at chunk bit @p off: -1 if none
+ * starts there. *a gets the map word. */
 static inline int
 obj_word_end(const struct pcpu_chunk *c, uint32_t off, uint64_t *a)
 {
 	uint32_t w = off / WORD_BITS, sh = off % WORD_BITS;
-	uint64_t bound, above;
+	uint64_t bound;
 
 	if (off >= c->map_bits)
 		return -1;
@@ -1191,12 +1206,7 @@ obj_word_end(const struct pcpu_chunk *c, uint32_t off, uint64_t *a)
 	bound = c->bound_map[w];
 	if (((*a & bound) >> sh & 1) == 0)
 		return -1;
-	above = sh < WORD_BITS - 1 ? bound >> (sh + 1) : 0;
-	if (above != 0)
-		return (int)(sh + 1 + (uint32_t)__builtin_ctzll(above));
-	if (c->bound_map[w + 1] & 1)
-		return WORD_BITS;
-	return 0;
+	return (int)word_obj_end(c, w, bound, sh);
 }
 
 int
@@ -1254,7 +1264,7 @@ static inline __attribute__((always_inline)) int
 chunk_free_word_deferred(struct pcpu_chunk *c, uint32_t w, uint64_t starts,
 		uint64_t *freed)
 {
-	uint64_t a, bound, mask = 0, rest = starts, above;
+	uint64_t a, bound, mask = 0, rest = starts;
 	uint32_t s, e, nobj = 0;
 
 	if (w * WORD_BITS >= c->map_bits || starts == 0)
@@ -1268,12 +1278,8 @@ chunk_free_word_deferred(struct pcpu_chunk *c, uint32_t w, uint64_t starts,
 	while (rest != 0) {
 		s = (uint32_t)__builtin_ctzll(rest);
 		rest &= rest - 1;
-		above = s < WORD_BITS - 1 ? bound >> (s + 1) : 0;
-		if (above != 0)
-			e = s + 1 + (uint32_t)__builtin_ctzll(above);
-		else if (c->bound_map[w + 1] & 1)
-			e = WORD_BITS;
-		else
+		e = word_obj_end(c, w, bound, s);
+		if (e == 0)
 			return -1;
 		mask |= word_mask(s, e);
 		nobj++;
