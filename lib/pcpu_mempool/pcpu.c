@@ -920,6 +920,30 @@ settle_open(void)
 	after_free(c, contig, before);
 }
 
+/* Deferred frees are about to go to @p block of @p c: settle those of
+ * any other block first. Spinlock held. */
+static inline void
+open_block(struct pcpu_chunk *c, uint32_t block)
+{
+	if (g.open.c != c || g.open.block != block)
+		settle_open();
+}
+
+/* @p k deferred frees went to @p block of @p c, the first at chunk bit
+ * @p bit (kept for an exact replay while there is only one). A chunk that
+ * became free settles at once. Spinlock held. */
+static inline void
+open_add(struct pcpu_chunk *c, uint32_t block, uint32_t bit, uint32_t k)
+{
+	g.open.c = c;
+	g.open.block = block;
+	if (g.open.n < PCPU_SETTLE_REPLAY_MAX)
+		g.open.offs[g.open.n] = bit;
+	g.open.n += k;
+	if (unlikely(chunk_is_free(c)))
+		settle_open();
+}
+
 /* free_locked() of an object that spans blocks: freed exactly, out of
  * line. */
 static __rte_noinline int
@@ -959,20 +983,12 @@ free_locked(void *handle)
 	if (unlikely(pool_owned(c, bit)))
 		return -2;
 	block = bit / PCPU_BLOCK_BITS;
-	if (g.open.c != c || g.open.block != block)
-		settle_open();
+	open_block(c, block);
 	bits = chunk_free_deferred(c, bit);
-	if (unlikely(bits == -2)) {
+	if (unlikely(bits == -2))
 		bits = free_across_blocks(c, bit);
-	} else if (likely(bits > 0)) {
-		g.open.c = c;
-		g.open.block = block;
-		if (g.open.n < PCPU_SETTLE_REPLAY_MAX)
-			g.open.offs[g.open.n] = bit;
-		g.open.n++;
-		if (unlikely(chunk_is_free(c)))
-			settle_open();
-	}
+	else if (likely(bits > 0))
+		open_add(c, block, bit, 1);
 	if (unlikely(bits < 0))
 		return -1;
 	/* under the lock: before anyone can allocate the space again */
@@ -1091,16 +1107,12 @@ free_word_group(void * const *h, unsigned int n)
 	if (k < 2 || (c->pool_map != NULL && (c->pool_map[w] & starts) != 0))
 		return 0;
 	block = w * 64 / PCPU_BLOCK_BITS;
-	if (g.open.c != c || g.open.block != block)
-		settle_open();
+	open_block(c, block);
 	bits = chunk_free_word_deferred(c, w, starts, &freed);
 	if (bits < 0)
 		return 0;
-	g.open.c = c;
-	g.open.block = block;
-	g.open.n += k;  /* more than one: the settle rescans the block */
-	if (unlikely(chunk_is_free(c)))
-		settle_open();
+	/* more than one: the settle rescans the block */
+	open_add(c, block, bit, k);
 	if (PCPU_ASAN_ON) {
 		/* under the lock: before anyone can allocate the space again */
 		uintptr_t base = (uintptr_t)h[0] -
