@@ -156,10 +156,11 @@ void pcpu_cached_add(int64_t objs, int64_t bytes);
  * layer must then pass every call to the slow path. */
 int pcpu_cache_disabled(void);
 
-/** Called under the allocator's spinlock, once per pcpu_free_slow() or
- * pcpu_free_bulk_slow() call with tagged set, with the @p n handles given
- * (freed or refused), so that the cache layer can drop its own state of
- * the objects before anyone can allocate the space again. */
+/** Called under the allocator's spinlock for frees with tagged set: by
+ * pcpu_free_slow() with its one handle when it freed it, by
+ * pcpu_free_bulk_slow() once with all @p n handles (freed or refused), so
+ * that the cache layer can drop its own state of the objects before
+ * anyone can allocate the space again. */
 extern void (*pcpu_freed_hook)(void * const *handles, unsigned int n);
 
 /** Called from the lcore uninit callback (a thread unregisters). */
