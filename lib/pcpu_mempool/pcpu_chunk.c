@@ -1264,8 +1264,7 @@ static inline __attribute__((always_inline)) int
 chunk_free_word_deferred(struct pcpu_chunk *c, uint32_t w, uint64_t starts,
 		uint64_t *freed)
 {
-	uint64_t a, bound, mask = 0, rest = starts;
-	uint32_t s, e, nobj = 0;
+	uint64_t a, bound, run, mask;
 
 	if (w * WORD_BITS >= c->map_bits || starts == 0)
 		return -1;
@@ -1273,19 +1272,19 @@ chunk_free_word_deferred(struct pcpu_chunk *c, uint32_t w, uint64_t starts,
 	bound = c->bound_map[w];
 	if ((a & bound & starts) != starts)
 		return -1;
-	/* each object ends at the first bound above its start, which is at
-	 * or below the next start */
-	while (rest != 0) {
-		s = (uint32_t)__builtin_ctzll(rest);
-		rest &= rest - 1;
-		e = word_obj_end(c, w, bound, s);
-		if (e == 0)
-			return -1;
-		mask |= word_mask(s, e);
-		nobj++;
-	}
+	/* each object runs from its start up to the next bound bit. In run,
+	 * the starts and every bit that is not a bound are set; adding the
+	 * starts carries each one up through its object and stops at the
+	 * bound that ends it, clearing exactly the object's bits (a start
+	 * that follows a freed object directly is set back by the OR) */
+	run = ~bound | starts;
+	mask = (run & ~(run + starts)) | starts;
+	/* the top object carried out of the word: it must end right there */
+	if ((mask >> (WORD_BITS - 1)) != 0 && !(c->bound_map[w + 1] & 1))
+		return -1;
 	c->alloc_map[w] = a & ~mask;
-	chunk_count_free_n(c, (uint32_t)__builtin_popcountll(mask), nobj,
+	chunk_count_free_n(c, (uint32_t)__builtin_popcountll(mask),
+		(uint32_t)__builtin_popcountll(starts),
 		w * WORD_BITS / BLK_BITS);
 	*freed = mask;
 	return __builtin_popcountll(mask);
