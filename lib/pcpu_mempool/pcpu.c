@@ -1062,87 +1062,113 @@ pcpu_free_slow(void *handle, size_t *size, int tagged)
 	return 0;
 }
 
+/* ASan: poison the runs of @p freed, bits of the map word that starts at
+ * unit address @p base. Spinlock held. */
+static void
+poison_word_runs(uintptr_t base, uint64_t freed)
+{
+	while (freed != 0) {
+		uint32_t s = (uint32_t)__builtin_ctzll(freed);
+		uint32_t e = s;
+
+		while (e < 64 && (freed >> e & 1))
+			e++;
+		pcpu_asan_poison((void *)(base + (s << PCPU_MIN_ALLOC_SHIFT)),
+			(size_t)(e - s) << PCPU_MIN_ALLOC_SHIFT);
+		freed &= e < 64 ? ~((UINT64_C(1) << e) - 1) : 0;
+	}
+}
+
 /*
- * Free the leading handles of @p h (@p n of them) that start objects in
- * one map word, if there are at least two: one map update for all (small
- * objects flushed from a cache come in address order). Spinlock held.
- * Returns how many were freed; 0 if the group is a single object, or if
- * any of it is not a live object that ends by the end of the word: then
- * nothing changed, and free_locked() sorts them out one at a time.
+ * Free the leading handles of @p h (@p n of them) that lie in one block
+ * of one chunk, if there are at least two: the objects that start in one
+ * map word go in one map update, and the block's deferred-free record is
+ * written once (objects flushed from a cache come in runs of nearby
+ * addresses). Spinlock held. Returns how many leading handles were freed
+ * (a word's objects all or none); free_locked() sorts out the handle that
+ * stopped the group alone (one not live, one that reaches past its map
+ * word, a pool's). 0: h[1] is not in h[0]'s block; -1: the first word
+ * failed, nothing was freed.
  */
 static int
-free_word_group(void * const *h, unsigned int n)
+free_block_group(void * const *h, unsigned int n)
 {
-	/* a map word covers 256 B of a unit, aligned */
-	const uintptr_t word_bytes = 64u << PCPU_MIN_ALLOC_SHIFT;
-	uintptr_t off0, off;
+	/* a map word covers 256 B of a unit, a block 4 KiB, both aligned */
+	const uintptr_t block_bytes = PCPU_BLOCK_BITS << PCPU_MIN_ALLOC_SHIFT;
+	uintptr_t off0, off, wbase;
 	struct pcpu_chunk *c;
 	uint32_t bit = 0, w, block;
 	uint64_t starts, m, freed = 0;
-	unsigned int k;
-	int bits;
+	unsigned int j, k, done = 0;
 
-	/* two handles that differ above 256 B are not in one word (large
-	 * objects never are) */
+	/* two handles in different blocks: nothing to share */
 	if (n < 2)
 		return 0;
 	off0 = (uintptr_t)h[0] - g.arena.base;
-	if ((off0 ^ ((uintptr_t)h[1] - g.arena.base)) >= word_bytes ||
+	if ((off0 ^ ((uintptr_t)h[1] - g.arena.base)) >= block_bytes ||
 	    (c = handle_to_chunk(h[0], &bit)) == NULL)
 		return 0;
-	w = bit / 64;
-	starts = UINT64_C(1) << (bit % 64);
-	for (k = 1; k < n; k++) {
-		off = (uintptr_t)h[k] - g.arena.base;
-		/* same 256 B window as the first: same chunk and word */
-		if ((off ^ off0) >= word_bytes ||
+	block = bit / PCPU_BLOCK_BITS;
+	for (j = 0; j < n; j = k) {
+		off = (uintptr_t)h[j] - g.arena.base;
+		if ((off ^ off0) >= block_bytes ||
 		    (off & (PCPU_MIN_ALLOC_SIZE - 1)) != 0)
 			break;
-		m = UINT64_C(1) << ((off >> PCPU_MIN_ALLOC_SHIFT) % 64);
-		/* a repeated handle ends the group (and is refused alone) */
-		if ((starts & m) != 0)
-			break;
-		starts |= m;
-	}
-	if (k < 2 || (c->pool_map != NULL && (c->pool_map[w] & starts) != 0))
-		return 0;
-	block = w * 64 / PCPU_BLOCK_BITS;
-	open_block(c, block);
-	bits = chunk_free_word_deferred(c, w, starts, &freed);
-	if (bits < 0)
-		return 0;
-	/* more than one: the settle rescans the block */
-	open_add(c, block, bit, k);
-	if (PCPU_ASAN_ON) {
-		/* under the lock: before anyone can allocate the space again */
-		uintptr_t base = (uintptr_t)h[0] -
-			((bit % 64) << PCPU_MIN_ALLOC_SHIFT);
+		w = (block * PCPU_BLOCK_BITS + (uint32_t)((off &
+			(block_bytes - 1)) >> PCPU_MIN_ALLOC_SHIFT)) / 64;
+		starts = UINT64_C(1) << ((off >> PCPU_MIN_ALLOC_SHIFT) % 64);
+		/* the handles after it in the same 256 B window: same word */
+		for (k = j + 1; k < n; k++) {
+			uintptr_t o = (uintptr_t)h[k] - g.arena.base;
 
-		while (freed != 0) {
-			uint32_t s = (uint32_t)__builtin_ctzll(freed);
-			uint32_t e = s;
-
-			while (e < 64 && (freed >> e & 1))
-				e++;
-			pcpu_asan_poison((void *)(base +
-				(s << PCPU_MIN_ALLOC_SHIFT)),
-				(size_t)(e - s) << PCPU_MIN_ALLOC_SHIFT);
-			freed &= e < 64 ? ~((UINT64_C(1) << e) - 1) : 0;
+			if ((o ^ off) >= (64u << PCPU_MIN_ALLOC_SHIFT) ||
+			    (o & (PCPU_MIN_ALLOC_SIZE - 1)) != 0)
+				break;
+			m = UINT64_C(1) << ((o >> PCPU_MIN_ALLOC_SHIFT) % 64);
+			/* a repeated handle ends the run (refused alone) */
+			if ((starts & m) != 0)
+				break;
+			starts |= m;
 		}
+		if (c->pool_map != NULL && (c->pool_map[w] & starts) != 0)
+			break;
+		if (done == 0)
+			open_block(c, block);
+		if (chunk_free_word_deferred(c, w, starts, &freed) < 0)
+			break;
+		if (PCPU_ASAN_ON) {
+			/* under the lock: before anyone can allocate the space
+			 * again */
+			wbase = (uintptr_t)h[j] - ((((off >>
+				PCPU_MIN_ALLOC_SHIFT)) % 64) <<
+				PCPU_MIN_ALLOC_SHIFT);
+			poison_word_runs(wbase, freed);
+		}
+		done += k - j;
 	}
-	g.nr_dealloc += k;
-	return (int)k;
+	if (done == 0)
+		return -1;
+	/* one object is h[0] at bit (the settle can replay it); more: the
+	 * settle rescans the block */
+	open_add(c, block, bit, done);
+	g.nr_dealloc += done;
+	return (int)done;
 }
 
 unsigned int
 pcpu_free_bulk_slow(void * const *handles, unsigned int n, int tagged)
 {
 	unsigned int i = 0, done = 0;
-	int k, bits;
+	int k, bits, groups = 1;
 
 	index_lock();
 	while (i < n) {
-		k = free_word_group(handles + i, n - i);
+		/* the objects of one flush or pool share a size: once one
+		 * does not fit a map word (or is refused), the rest go one at
+		 * a time */
+		k = groups ? free_block_group(handles + i, n - i) : 0;
+		if (k < 0)
+			groups = 0;
 		if (k > 0) {
 			i += (unsigned int)k;
 			done += (unsigned int)k;
