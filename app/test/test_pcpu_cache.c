@@ -876,13 +876,15 @@ free_one(void *h, size_t size)
 
 /*
  * A mass free: the first overflow keeps the newest half (the midpoint);
- * while nothing is allocated from the class, every later overflow flushes
- * all high + 1 objects; after an allocation, the midpoint again.
+ * while nothing is allocated from the class, the next overflow flushes all
+ * high + 1 objects and every later one a streak of 16 KiB worth (within
+ * [high, 512] objects) plus one; after an allocation, the midpoint again.
  */
 static int
 test_cache_mass_free(void)
 {
-	enum { N = 400, SZ = 8 };
+	enum { N = 1200, SZ = 8 };
+	const unsigned int streak = RTE_MIN(512u, 16384u / SZ);
 	uint64_t live0 = gstats().nr_cur_alloc, f0;
 	struct rte_pcpu_cache_stats st;
 	unsigned int me = rte_lcore_id(), i = 0, since;
@@ -907,20 +909,26 @@ test_cache_mass_free(void)
 	TEST_ASSERT_EQUAL(st.len, 0u, "second overflow left %u", st.len);
 	TEST_ASSERT_EQUAL(since, st.high + 1 - st.batch, "second after %u",
 		since);
-	for (since = 0; st.nr_flush == f0 + 2; i++, since++)
+	/* the streak: len goes past high */
+	for (since = 0; st.nr_flush == f0 + 2; i++, since++) {
 		st = free_one(h[i], SZ);
+		TEST_ASSERT(st.len <= RTE_MAX(st.high, streak),
+			"len %u during the streak", st.len);
+	}
 	TEST_ASSERT_EQUAL(st.len, 0u, "third overflow left %u", st.len);
-	TEST_ASSERT_EQUAL(since, st.high + 1, "third after %u", since);
-	/* an allocation in between (from the cache, no refill): the newest
-	 * half stays again */
-	rte_pcpu_free(h[i++]);
-	rte_pcpu_free(h[i++]);
+	TEST_ASSERT_EQUAL(since, RTE_MAX(st.high, streak) + 1,
+		"third after %u", since);
+	/* an allocation (from the cache, no refill) ends the streak: the
+	 * next free flushes again, keeping the newest half */
+	for (since = 0; since < st.high + 3; since++)
+		rte_pcpu_free(h[i++]);
+	TEST_ASSERT_EQUAL(cstats(me, SZ).nr_flush, f0 + 3, "flushed in the "
+		"streak");
 	x = rte_pcpu_alloc(SZ, 0);
-	TEST_ASSERT_NOT_NULL(x, "alloc between");
-	TEST_ASSERT_EQUAL(cstats(me, SZ).len, 1u, "alloc between refilled");
+	TEST_ASSERT_NOT_NULL(x, "alloc in the streak");
+	TEST_ASSERT_EQUAL(cstats(me, SZ).len, st.high + 2, "alloc refilled");
 	st = free_one(x, SZ);
-	for (; st.nr_flush == f0 + 3 && i < N; i++)
-		st = free_one(h[i], SZ);
+	TEST_ASSERT_EQUAL(st.nr_flush, f0 + 4, "no flush after the alloc");
 	TEST_ASSERT_EQUAL(st.len, st.batch, "after an alloc left %u", st.len);
 	printf("mass free of %u x %u B: high %u, batch %u, %" PRIu64
 		" flushes\n", N, SZ, st.high, st.batch, st.nr_flush - f0);

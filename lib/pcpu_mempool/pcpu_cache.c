@@ -20,8 +20,10 @@
  * a free that takes it above high flushes the oldest objects down to mid,
  * keeping the most recently freed (hot) ones, or all of them when nothing
  * was allocated from the class since its last overflow (a mass free:
- * objects only pass through, and a flush of high + 1 objects takes the
- * chunk allocator's lock once for all). high starts small
+ * objects only pass through, and one flush takes the chunk allocator's
+ * lock once for all); until the next allocation from the class, the mass
+ * free then gathers up to PCPU_CACHE_STREAK_BYTES (at least high, at most
+ * the largest capacity) before each flush. high starts small
  * (init_high[]), doubles when an overflow is followed by an underflow
  * (the tcmalloc rule: a bigger array would have absorbed both), within
  * a per-lcore and a global capacity budget, and decays when the class is
@@ -83,6 +85,10 @@ static const uint32_t init_high[RTE_PCPU_CACHE_NB_CLASSES] = {
 /* Largest capacity of a class: min(512, 64 KiB / size) objects. */
 #define PCPU_CACHE_CLASS_MAX_BYTES (64u * 1024u)
 #define PCPU_CACHE_CLASS_MAX_OBJS 512u
+/* During a mass free, a class flushes whole once it holds this much (at
+ * least high, at most the largest capacity): 64 objects of 256 B per lock
+ * instead of high + 1 = 5. */
+#define PCPU_CACHE_STREAK_BYTES (16u * 1024u)
 /* Capacity budgets (sum of high x size) limiting growth. */
 #define PCPU_CACHE_LCORE_BUDGET (256u * 1024u)
 #define PCPU_CACHE_GLOBAL_BUDGET (2u * 1024u * 1024u)
@@ -111,6 +117,8 @@ struct cache_class {
 	uint32_t high;        /* capacity; 0 = not in use */
 	uint32_t lowwater;    /* lowest count this epoch */
 	uint32_t mid;         /* refill/flush target */
+	uint32_t flush_at;    /* a free above this flushes: high, or the
+	                       * streak capacity during a mass free */
 	uintptr_t *objs;      /* max_objs + 1 entries; top is objs[count-1] */
 	uint64_t nr_alloc;    /* objects handed to users */
 	uint64_t nr_free;     /* objects freed into the cache by users */
@@ -154,6 +162,7 @@ static struct {
 	uint64_t *chunk_used;        /* chunks that ever had a tag */
 	uint64_t global_cap;         /* sum of cap_bytes, atomic */
 	uint32_t max_objs[RTE_PCPU_CACHE_NB_CLASSES];
+	uint32_t streak_objs[RTE_PCPU_CACHE_NB_CLASSES];
 	uint8_t class_align[RTE_PCPU_CACHE_NB_CLASSES];
 	/* size class of (size + 7) / 8, sizes 1..RTE_PCPU_CACHE_MAX_SIZE */
 	uint8_t size_to_class[RTE_PCPU_CACHE_MAX_SIZE / 8 + 1];
@@ -221,6 +230,8 @@ tables_init(void)
 
 		cs.max_objs[c] = RTE_MIN(PCPU_CACHE_CLASS_MAX_OBJS,
 			PCPU_CACHE_CLASS_MAX_BYTES / sz);
+		cs.streak_objs[c] = RTE_MIN(cs.max_objs[c],
+			PCPU_CACHE_STREAK_BYTES / sz);
 		cs.class_align[c] = (uint8_t)RTE_MIN(sz & -sz,
 			(uint32_t)RTE_CACHE_LINE_SIZE);
 	}
@@ -365,6 +376,7 @@ set_high(struct cache_class *cc, uint32_t high)
 {
 	__atomic_store_n(&cc->high, high, __ATOMIC_RELAXED);
 	cc->mid = (PCPU_CACHE_LOW + high) / 2;
+	cc->flush_at = high;
 }
 
 /* A class's first use (or first after release): the initial capacity is
@@ -546,8 +558,11 @@ class_overflow(struct lcore_cache *lc, unsigned int ci)
 	if (cc->last_event == EV_OVERFLOW && cc->nr_alloc == cc->alloc_snap) {
 		/* nothing was allocated from the class since its last
 		 * flush: objects only pass through (a mass free), none of
-		 * them is worth keeping; all go, one lock for high + 1 */
+		 * them is worth keeping; all go, and until the next
+		 * allocation the class gathers a streak's worth before the
+		 * next flush (one lock, one pass over the chunk maps) */
 		class_flush_bottom(cc, cc->count);
+		cc->flush_at = RTE_MAX(cc->high, cs.streak_objs[ci]);
 	} else {
 		cc->last_event = EV_OVERFLOW;
 		class_flush_bottom(cc, cc->count - cc->mid);
@@ -596,6 +611,8 @@ pcpu_cache_alloc(size_t size, size_t align)
 	__atomic_store_n(&cc->count, cc->count - 1, __ATOMIC_RELAXED);
 	if (cc->count < cc->lowwater)
 		cc->lowwater = cc->count;
+	/* an allocation ends a mass free */
+	cc->flush_at = cc->high;
 	STAT_ADD(cc->nr_alloc, 1);
 	if (unlikely(size < lc->min_size))
 		__atomic_store_n(&lc->min_size, size, __ATOMIC_RELAXED);
@@ -667,7 +684,7 @@ cache_free_tagged(void *handle, uintptr_t off)
 	cc->objs[cc->count] = h | OBJ_DIRTY;
 	__atomic_store_n(&cc->count, cc->count + 1, __ATOMIC_RELAXED);
 	STAT_ADD(cc->nr_free, 1);
-	if (unlikely(cc->count > cc->high))
+	if (unlikely(cc->count > cc->flush_at))
 		class_overflow(lc, ci);
 	if (unlikely((++lc->ops & (PCPU_CACHE_EPOCH_OPS - 1)) == 0))
 		lcore_epoch(lc);

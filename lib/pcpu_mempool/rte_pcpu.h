@@ -403,14 +403,19 @@ int rte_pcpu_cache_flush(void);
  */
 struct rte_pcpu_cache_stats {
 	uint32_t size;      /**< Class size, bytes. */
-	uint32_t len;       /**< Free objects held now. */
+	uint32_t len;       /**< Free objects held now (above high only during
+			      *  a mass free: see high). */
 	uint32_t low;       /**< Low watermark: an allocation finding len at
 			      *  or below it refills (0: refill on empty). */
 	uint32_t high;      /**< High watermark (capacity): a free taking len
 			      *  above it flushes the oldest objects down to
 			      *  the midpoint (all of them if nothing was
 			      *  allocated from the class since its last
-			      *  overflow). 0: class not in use. */
+			      *  overflow: a mass free, which then gathers
+			      *  up to 16 KiB of objects, at least high and
+			      *  at most min(512, 64 KiB / size), before each
+			      *  flush, until the next allocation from the
+			      *  class). 0: class not in use. */
 	uint32_t batch;     /**< Midpoint (low + high) / 2: refills bring len
 			      *  up to it, flushes down to it. */
 	uint64_t nr_alloc;  /**< Objects handed out by this cache. */
