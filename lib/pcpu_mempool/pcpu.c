@@ -1097,8 +1097,8 @@ free_block_group(void * const *h, unsigned int n)
 	const uintptr_t block_bytes = PCPU_BLOCK_BITS << PCPU_MIN_ALLOC_SHIFT;
 	uintptr_t off0, off, wbase;
 	struct pcpu_chunk *c;
-	uint32_t bit = 0, w, block;
-	uint64_t starts, m, freed = 0;
+	uint32_t bit = 0, w, block, bits = 0;
+	uint64_t starts, m, freed;
 	unsigned int j, k, done = 0;
 
 	/* two handles in different blocks: nothing to share */
@@ -1134,8 +1134,10 @@ free_block_group(void * const *h, unsigned int n)
 			break;
 		if (done == 0)
 			open_block(c, block);
-		if (chunk_free_word_deferred(c, w, starts, &freed) < 0)
+		freed = chunk_word_clear(c, w, starts);
+		if (freed == 0)
 			break;
+		bits += (uint32_t)__builtin_popcountll(freed);
 		if (PCPU_ASAN_ON) {
 			/* under the lock: before anyone can allocate the space
 			 * again */
@@ -1148,6 +1150,7 @@ free_block_group(void * const *h, unsigned int n)
 	}
 	if (done == 0)
 		return -1;
+	chunk_count_free_n(c, bits, done, block);
 	/* one object is h[0] at bit (the settle can replay it); more: the
 	 * settle rescans the block */
 	open_add(c, block, bit, done);

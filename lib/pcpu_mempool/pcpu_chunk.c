@@ -1259,19 +1259,23 @@ pcpu_chunk_free_deferred(struct pcpu_chunk *c, uint32_t off)
 	return chunk_free_deferred(c, off);
 }
 
-/* pcpu_chunk_free_word_deferred(), inlined as chunk_free_deferred(). */
-static inline __attribute__((always_inline)) int
-chunk_free_word_deferred(struct pcpu_chunk *c, uint32_t w, uint64_t starts,
-		uint64_t *freed)
+/*
+ * Clear the map bits of the live objects that start at @p starts in map
+ * word @p w, each ending inside the word or at its end; the counters are
+ * left to the caller (chunk_count_free_n()). Returns the bits cleared, 0
+ * (nothing changed) if one of them is not such an object.
+ */
+static inline __attribute__((always_inline)) uint64_t
+chunk_word_clear(struct pcpu_chunk *c, uint32_t w, uint64_t starts)
 {
 	uint64_t a, bound, run, mask;
 
 	if (w * WORD_BITS >= c->map_bits || starts == 0)
-		return -1;
+		return 0;
 	a = c->alloc_map[w];
 	bound = c->bound_map[w];
 	if ((a & bound & starts) != starts)
-		return -1;
+		return 0;
 	/* each object runs from its start up to the next bound bit. In run,
 	 * the starts and every bit that is not a bound are set; adding the
 	 * starts carries each one up through its object and stops at the
@@ -1281,8 +1285,20 @@ chunk_free_word_deferred(struct pcpu_chunk *c, uint32_t w, uint64_t starts,
 	mask = (run & ~(run + starts)) | starts;
 	/* the top object carried out of the word: it must end right there */
 	if ((mask >> (WORD_BITS - 1)) != 0 && !(c->bound_map[w + 1] & 1))
-		return -1;
+		return 0;
 	c->alloc_map[w] = a & ~mask;
+	return mask;
+}
+
+/* pcpu_chunk_free_word_deferred(), inlined. */
+static inline __attribute__((always_inline)) int
+chunk_free_word_deferred(struct pcpu_chunk *c, uint32_t w, uint64_t starts,
+		uint64_t *freed)
+{
+	uint64_t mask = chunk_word_clear(c, w, starts);
+
+	if (mask == 0)
+		return -1;
 	chunk_count_free_n(c, (uint32_t)__builtin_popcountll(mask),
 		(uint32_t)__builtin_popcountll(starts),
 		w * WORD_BITS / BLK_BITS);
