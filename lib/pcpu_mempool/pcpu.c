@@ -1192,7 +1192,7 @@ pcpu_free_bulk_slow(void * const *handles, unsigned int n, int tagged)
 }
 
 int
-rte_pcpu_free(void *handle)
+pcpu_free_untagged(void *handle)
 {
 	if (handle == NULL)
 		return 0;
@@ -1201,7 +1201,15 @@ rte_pcpu_free(void *handle)
 		rte_errno = EINVAL;
 		return -1;
 	}
-	/* into the calling lcore's cache, or to the chunks (pcpu_cache.c) */
+	return pcpu_free_slow(handle, NULL, 0);
+}
+
+int
+rte_pcpu_free(void *handle)
+{
+	/* into the calling lcore's cache; NULL, handles the caches never
+	 * tagged and everything while they are off go through
+	 * pcpu_free_untagged() (pcpu_cache.c) */
 	return pcpu_cache_free(handle);
 }
 

@@ -696,10 +696,12 @@ pcpu_cache_free(void *handle)
 {
 	uintptr_t off = (uintptr_t)handle - cs.base;
 
+	/* caches on implies an initialised allocator; NULL is far from the
+	 * unit (off wraps) */
 	if (unlikely(__atomic_load_n(&cs.state, __ATOMIC_ACQUIRE) != CS_ON) ||
 	    off >= cs.limit || (off & ((1u << TAG_SHIFT) - 1)) != 0 ||
 	    !chunk_tagged(off))
-		return pcpu_free_slow(handle, NULL, 0);
+		return pcpu_free_untagged(handle);
 	return cache_free_tagged(handle, off);
 }
 

@@ -25,11 +25,12 @@
 void *pcpu_cache_alloc(size_t size, size_t align);
 
 /**
- * Free @p handle (not NULL; the allocator is set up) into the calling
- * lcore's cache, or to the chunk allocator if it is not a cached-class
- * object.
+ * rte_pcpu_free(): @p handle into the calling lcore's cache, or to the
+ * chunk allocator if it is not a cached-class object (NULL, and any handle
+ * before the allocator is set up, through pcpu_free_untagged()).
  * @return 0, or -1 with rte_errno = EINVAL and one log line (not a live
- *   allocation: never allocated, interior pointer, double free).
+ *   allocation: never allocated, interior pointer, double free; allocator
+ *   not initialised).
  */
 int pcpu_cache_free(void *handle);
 

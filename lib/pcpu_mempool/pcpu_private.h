@@ -124,6 +124,12 @@ void *pcpu_alloc_slow(size_t size, size_t align);
  * hook. */
 int pcpu_free_slow(void *handle, size_t *size, int tagged);
 
+/** rte_pcpu_free() of a handle the cache layer has no tag for (or of any
+ * handle while the caches are off): NULL is a no-op (0); before the
+ * allocator is initialised -1 with rte_errno = EINVAL; else
+ * pcpu_free_slow() without the hook. */
+int pcpu_free_untagged(void *handle);
+
 /** Allocate up to @p n objects under one lock; returns how many (fewer
  * on error, with rte_errno). Each is zeroed on every lcore. @p user: the
  * size is one a user asked for (a pool's), counted in the size statistics;
