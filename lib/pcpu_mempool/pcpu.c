@@ -1087,8 +1087,8 @@ poison_word_runs(uintptr_t base, uint64_t freed)
  * addresses). Spinlock held. Returns how many leading handles were freed
  * (a word's objects all or none); free_locked() sorts out the handle that
  * stopped the group alone (one not live, one that reaches past its map
- * word, a pool's). 0: h[1] is not in h[0]'s block; -1: the first word
- * failed, nothing was freed.
+ * word, a pool's). 0: no group (h[1] is in another block, or h[0] in no
+ * chunk); -1: the first word failed, nothing was freed.
  */
 static int
 free_block_group(void * const *h, unsigned int n)
