@@ -499,6 +499,65 @@ test_pcpu_reclaim(void)
 	return ret;
 }
 
+/*
+ * A mass free in random order with reclaims along the way (chunks emptied
+ * early are depopulated down to nothing while others still hold the
+ * reserve), then a last reclaim: it keeps one spare chunk and the reserve
+ * of empty pages (4 with 4 KiB pages), not less: the spare must be the
+ * free chunk that holds them.
+ */
+#define SPARE_OBJS 65536u
+#define SPARE_SIZE 256u
+
+static int
+test_pcpu_reclaim_spare(void)
+{
+	struct rte_pcpu_conf conf = { .page_policy = RTE_PCPU_PAGE_NORMAL };
+	struct rte_pcpu_stats st;
+	void **objs = calloc(SPARE_OBJS, sizeof(*objs));
+	uint32_t i, j, max_chunks;
+
+	TEST_ASSERT_NOT_NULL(objs, "no memory");
+	TEST_ASSERT_SUCCESS(pcpu_test_reinit(&conf), "init");
+	for (i = 0; i < SPARE_OBJS; i++) {
+		objs[i] = rte_pcpu_alloc(SPARE_SIZE, 0);
+		TEST_ASSERT_NOT_NULL(objs[i], "alloc %u", i);
+	}
+	rng_state = 65536;
+	for (i = SPARE_OBJS - 1; i > 0; i--) {
+		void *t;
+
+		j = rnd() % (i + 1);
+		t = objs[i];
+		objs[i] = objs[j];
+		objs[j] = t;
+	}
+	for (i = 0; i < SPARE_OBJS; i++) {
+		TEST_ASSERT_SUCCESS(rte_pcpu_free(objs[i]), "free %u", i);
+		if (i % 5003 == 0)
+			flush_caches();
+		if (i % 20011 == 0)
+			TEST_ASSERT(rte_pcpu_reclaim() >= 0, "reclaim %u", i);
+	}
+	free(objs);
+	flush_caches();
+	TEST_ASSERT(rte_pcpu_reclaim() >= 0, "last reclaim");
+	rte_pcpu_stats_get(&st);
+	max_chunks = st.nr_max_chunks;
+	printf("reclaim after a mass free: %u chunks at most, %u left, %"
+		PRIu64 " pages populated per lcore, %" PRIu64 " empty\n",
+		max_chunks, st.nr_chunks, st.populated_pages,
+		st.empty_pop_pages);
+	TEST_ASSERT(max_chunks >= 3, "only %u chunks: no spare to choose",
+		max_chunks);
+	TEST_ASSERT_EQUAL(st.nr_chunks, 1u, "chunks left");
+	TEST_ASSERT_EQUAL(st.populated_pages, 4u, "populated pages left");
+	TEST_ASSERT_EQUAL(st.empty_pop_pages, 4u, "empty pages left");
+	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit");
+	TEST_ASSERT_SUCCESS(pcpu_test_reinit(NULL), "default init");
+	return TEST_SUCCESS;
+}
+
 /* Populated-bytes limit: ENOMEM at the limit, success after frees. */
 #define LIMIT_MAX_OBJS 100000
 
@@ -681,6 +740,7 @@ struct unit_test_suite pcpu_alloc_suite = {
 		TEST_CASE(test_pcpu_limit),
 		TEST_CASE(test_pcpu_address_space),
 		TEST_CASE(test_pcpu_reclaim),
+		TEST_CASE(test_pcpu_reclaim_spare),
 		TEST_CASES_END()
 	}
 };

@@ -1246,14 +1246,22 @@ depopulate_isolated(struct pcpu_chunk *c)
 	return pages;
 }
 
-/* Destroy the fully free chunks beyond the first (the spare). Mutex and
- * spinlock held; returns with both held. Returns pages given back. */
+/* Destroy the fully free chunks beyond one spare. Mutex and spinlock
+ * held; returns with both held. Returns pages given back. */
 static uint64_t
 destroy_extra_free_chunks(void)
 {
-	struct pcpu_chunk *c, *tmp;
+	struct pcpu_chunk *c, *tmp, *keep;
 	uint64_t pages = 0;
 
+	/* the spare is the one with the most populated pages: those are the
+	 * reserve of empty pages, which destroying it would give back */
+	keep = TAILQ_FIRST(&g.lists[LIST_FREE]);
+	TAILQ_FOREACH(c, &g.lists[LIST_FREE], next)
+		if (c->nr_populated > keep->nr_populated)
+			keep = c;
+	if (keep != NULL && keep != TAILQ_FIRST(&g.lists[LIST_FREE]))
+		chunk_move(keep, LIST_FREE, 1);
 	c = TAILQ_FIRST(&g.lists[LIST_FREE]);
 	while (c != NULL && (tmp = TAILQ_NEXT(c, next)) != NULL) {
 		TAILQ_REMOVE(&g.lists[LIST_FREE], tmp, next);
