@@ -81,18 +81,9 @@ test: deps build
 	fi
 	$(DEVTOOLS)/run-tests.sh $(BUILDDIR)
 
-# devtools/demo.sh comes with the flowcount example; until then the demo
-# is the library's autotest on 4 KiB pages.
+# dpdk-flowcount on the shipped capture (devtools/demo.sh).
 demo: deps build
-	@if [ -x $(DEVTOOLS)/demo.sh ]; then \
-		echo "$(DEVTOOLS)/demo.sh $(BUILDDIR)"; \
-		$(DEVTOOLS)/demo.sh $(BUILDDIR); \
-	else \
-		echo "make demo: devtools/demo.sh not present yet; running pcpu_autotest"; \
-		echo "$(BUILDDIR)/app/test/dpdk-test --no-huge -m 512 --no-pci --file-prefix=pcpu_demo pcpu_autotest"; \
-		$(BUILDDIR)/app/test/dpdk-test --no-huge -m 512 --no-pci \
-			--file-prefix=pcpu_demo pcpu_autotest; \
-	fi
+	$(DEVTOOLS)/demo.sh $(BUILDDIR)
 
 bench: deps build
 	@$(MAKE) --no-print-directory bench-run BENCH_MODE=full

@@ -403,8 +403,12 @@ int rte_pcpu_cache_flush(void);
  */
 struct rte_pcpu_cache_stats {
 	uint32_t size;      /**< Class size, bytes. */
-	uint32_t len;       /**< Free objects held now (above high only during
-			      *  a mass free: see high). */
+	uint32_t len;       /**< Free objects held now: at most high, except
+			      *  during a mass free (see high) and after
+			      *  one, until the next free into the class
+			      *  trims it to the midpoint (allocations in
+			      *  between take from the surplus); never above
+			      *  the largest high, min(512, 64 KiB / size). */
 	uint32_t low;       /**< Low watermark: an allocation finding len at
 			      *  or below it refills (0: refill on empty). */
 	uint32_t high;      /**< High watermark (capacity): a free taking len
