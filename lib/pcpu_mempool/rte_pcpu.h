@@ -375,7 +375,10 @@ int64_t rte_pcpu_reclaim(void);
  * copy) in RTE_PCPU_CACHE_NB_CLASSES size classes; an lcore's idle classes
  * shrink by themselves only while that lcore keeps allocating or freeing,
  * so call this from an lcore that goes idle to give its cached memory back
- * at once.
+ * at once. To empty the worker lcores' caches from the main lcore (say,
+ * before rte_pcpu_reclaim() when the workers have stopped), run it on
+ * each of them: rte_eal_mp_remote_launch() of a function that calls it,
+ * then rte_eal_mp_wait_lcore().
  *
  * @return
  *   Number of objects given back (0 or more), or -1 with
