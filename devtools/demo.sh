@@ -32,7 +32,9 @@ free_huge=$(awk '/^HugePages_Free:/ {print $2}' /proc/meminfo)
 hugesz=$(awk '/^Hugepagesize:/ {print $2}' /proc/meminfo)
 if [ "${free_huge:-0}" -ge 256 ] && [ "${hugesz:-0}" -eq 2048 ] &&
 		[ -w /dev/hugepages ]; then
-	MEM="-m 256"
+	# --huge-unlink: the hugepage files go with the process (each run
+	# has its own --file-prefix; kept files would pin 256 MiB a run)
+	MEM="-m 256 --huge-unlink"
 	echo "demo: using hugepages ($free_huge free)"
 else
 	MEM="--no-huge -m 512"
