@@ -1173,32 +1173,17 @@ free_area(struct pcpu_chunk *c, uint32_t off)
 }
 
 /*
- * Where the object starting at bit @p sh of map word @p w (whose bound
- * map word is @p bound) ends within that word: the end bound later in the
- * word, or bit 0 of the next word (the bound map has map_bits + 1 bits, so
- * that word exists). Returns the end as a bit of the word (sh + 1 .. 64),
- * 0 if the object reaches past the word.
+ * Where the live object starting at @p off ends within its map word: the
+ * end bound later in the word, or bit 0 of the next word (the bound map
+ * has map_bits + 1 bits, so that word exists). Returns the end as a bit of
+ * the word (sh + 1 .. 64), 0 if the object reaches past the word, -1 if
+ * no live object starts at @p off. *a gets the map word.
  */
-static inline uint32_t
-word_obj_end(const struct pcpu_chunk *c, uint32_t w, uint64_t bound,
-		uint32_t sh)
-{
-	uint64_t above = sh < WORD_BITS - 1 ? bound >> (sh + 1) : 0;
-
-	if (above != 0)
-		return sh + 1 + (uint32_t)__builtin_ctzll(above);
-	if (c->bound_map[w + 1] & 1)
-		return WORD_BITS;
-	return 0;
-}
-
-/* The same for the live object starting at chunk bit @p off: -1 if none
- * starts there. *a gets the map word. */
 static inline int
 obj_word_end(const struct pcpu_chunk *c, uint32_t off, uint64_t *a)
 {
 	uint32_t w = off / WORD_BITS, sh = off % WORD_BITS;
-	uint64_t bound;
+	uint64_t bound, above;
 
 	if (off >= c->map_bits)
 		return -1;
@@ -1206,7 +1191,12 @@ obj_word_end(const struct pcpu_chunk *c, uint32_t off, uint64_t *a)
 	bound = c->bound_map[w];
 	if (((*a & bound) >> sh & 1) == 0)
 		return -1;
-	return (int)word_obj_end(c, w, bound, sh);
+	above = sh < WORD_BITS - 1 ? bound >> (sh + 1) : 0;
+	if (above != 0)
+		return (int)(sh + 1 + (uint32_t)__builtin_ctzll(above));
+	if (c->bound_map[w + 1] & 1)
+		return WORD_BITS;
+	return 0;
 }
 
 int
@@ -1290,10 +1280,9 @@ chunk_word_clear(struct pcpu_chunk *c, uint32_t w, uint64_t starts)
 	return mask;
 }
 
-/* pcpu_chunk_free_word_deferred(), inlined. */
-static inline __attribute__((always_inline)) int
-chunk_free_word_deferred(struct pcpu_chunk *c, uint32_t w, uint64_t starts,
-		uint64_t *freed)
+int
+pcpu_chunk_free_word_deferred(struct pcpu_chunk *c, uint32_t w,
+		uint64_t starts, uint64_t *freed)
 {
 	uint64_t mask = chunk_word_clear(c, w, starts);
 
@@ -1304,13 +1293,6 @@ chunk_free_word_deferred(struct pcpu_chunk *c, uint32_t w, uint64_t starts,
 		w * WORD_BITS / BLK_BITS);
 	*freed = mask;
 	return __builtin_popcountll(mask);
-}
-
-int
-pcpu_chunk_free_word_deferred(struct pcpu_chunk *c, uint32_t w,
-		uint64_t starts, uint64_t *freed)
-{
-	return chunk_free_word_deferred(c, w, starts, freed);
 }
 
 /*

@@ -140,9 +140,10 @@ int pcpu_chunk_free_deferred(struct pcpu_chunk *c, uint32_t off);
 /**
  * pcpu_chunk_free_deferred() of several objects at once: those starting
  * at the set bits of @p starts in map word @p w (bits w x 64 ..
- * w x 64 + 63 of the chunk), each ending inside that word or at its end
- * (bulk frees from the cache layer: small objects that share a word cost
- * one map update). All or nothing: if one of them is not a live object
+ * w x 64 + 63 of the chunk), each ending inside that word or at its end,
+ * in one map update: the word step of the percpu allocator's bulk free
+ * (cache flushes), which counts a whole block's group at once instead.
+ * All or nothing: if one of them is not a live object
  * that starts there and ends by the end of the word, nothing changes.
  * @param freed
  *   Gets the map bits freed (a bit per 4 B granule of the word).
