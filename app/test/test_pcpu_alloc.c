@@ -148,8 +148,8 @@ test_pcpu_model(void)
 			}
 			o->size = size;
 			o->tag = ++tag;
-			for (l = rte_pcpu_lcore_next(0); l < RTE_MAX_LCORE;
-			     l = rte_pcpu_lcore_next(l + 1)) {
+			for (l = pcpu_test_lcore_next(0); l < RTE_MAX_LCORE;
+			     l = pcpu_test_lcore_next(l + 1)) {
 				uint8_t *p = RTE_PCPU_LCORE(l, o->h);
 
 				if (!pcpu_test_all_bytes(p, size, 0)) {
@@ -166,8 +166,8 @@ test_pcpu_model(void)
 			unsigned int k = (unsigned int)(rnd() % nlive);
 			struct live_obj *o = &live[k];
 
-			for (l = rte_pcpu_lcore_next(0); l < RTE_MAX_LCORE;
-			     l = rte_pcpu_lcore_next(l + 1)) {
+			for (l = pcpu_test_lcore_next(0); l < RTE_MAX_LCORE;
+			     l = pcpu_test_lcore_next(l + 1)) {
 				if (!pcpu_test_all_bytes(RTE_PCPU_LCORE(l, o->h), o->size,
 						pattern(o->tag, l))) {
 					printf("op %" PRIu64 ": lcore %u copy of "
@@ -387,8 +387,8 @@ test_pcpu_numa_placement(void)
 		objs[i] = rte_pcpu_alloc(48 * 1024, 4096);
 		TEST_ASSERT_NOT_NULL(objs[i], "alloc %u", i);
 	}
-	for (l = rte_pcpu_lcore_next(0); l < RTE_MAX_LCORE;
-	     l = rte_pcpu_lcore_next(l + 1)) {
+	for (l = pcpu_test_lcore_next(0); l < RTE_MAX_LCORE;
+	     l = pcpu_test_lcore_next(l + 1)) {
 		unsigned int node = rte_lcore_to_socket_id(l);
 
 		for (i = 0; i < NUMA_OBJS; i++) {

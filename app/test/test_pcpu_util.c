@@ -7,12 +7,20 @@
 #include "test_pcpu_util.h"
 
 unsigned int
+pcpu_test_lcore_next(unsigned int lcore_id)
+{
+	while (lcore_id < RTE_MAX_LCORE && !rte_pcpu_lcore_has_memory(lcore_id))
+		lcore_id++;
+	return lcore_id;
+}
+
+unsigned int
 pcpu_test_mem_lcores(void)
 {
 	unsigned int l, n = 0;
 
-	for (l = rte_pcpu_lcore_next(0); l < RTE_MAX_LCORE;
-	     l = rte_pcpu_lcore_next(l + 1))
+	for (l = pcpu_test_lcore_next(0); l < RTE_MAX_LCORE;
+	     l = pcpu_test_lcore_next(l + 1))
 		n++;
 	return n;
 }

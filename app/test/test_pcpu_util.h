@@ -18,6 +18,9 @@
 /** Number of lcores the library says have memory. */
 unsigned int pcpu_test_mem_lcores(void);
 
+/** First lcore id >= @p lcore_id that has memory, or RTE_MAX_LCORE. */
+unsigned int pcpu_test_lcore_next(unsigned int lcore_id);
+
 /** rte_pcpu_cleanup() (if set up) then rte_pcpu_init(@p conf). */
 int pcpu_test_reinit(const struct rte_pcpu_conf *conf);
 

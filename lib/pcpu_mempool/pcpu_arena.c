@@ -32,7 +32,9 @@
 
 #include <rte_common.h>
 
-#include "pcpu_private.h"
+#include "pcpu_arena.h"
+#include "pcpu_log.h"
+#include "pcpu_util.h"
 #include "pcpu_asan.h"
 
 #ifndef MADV_POPULATE_WRITE

@@ -64,9 +64,9 @@ pcpu_asan_poison(const void *handle, size_t size)
 {
 	unsigned int lcore_id;
 
-	for (lcore_id = rte_pcpu_lcore_next(0); lcore_id < RTE_MAX_LCORE;
-	     lcore_id = rte_pcpu_lcore_next(lcore_id + 1))
-		ASAN_POISON_MEMORY_REGION(rte_pcpu_lcore_ptr(lcore_id, handle),
+	for (lcore_id = __rte_pcpu_lcore_next(0); lcore_id < RTE_MAX_LCORE;
+	     lcore_id = __rte_pcpu_lcore_next(lcore_id + 1))
+		ASAN_POISON_MEMORY_REGION(__rte_pcpu_lcore_ptr(lcore_id, handle),
 			size);
 }
 
@@ -76,10 +76,10 @@ pcpu_asan_unpoison(const void *handle, size_t size)
 {
 	unsigned int lcore_id;
 
-	for (lcore_id = rte_pcpu_lcore_next(0); lcore_id < RTE_MAX_LCORE;
-	     lcore_id = rte_pcpu_lcore_next(lcore_id + 1))
+	for (lcore_id = __rte_pcpu_lcore_next(0); lcore_id < RTE_MAX_LCORE;
+	     lcore_id = __rte_pcpu_lcore_next(lcore_id + 1))
 		ASAN_UNPOISON_MEMORY_REGION(
-			rte_pcpu_lcore_ptr(lcore_id, handle), size);
+			__rte_pcpu_lcore_ptr(lcore_id, handle), size);
 }
 
 /** Unpoison one range of memory (pages being populated). */

@@ -3,38 +3,42 @@
  */
 
 /*
- * Cache buckets: per lcore, per size class, a LIFO array of free handles
- * in front of the chunk allocator.
+ * Size-class caches ("cache buckets"): per lcore, per size class, a cache
+ * of free handles (the engine of pcpu_objcache.h) in front of the percpu
+ * allocator.
  *
  * Fast path (alloc and free of a size the classes serve, on an EAL lcore,
  * a service lcore or a registered thread): one pop or push on the calling
- * lcore's own array, plus one byte of the *tag map* (below). Nothing shared
+ * lcore's own cache, plus one byte of the *tag map* (below). Nothing shared
  * is written except that tag byte. Slow paths (refill, flush, watermark
- * changes) run on the same lcore and move a batch to or from the chunk
- * allocator under its lock (pcpu_alloc_bulk_slow/pcpu_free_bulk_slow).
+ * changes) run on the same lcore and move a batch to or from the
+ * allocator under its lock (pcpu_alloc_bulk(), pcpu_alloc_free_bulk()).
  *
  * Watermarks, per lcore and class (see the programmer's guide, "Caches and
- * Watermarks"): high is the capacity; an alloc that finds the array at
- * or below low (0: refills are synchronous, so a reserve above 0 would
- * only pin cold objects) refills to the midpoint mid = (low + high) / 2;
- * a free that takes it above high flushes the oldest objects down to mid,
- * keeping the most recently freed (hot) ones, or all of them when nothing
- * was allocated from the class since its last overflow (a mass free:
- * objects only pass through, and one flush takes the chunk allocator's
- * lock once for all); until the next allocation from the class, the mass
- * free then gathers up to PCPU_CACHE_STREAK_BYTES (at least high, at most
- * the largest capacity) before each flush. high starts small
- * (init_high[]), doubles when an overflow is followed by an underflow
- * (the tcmalloc rule: a bigger array would have absorbed both), within
- * a per-lcore and a global capacity budget, and decays when the class is
- * idle. Idleness is found without timers: every PCPU_CACHE_EPOCH_OPS
- * operations of an lcore, a scan of its classes halves the capacity of a
- * class that had no operation during the epoch (emptying and releasing it
- * at its initial size), and gives back half of the objects that stayed
- * untouched at the bottom of a used class (its low-water mark). A class
- * that was never used, or was released, holds nothing: high = 0, and its
- * first operation takes the slow path that sets it up (prefill only the
- * classes in use).
+ * Watermarks"): high, the cache's capacity; low (0: refills are
+ * synchronous, so a reserve above 0 would only pin cold objects); and the
+ * midpoint mid = (low + high) / 2. An alloc that finds the cache at or
+ * below low refills it to mid; a free that takes it above high flushes the
+ * oldest objects down to mid, keeping the most recently freed (hot) ones.
+ *
+ * A *mass free* is a run of frees into a class with no allocation from it
+ * since its last overflow: the objects only pass through, so the overflow
+ * flushes all of them, and until the next allocation from the class the
+ * cache gathers a *streak* of up to CACHE_STREAK_BYTES (at least high, at
+ * most the largest capacity) before each flush: one lock and one pass over
+ * the chunk maps per streak instead of per high + 1 objects.
+ *
+ * high starts small (cache_init_high[]), doubles when an overflow is
+ * followed by an underflow (the tcmalloc rule: a bigger cache would have
+ * absorbed both), within a per-lcore and a global capacity budget, and
+ * decays when the class is idle. Idleness is found without timers: every
+ * CACHE_EPOCH_OPS operations of an lcore, a scan of its classes halves the
+ * capacity of a class that had no operation during the epoch (emptying and
+ * releasing it at its initial size), and gives back half of the objects
+ * that stayed untouched at the bottom of a used class (its low-water
+ * mark). A class that was never used, or was released, holds nothing:
+ * high = 0, and its first operation takes the slow path that sets it up
+ * (prefill only the classes in use).
  *
  * Tag map: one byte per 8 bytes of lcore 0's unit (lazily backed anonymous
  * memory, 1/8 of the unit's address space), at the start of every object
@@ -43,14 +47,17 @@
  * sizes, and all free space). The free path reads the class from it
  * without any lock and changes LIVE to CACHED with one compare-and-swap,
  * so a double free of an object sitting in a cache (still allocated for
- * the chunk allocator), or two racing frees of one object, fail; handles
- * with tag 0 (interior pointers, never allocated, other sizes) go to the
- * chunk allocator, which validates them against its boundary map.
+ * the allocator), or two racing frees of one object, fail; handles with
+ * tag 0 (interior pointers, never allocated, other sizes) go to the
+ * allocator, which validates them against its boundary map. A tag is
+ * cleared only under the allocator's index lock, by the callback a flush
+ * passes to pcpu_alloc_free_bulk(): clearing it later could hit an object
+ * allocated there meanwhile, clearing it earlier would let a racing double
+ * free through.
  *
  * Unregistered threads (rte_lcore_id() == LCORE_ID_ANY) have no cache:
- * they allocate from the chunk allocator under its lock, and free there
- * (after turning a LIVE tag to FREEING with the same compare-and-swap;
- * the chunk allocator's pcpu_freed_hook clears it under its lock).
+ * they allocate from the allocator, and free there after turning a LIVE
+ * tag to FREEING with the same compare-and-swap.
  */
 
 #include <errno.h>
@@ -68,40 +75,42 @@
 #include <rte_malloc.h>
 
 #include "rte_pcpu.h"
-#include "pcpu_cache.h"
-#include "pcpu_private.h"
+#include "pcpu_alloc.h"
 #include "pcpu_asan.h"
+#include "pcpu_cache.h"
+#include "pcpu_log.h"
+#include "pcpu_objcache.h"
 
 /* Size classes, bytes per lcore copy (see the guide for their waste). */
-static const uint32_t class_size[RTE_PCPU_CACHE_NB_CLASSES] = {
+static const uint32_t cache_class_size[RTE_PCPU_CACHE_NB_CLASSES] = {
 	8, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512,
 };
 
 /* Initial high watermark: 1 KiB worth, a power of two in [4, 32]. */
-static const uint32_t init_high[RTE_PCPU_CACHE_NB_CLASSES] = {
+static const uint32_t cache_init_high[RTE_PCPU_CACHE_NB_CLASSES] = {
 	32, 32, 32, 32, 16, 16, 8, 8, 4, 4, 4, 4,
 };
 
 /* Largest capacity of a class: min(512, 64 KiB / size) objects. */
-#define PCPU_CACHE_CLASS_MAX_BYTES (64u * 1024u)
-#define PCPU_CACHE_CLASS_MAX_OBJS 512u
-/* During a mass free, a class flushes whole once it holds this much (at
- * least high, at most the largest capacity): 64 objects of 256 B per lock
- * instead of high + 1 = 5. */
-#define PCPU_CACHE_STREAK_BYTES (16u * 1024u)
+#define CACHE_CLASS_MAX_BYTES (64u * 1024u)
+#define CACHE_CLASS_MAX_OBJS 512u
+/* A mass free gathers this much before each flush (at least high, at
+ * most the largest capacity): 64 objects of 256 B per lock instead of
+ * high + 1 = 5. */
+#define CACHE_STREAK_BYTES (16u * 1024u)
 /* Capacity budgets (sum of high x size) limiting growth. */
-#define PCPU_CACHE_LCORE_BUDGET (256u * 1024u)
-#define PCPU_CACHE_GLOBAL_BUDGET (2u * 1024u * 1024u)
+#define CACHE_LCORE_BUDGET (256u * 1024u)
+#define CACHE_GLOBAL_BUDGET (2u * 1024u * 1024u)
 /* Operations of one lcore between two idle scans of its classes. */
-#define PCPU_CACHE_EPOCH_OPS (UINT64_C(1) << 16)
-/* Refill when an alloc finds the array at or below this. */
-#define PCPU_CACHE_LOW 0u
+#define CACHE_EPOCH_OPS (UINT64_C(1) << 16)
+/* Refill when an alloc finds the cache at or below this. */
+#define CACHE_LOW 0u
 
 #define TAG_CLASS_MASK 0x3fu
 #define TAG_LIVE 0x40u
 #define TAG_CACHED 0x80u
-/* both: on its way back to the chunk allocator from a thread without a
- * cache (a flush leaves the tags CACHED); a free of it is a double free */
+/* both: on its way back to the allocator from a thread without a cache
+ * (a flush leaves the tags CACHED); a free of it is a double free */
 #define TAG_FREEING (TAG_LIVE | TAG_CACHED)
 /* Low bit of a cached handle: the object was used (zero it on alloc). */
 #define OBJ_DIRTY ((uintptr_t)1)
@@ -112,31 +121,21 @@ enum cache_event { EV_NONE, EV_UNDERFLOW, EV_OVERFLOW };
 
 /* One lcore's cache of one class; only its lcore writes it. */
 struct cache_class {
-	/* fast path */
-	uint32_t count;       /* objects held */
-	uint32_t high;        /* capacity; 0 = not in use */
-	uint32_t lowwater;    /* lowest count this epoch */
+	/* the handles; capacity is the high watermark, 0: not in use */
+	struct rte_pcpu_objcache oc;
 	uint32_t mid;         /* refill/flush target */
 	uint32_t flush_at;    /* a free above this flushes: high, or the
-	                       * streak capacity during a mass free */
-	uintptr_t *objs;      /* max_objs + 1 entries; top is objs[count-1] */
-	uint64_t nr_alloc;    /* objects handed to users */
-	uint64_t nr_free;     /* objects freed into the cache by users */
-	/* slow path */
-	uint64_t refilled;    /* objects from the chunks */
-	uint64_t flushed;     /* objects to the chunks */
-	uint64_t nr_refill;
-	uint64_t nr_flush;
+	                       * streak's length during a mass free */
+	uint32_t lowwater;    /* lowest len this epoch */
+	uint32_t last_event;  /* enum cache_event */
+	uint64_t nr_overflow; /* flushes above high */
 	uint64_t nr_grow;
 	uint64_t nr_decay;
-	uint64_t ops_snap;    /* nr_alloc + nr_free at the last scan */
-	uint64_t alloc_snap;  /* nr_alloc at the last overflow */
-	uint32_t last_event;
-	uint32_t pad;
+	uint64_t ops_snap;    /* nr_get + nr_put at the last scan */
+	uint64_t alloc_snap;  /* nr_get at the last overflow */
 } __rte_cache_aligned;
 
-
-struct lcore_cache {
+struct cache_lcore {
 	struct cache_class cls[RTE_PCPU_CACHE_NB_CLASSES];
 	uint64_t ops;         /* alloc + free, for the epoch */
 	uint64_t min_size;    /* smallest and largest size users asked */
@@ -146,11 +145,12 @@ struct lcore_cache {
 	unsigned int lcore_id;
 	/* copies to zero: the lcores with memory when last looked at */
 	struct rte_pcpu_copies copies;
-	uintptr_t store[];    /* the arrays */
+	uintptr_t store[];    /* the classes' arrays */
 } __rte_cache_aligned;
 
-enum cache_state { CS_OFF = 0, CS_ON, CS_DISABLED };
+enum cache_state { CACHE_OFF = 0, CACHE_ON, CACHE_DISABLED };
 
+/* The layer's state. */
 static struct {
 	uint32_t state;              /* enum cache_state, acquire/release */
 	uintptr_t base;              /* lcore 0's unit */
@@ -166,34 +166,33 @@ static struct {
 	uint8_t class_align[RTE_PCPU_CACHE_NB_CLASSES];
 	/* size class of (size + 7) / 8, sizes 1..RTE_PCPU_CACHE_MAX_SIZE */
 	uint8_t size_to_class[RTE_PCPU_CACHE_MAX_SIZE / 8 + 1];
-	struct lcore_cache *lcores[RTE_MAX_LCORE];
+	struct cache_lcore *lcores[RTE_MAX_LCORE];
 	pthread_mutex_t mutex;       /* set-up, tear-down, lcore creation */
-} cs = {
+} pcpu_caches = {
 	.mutex = PTHREAD_MUTEX_INITIALIZER,
 };
-
-static void (*prev_leave_hook)(unsigned int lcore_id);
-static void (*prev_cleanup_hook)(void);
 
 #define STAT_ADD(field, n) \
 	__atomic_store_n(&(field), (field) + (n), __ATOMIC_RELAXED)
 #define STAT_READ(field) __atomic_load_n(&(field), __ATOMIC_RELAXED)
 
 static inline uint8_t *
-tag_of(uintptr_t h)
+cache_tag_of(uintptr_t h)
 {
-	return &cs.tags[(h - cs.base) >> TAG_SHIFT];
+	return &pcpu_caches.tags[(h - pcpu_caches.base) >> TAG_SHIFT];
 }
 
 static void
-mark_chunk_used(uintptr_t h)
+cache_mark_chunk_used(uintptr_t h)
 {
-	uint32_t idx = (uint32_t)((h - cs.base) >> cs.chunk_shift);
+	uint32_t idx = (uint32_t)((h - pcpu_caches.base) >>
+		pcpu_caches.chunk_shift);
+	uint64_t bit = UINT64_C(1) << (idx % 64);
 
-	if (!(__atomic_load_n(&cs.chunk_used[idx / 64], __ATOMIC_RELAXED) &
-	      (UINT64_C(1) << (idx % 64))))
-		__atomic_fetch_or(&cs.chunk_used[idx / 64],
-			UINT64_C(1) << (idx % 64), __ATOMIC_RELAXED);
+	if (!(__atomic_load_n(&pcpu_caches.chunk_used[idx / 64],
+			__ATOMIC_RELAXED) & bit))
+		__atomic_fetch_or(&pcpu_caches.chunk_used[idx / 64], bit,
+			__ATOMIC_RELAXED);
 }
 
 /*
@@ -205,108 +204,110 @@ mark_chunk_used(uintptr_t h)
  * through a synchronising hand-over, so a relaxed load suffices.
  */
 static inline int
-chunk_tagged(uintptr_t off)
+cache_chunk_tagged(uintptr_t off)
 {
-	uint32_t idx = (uint32_t)(off >> cs.chunk_shift);
+	uint32_t idx = (uint32_t)(off >> pcpu_caches.chunk_shift);
 
-	return (__atomic_load_n(&cs.chunk_used[idx / 64], __ATOMIC_RELAXED) >>
-		(idx % 64)) & 1;
+	return (__atomic_load_n(&pcpu_caches.chunk_used[idx / 64],
+			__ATOMIC_RELAXED) >> (idx % 64)) & 1;
 }
 
-/* Set up the class tables (once, constant). */
+/* ---------------------------------------------------------------------- */
+/* Set-up. */
+
+/* The class tables (constant). */
 static void
-tables_init(void)
+cache_tables_init(void)
 {
 	uint32_t c, s;
 
 	for (c = 0, s = 1; s <= RTE_PCPU_CACHE_MAX_SIZE / 8; s++) {
-		while (class_size[c] < s * 8)
+		while (cache_class_size[c] < s * 8)
 			c++;
-		cs.size_to_class[s] = (uint8_t)c;
+		pcpu_caches.size_to_class[s] = (uint8_t)c;
 	}
-	cs.size_to_class[0] = 0;
+	pcpu_caches.size_to_class[0] = 0;
 	for (c = 0; c < RTE_PCPU_CACHE_NB_CLASSES; c++) {
-		uint32_t sz = class_size[c];
+		uint32_t sz = cache_class_size[c];
 
-		cs.max_objs[c] = RTE_MIN(PCPU_CACHE_CLASS_MAX_OBJS,
-			PCPU_CACHE_CLASS_MAX_BYTES / sz);
-		cs.streak_objs[c] = RTE_MIN(cs.max_objs[c],
-			PCPU_CACHE_STREAK_BYTES / sz);
-		cs.class_align[c] = (uint8_t)RTE_MIN(sz & -sz,
+		pcpu_caches.max_objs[c] = RTE_MIN(CACHE_CLASS_MAX_OBJS,
+			CACHE_CLASS_MAX_BYTES / sz);
+		pcpu_caches.streak_objs[c] = RTE_MIN(pcpu_caches.max_objs[c],
+			CACHE_STREAK_BYTES / sz);
+		pcpu_caches.class_align[c] = (uint8_t)RTE_MIN(sz & -sz,
 			(uint32_t)RTE_CACHE_LINE_SIZE);
 	}
 }
 
-/* First use after rte_pcpu_init(): map the tags. */
-static int
-cache_setup(void)
-{
-	struct rte_pcpu_stats st;
-	void *m;
-	int ret = 0;
+static void cache_lcore_leave(unsigned int lcore_id);
 
-	pthread_mutex_lock(&cs.mutex);
-	if (__atomic_load_n(&cs.state, __ATOMIC_ACQUIRE) != CS_OFF)
-		goto out;
-	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE) ||
-	    rte_pcpu_stats_get(&st) != 0 || st.chunk_size == 0) {
-		rte_errno = EINVAL;
-		ret = -1;
-		goto out;
-	}
-	if (pcpu_cache_disabled()) {
-		__atomic_store_n(&cs.state, CS_DISABLED, __ATOMIC_RELEASE);
-		goto out;
-	}
-	tables_init();
-	cs.base = rte_pcpu_shared.base;
-	cs.limit = UINT64_C(1) << rte_pcpu_shared.unit_shift;
-	cs.tags_len = (size_t)(cs.limit >> TAG_SHIFT);
-	cs.chunk_shift = (uint32_t)rte_log2_u64(st.chunk_size);
-	cs.nr_chunks = (uint32_t)(cs.limit >> cs.chunk_shift);
-	cs.chunk_used = calloc((cs.nr_chunks + 63) / 64, sizeof(uint64_t));
-	m = mmap(NULL, cs.tags_len, PROT_READ | PROT_WRITE,
+static struct pcpu_lcore_listener cache_listener = {
+	.name = "size-class caches",
+	.leave = cache_lcore_leave,
+};
+
+int
+pcpu_cache_init(uintptr_t base, uint64_t unit_stride, uint64_t chunk_size,
+		int disabled)
+{
+	void *m;
+
+	pthread_mutex_lock(&pcpu_caches.mutex);
+	if (disabled)
+		goto off;
+	cache_tables_init();
+	pcpu_caches.base = base;
+	pcpu_caches.limit = unit_stride;
+	pcpu_caches.tags_len = (size_t)(unit_stride >> TAG_SHIFT);
+	pcpu_caches.chunk_shift = (uint32_t)rte_log2_u64(chunk_size);
+	pcpu_caches.nr_chunks = (uint32_t)(unit_stride / chunk_size);
+	pcpu_caches.chunk_used = calloc((pcpu_caches.nr_chunks + 63) / 64,
+		sizeof(uint64_t));
+	m = mmap(NULL, pcpu_caches.tags_len, PROT_READ | PROT_WRITE,
 		MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (m == MAP_FAILED || cs.chunk_used == NULL) {
-		PCPU_LOG(ERR, "cache: cannot map %zu bytes of tags",
-			cs.tags_len);
+	if (m == MAP_FAILED || pcpu_caches.chunk_used == NULL) {
 		if (m != MAP_FAILED)
-			munmap(m, cs.tags_len);
-		free(cs.chunk_used);
-		cs.chunk_used = NULL;
-		/* run uncached rather than fail */
-		__atomic_store_n(&cs.state, CS_DISABLED, __ATOMIC_RELEASE);
-		goto out;
+			munmap(m, pcpu_caches.tags_len);
+		free(pcpu_caches.chunk_used);
+		pcpu_caches.chunk_used = NULL;
+		/* correct without caches, only slower: run without them */
+		PCPU_LOG(WARNING, "init: cannot map %zu bytes of cache tags: "
+			"running without lcore caches", pcpu_caches.tags_len);
+		goto off;
 	}
-	cs.tags = m;
-	cs.global_cap = 0;
-	__atomic_store_n(&cs.state, CS_ON, __ATOMIC_RELEASE);
-out:
-	pthread_mutex_unlock(&cs.mutex);
-	return ret;
+	pcpu_caches.tags = m;
+	pcpu_caches.global_cap = 0;
+	__atomic_store_n(&pcpu_caches.state, CACHE_ON, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&pcpu_caches.mutex);
+	pcpu_alloc_listener_register(&cache_listener);
+	return 0;
+off:
+	__atomic_store_n(&pcpu_caches.state, CACHE_DISABLED, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&pcpu_caches.mutex);
+	return 0;
 }
 
-
-static struct lcore_cache *
-lcore_cache_create(unsigned int lcore_id)
+static struct cache_lcore *
+cache_lcore_create(unsigned int lcore_id)
 {
-	struct lcore_cache *lc;
-	size_t entries = 0, off = 0;
+	struct cache_lcore *lc;
+	size_t entries = 0, off = 0, len;
 	unsigned int socket, c;
 
-	pthread_mutex_lock(&cs.mutex);
-	lc = cs.lcores[lcore_id];
-	if (lc != NULL || __atomic_load_n(&cs.state, __ATOMIC_ACQUIRE) != CS_ON)
+	pthread_mutex_lock(&pcpu_caches.mutex);
+	lc = pcpu_caches.lcores[lcore_id];
+	if (lc != NULL || __atomic_load_n(&pcpu_caches.state,
+			__ATOMIC_ACQUIRE) != CACHE_ON)
 		goto out;
+	/* a free pushes before it flushes: room for one more */
 	for (c = 0; c < RTE_PCPU_CACHE_NB_CLASSES; c++)
-		entries += cs.max_objs[c] + 1;
+		entries += pcpu_caches.max_objs[c] + 1;
+	len = sizeof(*lc) + entries * sizeof(uintptr_t);
 	socket = rte_lcore_to_socket_id(lcore_id);
-	lc = rte_zmalloc_socket("pcpu_cache", sizeof(*lc) +
-		entries * sizeof(uintptr_t), RTE_CACHE_LINE_SIZE,
+	lc = rte_zmalloc_socket("pcpu_cache", len, RTE_CACHE_LINE_SIZE,
 		socket < RTE_MAX_NUMA_NODES ? (int)socket : SOCKET_ID_ANY);
 	if (lc == NULL)
-		lc = rte_zmalloc("pcpu_cache", sizeof(*lc) +
-			entries * sizeof(uintptr_t), RTE_CACHE_LINE_SIZE);
+		lc = rte_zmalloc("pcpu_cache", len, RTE_CACHE_LINE_SIZE);
 	if (lc == NULL) {
 		PCPU_LOG(ERR, "cache: no memory for lcore %u's cache",
 			lcore_id);
@@ -314,322 +315,334 @@ lcore_cache_create(unsigned int lcore_id)
 	}
 	lc->lcore_id = lcore_id;
 	lc->min_size = UINT64_MAX;
-	rte_pcpu_copies_rebuild(&lc->copies);
+	pcpu_objcache_copies_rebuild(&lc->copies);
 	for (c = 0; c < RTE_PCPU_CACHE_NB_CLASSES; c++) {
-		lc->cls[c].objs = &lc->store[off];
-		off += cs.max_objs[c] + 1;
+		pcpu_objcache_init(&lc->cls[c].oc, &lc->store[off], 0);
+		off += pcpu_caches.max_objs[c] + 1;
 	}
-	__atomic_store_n(&cs.lcores[lcore_id], lc, __ATOMIC_RELEASE);
+	__atomic_store_n(&pcpu_caches.lcores[lcore_id], lc, __ATOMIC_RELEASE);
 out:
-	pthread_mutex_unlock(&cs.mutex);
+	pthread_mutex_unlock(&pcpu_caches.mutex);
 	return lc;
 }
 
-/* Change a class's capacity by delta bytes in both budgets. With
- * @p fit, return how much of a growth fits (may be 0). */
-static uint64_t
-budget_take(struct lcore_cache *lc, uint64_t want)
-{
-	uint64_t cur, room;
+/* ---------------------------------------------------------------------- */
+/* Refill and flush: the engine, with the allocator as source and sink. */
 
-	if (lc->cap_bytes >= PCPU_CACHE_LCORE_BUDGET)
-		return 0;
-	want = RTE_MIN(want, PCPU_CACHE_LCORE_BUDGET - lc->cap_bytes);
-	cur = __atomic_load_n(&cs.global_cap, __ATOMIC_RELAXED);
-	do {
-		if (cur >= PCPU_CACHE_GLOBAL_BUDGET)
-			return 0;
-		room = RTE_MIN(want, PCPU_CACHE_GLOBAL_BUDGET - cur);
-	} while (!__atomic_compare_exchange_n(&cs.global_cap, &cur, cur + room,
-			0, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-	lc->cap_bytes += room;
-	return room;
-}
-
-/*
- * pcpu_freed_hook: the chunk allocator freed these objects, and still
- * holds its spinlock. Their tags (CACHED from a flush, FREEING from a
- * thread without a cache) go now, before anyone can allocate the space
- * again: clearing them later could hit an object allocated there
- * meanwhile; clearing them before the free would let a racing double free
- * through to the chunk allocator. Every handle is one this layer tagged.
- */
+/* pcpu_alloc_free_bulk()'s callback: the allocator freed these objects and
+ * still holds its index lock. Their tags (CACHED from a flush, FREEING
+ * from a thread without a cache) go now (see the top of the file). */
 static void
-tags_freed(void * const *handles, unsigned int n)
+cache_tags_freed(void *arg __rte_unused, void * const *handles,
+		unsigned int n)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		__atomic_store_n(tag_of((uintptr_t)handles[i]), 0,
+		__atomic_store_n(cache_tag_of((uintptr_t)handles[i]), 0,
 			__ATOMIC_RELAXED);
 }
 
-static void
-budget_give(struct lcore_cache *lc, uint64_t bytes)
+/* Source of a refill: new objects of class *(unsigned int *)arg, tagged
+ * CACHED (clean: the allocator zeroed them). */
+static unsigned int
+cache_alloc_source(void *arg, uintptr_t *dst, unsigned int n)
 {
-	lc->cap_bytes -= bytes;
-	__atomic_fetch_sub(&cs.global_cap, bytes, __ATOMIC_RELAXED);
+	unsigned int ci = *(const unsigned int *)arg, i, got;
+
+	got = pcpu_alloc_bulk(cache_class_size[ci],
+		pcpu_caches.class_align[ci], (void **)dst, n, 0);
+	for (i = 0; i < got; i++) {
+		cache_mark_chunk_used(dst[i]);
+		pcpu_asan_poison((void *)dst[i], cache_class_size[ci]);
+		__atomic_store_n(cache_tag_of(dst[i]),
+			(uint8_t)(TAG_CACHED | ci), __ATOMIC_RELAXED);
+	}
+	return got;
+}
+
+/* Sink of a flush: back to the allocator. The tags stay CACHED (a racing
+ * free of one is refused) until cache_tags_freed() clears them. */
+static void
+cache_free_sink(void *arg __rte_unused, uintptr_t *objs, unsigned int n)
+{
+	unsigned int i, done;
+
+	for (i = 0; i < n; i++)
+		objs[i] &= ~OBJ_DIRTY;
+	done = pcpu_alloc_free_bulk((void * const *)objs, n, cache_tags_freed,
+		NULL);
+	if (unlikely(done != n))
+		PCPU_LOG(ERR, "cache: %u of %u flushed objects were not live",
+			n - done, n);
+}
+
+/* Give the @p n oldest objects of a class back. */
+static void
+cache_flush_oldest(struct cache_class *cc, uint32_t n)
+{
+	pcpu_objcache_flush_oldest(&cc->oc, n, cache_free_sink, NULL);
+	if (cc->lowwater > cc->oc.len)
+		cc->lowwater = cc->oc.len;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Watermarks. */
+
+/* Take up to @p want bytes of capacity from both budgets; returns how
+ * much was granted (may be 0). */
+static uint64_t
+cache_budget_take(struct cache_lcore *lc, uint64_t want)
+{
+	uint64_t cur, room;
+
+	if (lc->cap_bytes >= CACHE_LCORE_BUDGET)
+		return 0;
+	want = RTE_MIN(want, CACHE_LCORE_BUDGET - lc->cap_bytes);
+	cur = __atomic_load_n(&pcpu_caches.global_cap, __ATOMIC_RELAXED);
+	do {
+		if (cur >= CACHE_GLOBAL_BUDGET)
+			return 0;
+		room = RTE_MIN(want, CACHE_GLOBAL_BUDGET - cur);
+	} while (!__atomic_compare_exchange_n(&pcpu_caches.global_cap, &cur,
+			cur + room, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	lc->cap_bytes += room;
+	return room;
 }
 
 static void
-set_high(struct cache_class *cc, uint32_t high)
+cache_budget_give(struct cache_lcore *lc, uint64_t bytes)
 {
-	__atomic_store_n(&cc->high, high, __ATOMIC_RELAXED);
-	cc->mid = (PCPU_CACHE_LOW + high) / 2;
+	lc->cap_bytes -= bytes;
+	__atomic_fetch_sub(&pcpu_caches.global_cap, bytes, __ATOMIC_RELAXED);
+}
+
+static void
+cache_set_high(struct cache_class *cc, uint32_t high)
+{
+	__atomic_store_n(&cc->oc.capacity, high, __ATOMIC_RELAXED);
+	cc->mid = (CACHE_LOW + high) / 2;
 	cc->flush_at = high;
 }
 
 /* A class's first use (or first after release): the initial capacity is
  * always granted (at most 11.5 KiB for all classes) and counted. */
 static void
-class_activate(struct lcore_cache *lc, struct cache_class *cc, unsigned int ci)
+cache_class_activate(struct cache_lcore *lc, struct cache_class *cc,
+		unsigned int ci)
 {
-	uint64_t bytes = (uint64_t)init_high[ci] * class_size[ci];
+	uint64_t bytes = (uint64_t)cache_init_high[ci] * cache_class_size[ci];
 
 	lc->cap_bytes += bytes;
-	__atomic_fetch_add(&cs.global_cap, bytes, __ATOMIC_RELAXED);
-	set_high(cc, init_high[ci]);
+	__atomic_fetch_add(&pcpu_caches.global_cap, bytes, __ATOMIC_RELAXED);
+	cache_set_high(cc, cache_init_high[ci]);
 	cc->last_event = EV_NONE;
-	cc->lowwater = cc->count;
-	cc->ops_snap = cc->nr_alloc + cc->nr_free;
+	cc->lowwater = cc->oc.len;
+	cc->ops_snap = cc->oc.nr_get + cc->oc.nr_put;
 }
 
 static void
-class_grow(struct lcore_cache *lc, struct cache_class *cc, unsigned int ci)
+cache_class_grow(struct cache_lcore *lc, struct cache_class *cc,
+		unsigned int ci)
 {
-	uint32_t want = RTE_MIN(cc->high * 2, cs.max_objs[ci]);
+	uint32_t high = cc->oc.capacity;
+	uint32_t want = RTE_MIN(high * 2, pcpu_caches.max_objs[ci]);
 	uint64_t got;
 
-	if (want <= cc->high)
+	if (want <= high)
 		return;
-	got = budget_take(lc, (uint64_t)(want - cc->high) * class_size[ci]);
+	got = cache_budget_take(lc, (uint64_t)(want - high) *
+		cache_class_size[ci]);
 	/* the budget may grant a part of an object: give that part back */
-	budget_give(lc, got % class_size[ci]);
-	got /= class_size[ci];
+	cache_budget_give(lc, got % cache_class_size[ci]);
+	got /= cache_class_size[ci];
 	if (got == 0)
 		return;
-	set_high(cc, cc->high + (uint32_t)got);
+	cache_set_high(cc, high + (uint32_t)got);
 	STAT_ADD(cc->nr_grow, 1);
-}
-
-/* Give the @p n oldest objects (bottom of the array) back. */
-static void
-class_flush_bottom(struct cache_class *cc, uint32_t n)
-{
-	uint32_t i, done;
-
-	if (n == 0)
-		return;
-	/* the tags stay CACHED (a racing free of one is refused) until the
-	 * chunk allocator frees it and tags_freed() clears it */
-	for (i = 0; i < n; i++)
-		cc->objs[i] &= ~OBJ_DIRTY;
-	done = pcpu_free_bulk_slow((void * const *)cc->objs, n, 1);
-	if (unlikely(done != n))
-		PCPU_LOG(ERR, "cache: %u of %u flushed objects were not live",
-			n - done, n);
-	memmove(cc->objs, cc->objs + n, (cc->count - n) * sizeof(uintptr_t));
-	__atomic_store_n(&cc->count, cc->count - n, __ATOMIC_RELAXED);
-	STAT_ADD(cc->flushed, n);
-	if (cc->lowwater > cc->count)
-		cc->lowwater = cc->count;
 }
 
 /* Release a class: flush everything, give its capacity back. */
 static void
-class_release(struct lcore_cache *lc, struct cache_class *cc, unsigned int ci)
+cache_class_release(struct cache_lcore *lc, struct cache_class *cc,
+		unsigned int ci)
 {
-	class_flush_bottom(cc, cc->count);
-	if (cc->high != 0)
-		budget_give(lc, (uint64_t)cc->high * class_size[ci]);
-	set_high(cc, 0);
-	cc->mid = 0;
+	cache_flush_oldest(cc, cc->oc.len);
+	if (cc->oc.capacity != 0)
+		cache_budget_give(lc, (uint64_t)cc->oc.capacity *
+			cache_class_size[ci]);
+	cache_set_high(cc, 0);
 	cc->last_event = EV_NONE;
 }
 
 /* Idle scan, once per epoch of the lcore's operations. */
 static void
-lcore_epoch(struct lcore_cache *lc)
+cache_lcore_epoch(struct cache_lcore *lc)
 {
 	unsigned int ci;
 
 	for (ci = 0; ci < RTE_PCPU_CACHE_NB_CLASSES; ci++) {
 		struct cache_class *cc = &lc->cls[ci];
-		uint64_t ops = cc->nr_alloc + cc->nr_free;
+		uint64_t ops = cc->oc.nr_get + cc->oc.nr_put;
+		uint32_t high = cc->oc.capacity;
 
-		if (cc->high == 0)
+		if (high == 0)
 			continue;
 		if (ops == cc->ops_snap) {
 			/* idle for a whole epoch: halve, then release */
-			if (cc->high <= init_high[ci]) {
-				class_release(lc, cc, ci);
+			if (high <= cache_init_high[ci]) {
+				cache_class_release(lc, cc, ci);
 			} else {
-				uint32_t nh = RTE_MAX(cc->high / 2,
-					init_high[ci]);
+				uint32_t nh = RTE_MAX(high / 2,
+					cache_init_high[ci]);
 
-				budget_give(lc, (uint64_t)(cc->high - nh) *
-					class_size[ci]);
-				set_high(cc, nh);
-				if (cc->count > cc->mid)
-					class_flush_bottom(cc,
-						cc->count - cc->mid);
+				cache_budget_give(lc, (uint64_t)(high - nh) *
+					cache_class_size[ci]);
+				cache_set_high(cc, nh);
+				if (cc->oc.len > cc->mid)
+					cache_flush_oldest(cc,
+						cc->oc.len - cc->mid);
 			}
 			STAT_ADD(cc->nr_decay, 1);
 		} else if (cc->lowwater > 1) {
 			/* in use, but the bottom stayed untouched */
-			class_flush_bottom(cc, cc->lowwater / 2);
+			cache_flush_oldest(cc, cc->lowwater / 2);
 		}
 		cc->ops_snap = ops;
-		cc->lowwater = cc->count;
+		cc->lowwater = cc->oc.len;
 	}
 }
 
-/* Alloc found count <= low: refill up to the midpoint. 0 or -1. */
-#define ZERO_COPIES(sz) rte_pcpu_copies_zero(&lc->copies, h, (sz))
-
-/*
- * Zero every lcore's copy of a reused object: pcpu_zero_copies() with the
- * lcore list kept per lcore (checked against the shared mask: one load per
- * mask word) and a constant size per class, so the stores are inlined.
- */
-static inline void
-zero_copies(struct lcore_cache *lc, uintptr_t h, unsigned int ci)
-{
-	rte_pcpu_copies_check(&lc->copies);
-	switch (ci) {
-	case 0: ZERO_COPIES(8); break;
-	case 1: ZERO_COPIES(16); break;
-	case 2: ZERO_COPIES(24); break;
-	case 3: ZERO_COPIES(32); break;
-	case 4: ZERO_COPIES(48); break;
-	case 5: ZERO_COPIES(64); break;
-	case 6: ZERO_COPIES(96); break;
-	case 7: ZERO_COPIES(128); break;
-	case 8: ZERO_COPIES(192); break;
-	case 9: ZERO_COPIES(256); break;
-	case 10: ZERO_COPIES(384); break;
-	default: ZERO_COPIES(512); break;
-	}
-}
-
+/* An alloc found len <= low: refill up to the midpoint. 0 or -1. */
 static __rte_noinline int
-class_refill(struct lcore_cache *lc, unsigned int ci)
+cache_class_refill(struct cache_lcore *lc, unsigned int ci)
 {
 	struct cache_class *cc = &lc->cls[ci];
-	uint32_t need, n, i;
+	uint32_t need;
 
-	if (cc->high == 0)
-		class_activate(lc, cc, ci);
+	if (cc->oc.capacity == 0)
+		cache_class_activate(lc, cc, ci);
 	else if (cc->last_event == EV_OVERFLOW)
-		class_grow(lc, cc, ci);
+		cache_class_grow(lc, cc, ci);
 	cc->last_event = EV_UNDERFLOW;
-	need = cc->mid > cc->count ? cc->mid - cc->count : 1;
-	n = pcpu_alloc_bulk_slow(class_size[ci], cs.class_align[ci],
-		(void **)&cc->objs[cc->count], need, 0);
-	for (i = 0; i < n; i++) {
-		uintptr_t h = cc->objs[cc->count + i];
-
-		mark_chunk_used(h);
-		pcpu_asan_poison((void *)h, class_size[ci]);
-		__atomic_store_n(tag_of(h), (uint8_t)(TAG_CACHED | ci),
-			__ATOMIC_RELAXED);
-	}
-	__atomic_store_n(&cc->count, cc->count + n, __ATOMIC_RELAXED);
-	STAT_ADD(cc->refilled, n);
-	STAT_ADD(cc->nr_refill, 1);
-	if (cc->count == 0) {
+	need = cc->mid > cc->oc.len ? cc->mid - cc->oc.len : 1;
+	pcpu_objcache_refill(&cc->oc, need, cache_alloc_source, &ci);
+	if (cc->oc.len == 0) {
 		STAT_ADD(lc->nr_fail, 1);
 		return -1;
 	}
 	return 0;
 }
 
-/* Free took count above high: flush the oldest down to the midpoint. */
+/* A free took len above flush_at: flush the oldest down to the midpoint,
+ * or everything during a mass free (see the top of the file). */
 static __rte_noinline void
-class_overflow(struct lcore_cache *lc, unsigned int ci)
+cache_class_overflow(struct cache_lcore *lc, unsigned int ci)
 {
 	struct cache_class *cc = &lc->cls[ci];
 
-	if (cc->high == 0) {
-		class_activate(lc, cc, ci);
-		if (cc->count <= cc->high)
+	if (cc->oc.capacity == 0) {
+		cache_class_activate(lc, cc, ci);
+		if (cc->oc.len <= cc->oc.capacity)
 			return;
 	}
-	if (cc->last_event == EV_OVERFLOW && cc->nr_alloc == cc->alloc_snap) {
-		/* nothing was allocated from the class since its last
-		 * flush: objects only pass through (a mass free), none of
-		 * them is worth keeping; all go, and until the next
-		 * allocation the class gathers a streak's worth before the
-		 * next flush (one lock, one pass over the chunk maps) */
-		class_flush_bottom(cc, cc->count);
-		cc->flush_at = RTE_MAX(cc->high, cs.streak_objs[ci]);
+	if (cc->last_event == EV_OVERFLOW && cc->oc.nr_get == cc->alloc_snap) {
+		cache_flush_oldest(cc, cc->oc.len);
+		cc->flush_at = RTE_MAX(cc->oc.capacity,
+			pcpu_caches.streak_objs[ci]);
 	} else {
 		cc->last_event = EV_OVERFLOW;
-		class_flush_bottom(cc, cc->count - cc->mid);
+		cache_flush_oldest(cc, cc->oc.len - cc->mid);
 	}
-	cc->alloc_snap = cc->nr_alloc;
-	STAT_ADD(cc->nr_flush, 1);
+	cc->alloc_snap = cc->oc.nr_get;
+	STAT_ADD(cc->nr_overflow, 1);
 }
 
-static __rte_noinline struct lcore_cache *
-lcore_cache_slow(unsigned int lcore_id)
+/* ---------------------------------------------------------------------- */
+/* Alloc and free. */
+
+static __rte_noinline struct cache_lcore *
+cache_lcore_slow(unsigned int lcore_id)
 {
-	if (__atomic_load_n(&cs.state, __ATOMIC_ACQUIRE) == CS_OFF &&
-	    cache_setup() != 0)
+	if (__atomic_load_n(&pcpu_caches.state, __ATOMIC_ACQUIRE) != CACHE_ON)
 		return NULL;
-	if (__atomic_load_n(&cs.state, __ATOMIC_ACQUIRE) != CS_ON)
-		return NULL;
-	return lcore_cache_create(lcore_id);
+	return cache_lcore_create(lcore_id);
+}
+
+#define CACHE_ZERO(sz) __rte_pcpu_copies_zero(&lc->copies, h, (sz))
+
+/*
+ * Zero every lcore's copy of a reused object with the lcore list kept per
+ * lcore (checked against the shared mask: one load per mask word) and a
+ * constant size per class, so the stores are inlined.
+ */
+static inline void
+cache_zero_copies(struct cache_lcore *lc, uintptr_t h, unsigned int ci)
+{
+	if (unlikely(!__rte_pcpu_copies_current(&lc->copies)))
+		pcpu_objcache_copies_rebuild(&lc->copies);
+	switch (ci) {
+	case 0: CACHE_ZERO(8); break;
+	case 1: CACHE_ZERO(16); break;
+	case 2: CACHE_ZERO(24); break;
+	case 3: CACHE_ZERO(32); break;
+	case 4: CACHE_ZERO(48); break;
+	case 5: CACHE_ZERO(64); break;
+	case 6: CACHE_ZERO(96); break;
+	case 7: CACHE_ZERO(128); break;
+	case 8: CACHE_ZERO(192); break;
+	case 9: CACHE_ZERO(256); break;
+	case 10: CACHE_ZERO(384); break;
+	default: CACHE_ZERO(512); break;
+	}
 }
 
 void *
 pcpu_cache_alloc(size_t size, size_t align)
 {
 	unsigned int lcore_id = rte_lcore_id();
-	struct lcore_cache *lc;
+	struct cache_lcore *lc;
 	struct cache_class *cc;
 	unsigned int ci;
 	uintptr_t e, h;
 
-	if (unlikely(size > RTE_PCPU_CACHE_MAX_SIZE ||
-		     lcore_id >= RTE_MAX_LCORE))
-		return pcpu_alloc_slow(size, align);
-	lc = cs.lcores[lcore_id];
+	if (unlikely(lcore_id >= RTE_MAX_LCORE))
+		return pcpu_alloc_one(size, align);
+	lc = pcpu_caches.lcores[lcore_id];
 	if (unlikely(lc == NULL)) {
-		lc = lcore_cache_slow(lcore_id);
+		lc = cache_lcore_slow(lcore_id);
 		if (lc == NULL)
-			return pcpu_alloc_slow(size, align);
+			return pcpu_alloc_one(size, align);
 	}
-	ci = cs.size_to_class[(size + 7) >> 3];
-	if (unlikely(align > cs.class_align[ci]))
-		return pcpu_alloc_slow(size, align);
+	ci = pcpu_caches.size_to_class[(size + 7) >> 3];
+	if (unlikely(align > pcpu_caches.class_align[ci]))
+		return pcpu_alloc_one(size, align);
 	cc = &lc->cls[ci];
-	if (unlikely(cc->count <= PCPU_CACHE_LOW) &&
-	    class_refill(lc, ci) != 0)
+	if (unlikely(cc->oc.len <= CACHE_LOW) &&
+	    cache_class_refill(lc, ci) != 0)
 		return NULL;
-	e = cc->objs[cc->count - 1];
-	__atomic_store_n(&cc->count, cc->count - 1, __ATOMIC_RELAXED);
-	if (cc->count < cc->lowwater)
-		cc->lowwater = cc->count;
+	e = __rte_pcpu_objcache_pop(&cc->oc);
+	if (cc->oc.len < cc->lowwater)
+		cc->lowwater = cc->oc.len;
 	/* an allocation ends a mass free */
-	cc->flush_at = cc->high;
-	STAT_ADD(cc->nr_alloc, 1);
+	cc->flush_at = cc->oc.capacity;
 	if (unlikely(size < lc->min_size))
 		__atomic_store_n(&lc->min_size, size, __ATOMIC_RELAXED);
 	if (unlikely(size > lc->max_size))
 		__atomic_store_n(&lc->max_size, size, __ATOMIC_RELAXED);
 	h = e & ~OBJ_DIRTY;
-	__atomic_store_n(tag_of(h), (uint8_t)(TAG_LIVE | ci), __ATOMIC_RELAXED);
-	pcpu_asan_unpoison((void *)h, class_size[ci]);
+	__atomic_store_n(cache_tag_of(h), (uint8_t)(TAG_LIVE | ci),
+		__ATOMIC_RELAXED);
+	pcpu_asan_unpoison((void *)h, cache_class_size[ci]);
 	if (e & OBJ_DIRTY)
-		zero_copies(lc, h, ci);
-	if (unlikely((++lc->ops & (PCPU_CACHE_EPOCH_OPS - 1)) == 0))
-		lcore_epoch(lc);
+		cache_zero_copies(lc, h, ci);
+	if (unlikely((++lc->ops & (CACHE_EPOCH_OPS - 1)) == 0))
+		cache_lcore_epoch(lc);
 	return (void *)h;
 }
 
 static int
-reject(void *handle, const char *why)
+cache_refuse(void *handle, const char *why)
 {
 	PCPU_LOG(ERR, "free: %p is not a live allocation (%s)", handle, why);
 	rte_errno = EINVAL;
@@ -643,32 +656,35 @@ cache_free_tagged(void *handle, uintptr_t off)
 {
 	uintptr_t h = (uintptr_t)handle;
 	unsigned int lcore_id, ci;
-	struct lcore_cache *lc;
+	struct cache_lcore *lc;
 	struct cache_class *cc;
 	uint8_t *tp, t;
 
-	tp = &cs.tags[off >> TAG_SHIFT];
+	tp = &pcpu_caches.tags[off >> TAG_SHIFT];
 	t = __atomic_load_n(tp, __ATOMIC_RELAXED);
 	if (unlikely((t & TAG_FREEING) != TAG_LIVE)) {
 		if ((t & TAG_FREEING) == TAG_FREEING)
-			return reject(handle, "already freed, its free is under way");
+			return cache_refuse(handle,
+				"already freed, its free is under way");
 		if (t & TAG_CACHED)
-			return reject(handle, "already freed, held by a cache");
+			return cache_refuse(handle,
+				"already freed, held by a cache");
 		/* not a cache object: no tag to drop */
-		return pcpu_free_slow(handle, NULL, 0);
+		return pcpu_alloc_free(handle);
 	}
 	ci = t & TAG_CLASS_MASK;
 	lcore_id = rte_lcore_id();
-	lc = lcore_id < RTE_MAX_LCORE ? cs.lcores[lcore_id] : NULL;
+	lc = lcore_id < RTE_MAX_LCORE ? pcpu_caches.lcores[lcore_id] : NULL;
 	if (unlikely(lc == NULL) && lcore_id < RTE_MAX_LCORE)
-		lc = lcore_cache_slow(lcore_id);
+		lc = cache_lcore_slow(lcore_id);
 	if (unlikely(lc == NULL)) {
 		/* unregistered thread (or no memory for a cache) */
 		if (!__atomic_compare_exchange_n(tp, &t,
 				(uint8_t)(TAG_FREEING | ci), 0,
 				__ATOMIC_RELAXED, __ATOMIC_RELAXED))
-			return reject(handle, "freed twice concurrently");
-		if (pcpu_free_slow(handle, NULL, 1) != 0) {
+			return cache_refuse(handle, "freed twice concurrently");
+		if (pcpu_alloc_free_bulk(&handle, 1, cache_tags_freed,
+				NULL) != 1) {
 			__atomic_store_n(tp, (uint8_t)(TAG_LIVE | ci),
 				__ATOMIC_RELAXED);
 			return -1;
@@ -678,98 +694,84 @@ cache_free_tagged(void *handle, uintptr_t off)
 	if (unlikely(!__atomic_compare_exchange_n(tp, &t,
 			(uint8_t)(TAG_CACHED | ci), 0, __ATOMIC_RELAXED,
 			__ATOMIC_RELAXED)))
-		return reject(handle, "freed twice concurrently");
-	pcpu_asan_poison(handle, class_size[ci]);
+		return cache_refuse(handle, "freed twice concurrently");
+	pcpu_asan_poison(handle, cache_class_size[ci]);
 	cc = &lc->cls[ci];
-	cc->objs[cc->count] = h | OBJ_DIRTY;
-	__atomic_store_n(&cc->count, cc->count + 1, __ATOMIC_RELAXED);
-	STAT_ADD(cc->nr_free, 1);
-	if (unlikely(cc->count > cc->flush_at))
-		class_overflow(lc, ci);
-	if (unlikely((++lc->ops & (PCPU_CACHE_EPOCH_OPS - 1)) == 0))
-		lcore_epoch(lc);
+	__rte_pcpu_objcache_push(&cc->oc, h | OBJ_DIRTY);
+	if (unlikely(cc->oc.len > cc->flush_at))
+		cache_class_overflow(lc, ci);
+	if (unlikely((++lc->ops & (CACHE_EPOCH_OPS - 1)) == 0))
+		cache_lcore_epoch(lc);
 	return 0;
 }
 
 int
 pcpu_cache_free(void *handle)
 {
-	uintptr_t off = (uintptr_t)handle - cs.base;
+	uintptr_t off = (uintptr_t)handle - pcpu_caches.base;
 
-	/* caches on implies an initialised allocator; NULL is far from the
-	 * unit (off wraps) */
-	if (unlikely(__atomic_load_n(&cs.state, __ATOMIC_ACQUIRE) != CS_ON) ||
-	    off >= cs.limit || (off & ((1u << TAG_SHIFT) - 1)) != 0 ||
-	    !chunk_tagged(off))
-		return pcpu_free_untagged(handle);
+	if (unlikely(__atomic_load_n(&pcpu_caches.state, __ATOMIC_ACQUIRE) !=
+			CACHE_ON) || off >= pcpu_caches.limit ||
+	    (off & ((1u << TAG_SHIFT) - 1)) != 0 || !cache_chunk_tagged(off))
+		return pcpu_alloc_free(handle);
 	return cache_free_tagged(handle, off);
 }
+
+/* ---------------------------------------------------------------------- */
+/* Flush, statistics, audit, tear-down. */
 
 /* Flush and reset one lcore's caches; its owner must not run them.
  * Returns the objects given back. */
 static uint64_t
-lcore_flush(struct lcore_cache *lc)
+cache_lcore_flush(struct cache_lcore *lc)
 {
 	uint64_t n = 0;
 	unsigned int ci;
 
 	for (ci = 0; ci < RTE_PCPU_CACHE_NB_CLASSES; ci++) {
-		n += lc->cls[ci].count;
-		class_release(lc, &lc->cls[ci], ci);
+		n += lc->cls[ci].oc.len;
+		cache_class_release(lc, &lc->cls[ci], ci);
 	}
 	return n;
 }
 
-int
-rte_pcpu_cache_flush(void)
+uint64_t
+pcpu_cache_flush(unsigned int lcore_id)
 {
-	unsigned int lcore_id = rte_lcore_id();
-	struct lcore_cache *lc;
+	struct cache_lcore *lc;
 
-	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE)) {
-		rte_errno = EALREADY;
-		return -1;
-	}
 	if (lcore_id >= RTE_MAX_LCORE ||
-	    __atomic_load_n(&cs.state, __ATOMIC_ACQUIRE) != CS_ON)
+	    __atomic_load_n(&pcpu_caches.state, __ATOMIC_ACQUIRE) != CACHE_ON)
 		return 0;
-	lc = cs.lcores[lcore_id];
-	if (lc == NULL)
-		return 0;
-	return (int)RTE_MIN(lcore_flush(lc), (uint64_t)INT32_MAX);
+	lc = pcpu_caches.lcores[lcore_id];
+	return lc != NULL ? cache_lcore_flush(lc) : 0;
 }
 
-int
-rte_pcpu_cache_stats_get(unsigned int lcore_id, unsigned int class_idx,
+void
+pcpu_cache_stats(unsigned int lcore_id, unsigned int class_idx,
 		struct rte_pcpu_cache_stats *st)
 {
 	const struct cache_class *cc;
-	const struct lcore_cache *lc;
+	const struct cache_lcore *lc;
 
-	if (st == NULL || lcore_id >= RTE_MAX_LCORE ||
-	    class_idx >= RTE_PCPU_CACHE_NB_CLASSES) {
-		rte_errno = EINVAL;
-		return -1;
-	}
 	memset(st, 0, sizeof(*st));
-	st->size = class_size[class_idx];
-	st->low = PCPU_CACHE_LOW;
-	if (__atomic_load_n(&cs.state, __ATOMIC_ACQUIRE) != CS_ON)
-		return 0;
-	lc = __atomic_load_n(&cs.lcores[lcore_id], __ATOMIC_ACQUIRE);
+	st->size = cache_class_size[class_idx];
+	st->low = CACHE_LOW;
+	if (__atomic_load_n(&pcpu_caches.state, __ATOMIC_ACQUIRE) != CACHE_ON)
+		return;
+	lc = __atomic_load_n(&pcpu_caches.lcores[lcore_id], __ATOMIC_ACQUIRE);
 	if (lc == NULL)
-		return 0;
+		return;
 	cc = &lc->cls[class_idx];
-	st->len = STAT_READ(cc->count);
-	st->high = STAT_READ(cc->high);
-	st->batch = (PCPU_CACHE_LOW + st->high) / 2;
-	st->nr_alloc = STAT_READ(cc->nr_alloc);
-	st->nr_free = STAT_READ(cc->nr_free);
-	st->nr_refill = STAT_READ(cc->nr_refill);
-	st->nr_flush = STAT_READ(cc->nr_flush);
+	st->len = STAT_READ(cc->oc.len);
+	st->high = STAT_READ(cc->oc.capacity);
+	st->batch = (CACHE_LOW + st->high) / 2;
+	st->nr_alloc = STAT_READ(cc->oc.nr_get);
+	st->nr_free = STAT_READ(cc->oc.nr_put);
+	st->nr_refill = STAT_READ(cc->oc.nr_refill);
+	st->nr_flush = STAT_READ(cc->nr_overflow);
 	st->nr_grow = STAT_READ(cc->nr_grow);
 	st->nr_decay = STAT_READ(cc->nr_decay);
-	return 0;
 }
 
 void
@@ -779,10 +781,10 @@ pcpu_cache_counters(struct pcpu_cache_counters *c)
 
 	memset(c, 0, sizeof(*c));
 	c->min_size = UINT64_MAX;
-	if (__atomic_load_n(&cs.state, __ATOMIC_ACQUIRE) != CS_ON)
+	if (__atomic_load_n(&pcpu_caches.state, __ATOMIC_ACQUIRE) != CACHE_ON)
 		return;
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
-		struct lcore_cache *lc = __atomic_load_n(&cs.lcores[l],
+		struct cache_lcore *lc = __atomic_load_n(&pcpu_caches.lcores[l],
 			__ATOMIC_ACQUIRE);
 
 		if (lc == NULL)
@@ -791,15 +793,15 @@ pcpu_cache_counters(struct pcpu_cache_counters *c)
 		c->min_size = RTE_MIN(c->min_size, STAT_READ(lc->min_size));
 		c->max_size = RTE_MAX(c->max_size, STAT_READ(lc->max_size));
 		for (ci = 0; ci < RTE_PCPU_CACHE_NB_CLASSES; ci++) {
-			struct cache_class *cc = &lc->cls[ci];
-			uint64_t n = STAT_READ(cc->count);
+			struct rte_pcpu_objcache *oc = &lc->cls[ci].oc;
+			uint64_t n = STAT_READ(oc->len);
 
 			c->cached_objs += n;
-			c->cached_bytes += n * class_size[ci];
-			c->user_alloc += STAT_READ(cc->nr_alloc);
-			c->user_free += STAT_READ(cc->nr_free);
-			c->refilled += STAT_READ(cc->refilled);
-			c->flushed += STAT_READ(cc->flushed);
+			c->cached_bytes += n * cache_class_size[ci];
+			c->user_alloc += STAT_READ(oc->nr_get);
+			c->user_free += STAT_READ(oc->nr_put);
+			c->refilled += STAT_READ(oc->refilled);
+			c->flushed += STAT_READ(oc->flushed);
 		}
 	}
 }
@@ -809,82 +811,61 @@ pcpu_cache_counters(struct pcpu_cache_counters *c)
 	return -1; \
 } while (0)
 
-int
-pcpu_cache_audit(uint32_t (*obj_bytes)(const void *handle), uint64_t *cached,
+/* One class of one lcore: sizes, counters, and every handle it holds. */
+static int
+cache_audit_class(unsigned int l, unsigned int ci, const struct cache_class *cc,
 		char *msg, size_t len)
 {
-	uint64_t in_caches = 0, tagged_cached = 0, tagged_live = 0, cap = 0;
-	unsigned int l, ci;
+	const struct rte_pcpu_objcache *oc = &cc->oc;
+	uint32_t i, sz = cache_class_size[ci];
+
+	if (oc->len > pcpu_caches.max_objs[ci] ||
+	    (oc->capacity == 0 && oc->len != 0) ||
+	    oc->capacity > pcpu_caches.max_objs[ci])
+		AUDIT_FAIL("cache of lcore %u class %u: %u objects, high %u, "
+			"max %u", l, sz, oc->len, oc->capacity,
+			pcpu_caches.max_objs[ci]);
+	if (!pcpu_objcache_counts_ok(oc))
+		AUDIT_FAIL("cache of lcore %u class %u: counters say %" PRIu64
+			" objects, it holds %u", l, sz, oc->refilled +
+			oc->nr_put - oc->nr_get - oc->flushed, oc->len);
+	for (i = 0; i < oc->len; i++) {
+		uintptr_t h = oc->objs[i] & ~OBJ_DIRTY;
+		int in = h - pcpu_caches.base < pcpu_caches.limit;
+
+		if (!in || *cache_tag_of(h) != (TAG_CACHED | ci) ||
+		    pcpu_alloc_obj_bytes((void *)h) != sz)
+			AUDIT_FAIL("cache of lcore %u class %u holds %p: tag "
+				"%#x, chunk object of %u bytes", l, sz,
+				(void *)h, in ? *cache_tag_of(h) : 0,
+				pcpu_alloc_obj_bytes((void *)h));
+	}
+	return 0;
+}
+
+/* Every tag sits on a chunk object of its class's size; counts them. */
+static int
+cache_audit_tags(uint64_t *tagged_cached, char *msg, size_t len)
+{
+	size_t per_chunk = ((size_t)1 << pcpu_caches.chunk_shift) >> TAG_SHIFT;
 	uint32_t idx;
 
-	*cached = 0;
-	if (__atomic_load_n(&cs.state, __ATOMIC_ACQUIRE) != CS_ON)
-		return 0;
-	for (l = 0; l < RTE_MAX_LCORE; l++) {
-		struct lcore_cache *lc = cs.lcores[l];
-		uint64_t lcap = 0;
-
-		if (lc == NULL)
-			continue;
-		for (ci = 0; ci < RTE_PCPU_CACHE_NB_CLASSES; ci++) {
-			struct cache_class *cc = &lc->cls[ci];
-			uint32_t i;
-
-			if (cc->count > cs.max_objs[ci] ||
-			    (cc->high == 0 && cc->count != 0) ||
-			    cc->high > cs.max_objs[ci])
-				AUDIT_FAIL("cache of lcore %u class %u: %u objects, high %u, max %u",
-					l, class_size[ci], cc->count, cc->high,
-					cs.max_objs[ci]);
-			if (cc->refilled + cc->nr_free - cc->nr_alloc -
-			    cc->flushed != cc->count)
-				AUDIT_FAIL("cache of lcore %u class %u: counters say %" PRIu64
-					" objects, it holds %u", l,
-					class_size[ci], cc->refilled +
-					cc->nr_free - cc->nr_alloc -
-					cc->flushed, cc->count);
-			for (i = 0; i < cc->count; i++) {
-				uintptr_t h = cc->objs[i] & ~OBJ_DIRTY;
-
-				if (h - cs.base >= cs.limit ||
-				    *tag_of(h) != (TAG_CACHED | ci) ||
-				    obj_bytes((void *)h) != class_size[ci])
-					AUDIT_FAIL("cache of lcore %u class %u holds %p: tag %#x, chunk object of %u bytes",
-						l, class_size[ci], (void *)h,
-						h - cs.base < cs.limit ?
-						*tag_of(h) : 0,
-						obj_bytes((void *)h));
-			}
-			in_caches += cc->count;
-			lcap += (uint64_t)cc->high * class_size[ci];
-		}
-		if (lcap != lc->cap_bytes)
-			AUDIT_FAIL("lcore %u cache capacity %" PRIu64
-				" bytes, counter %" PRIu64, l, lcap,
-				lc->cap_bytes);
-		cap += lcap;
-	}
-	if (cap != cs.global_cap)
-		AUDIT_FAIL("cache capacity %" PRIu64 " bytes, counter %" PRIu64,
-			cap, cs.global_cap);
-	/* every tag sits on a chunk object of its class's size */
-	for (idx = 0; idx < cs.nr_chunks; idx++) {
+	for (idx = 0; idx < pcpu_caches.nr_chunks; idx++) {
 		const uint64_t *w;
-		size_t i, n;
+		size_t i;
 
-		if (!(cs.chunk_used[idx / 64] & (UINT64_C(1) << (idx % 64))))
+		if (!(pcpu_caches.chunk_used[idx / 64] &
+		      (UINT64_C(1) << (idx % 64))))
 			continue;
-		n = ((size_t)1 << cs.chunk_shift) >> TAG_SHIFT;
-		w = (const uint64_t *)(cs.tags + (n * idx));
-		for (i = 0; i < n / 8; i++) {
-			unsigned int b;
+		w = (const uint64_t *)(pcpu_caches.tags + per_chunk * idx);
+		for (i = 0; i < per_chunk / 8; i++) {
+			unsigned int b, ci;
 
-			if (w[i] == 0)
-				continue;
-			for (b = 0; b < 8; b++) {
-				size_t slot = n * idx + i * 8 + b;
-				uint8_t t = cs.tags[slot];
-				uintptr_t h = cs.base + (slot << TAG_SHIFT);
+			for (b = 0; w[i] != 0 && b < 8; b++) {
+				size_t slot = per_chunk * idx + i * 8 + b;
+				uint8_t t = pcpu_caches.tags[slot];
+				uintptr_t h = pcpu_caches.base +
+					(slot << TAG_SHIFT);
 
 				if (t == 0)
 					continue;
@@ -892,17 +873,53 @@ pcpu_cache_audit(uint32_t (*obj_bytes)(const void *handle), uint64_t *cached,
 				if (ci >= RTE_PCPU_CACHE_NB_CLASSES ||
 				    ((t & TAG_LIVE) != 0) ==
 				    ((t & TAG_CACHED) != 0) ||
-				    obj_bytes((void *)h) != class_size[ci])
-					AUDIT_FAIL("tag %#x at %p, chunk object of %u bytes there",
-						t, (void *)h,
-						obj_bytes((void *)h));
+				    pcpu_alloc_obj_bytes((void *)h) !=
+				    cache_class_size[ci])
+					AUDIT_FAIL("tag %#x at %p, chunk object "
+						"of %u bytes there", t, (void *)h,
+						pcpu_alloc_obj_bytes((void *)h));
 				if (t & TAG_CACHED)
-					tagged_cached++;
-				else
-					tagged_live++;
+					(*tagged_cached)++;
 			}
 		}
 	}
+	return 0;
+}
+
+int
+pcpu_cache_audit(uint64_t *cached, char *msg, size_t len)
+{
+	uint64_t in_caches = 0, tagged_cached = 0, cap = 0;
+	unsigned int l, ci;
+
+	*cached = 0;
+	if (__atomic_load_n(&pcpu_caches.state, __ATOMIC_ACQUIRE) != CACHE_ON)
+		return 0;
+	for (l = 0; l < RTE_MAX_LCORE; l++) {
+		struct cache_lcore *lc = pcpu_caches.lcores[l];
+		uint64_t lcap = 0;
+
+		if (lc == NULL)
+			continue;
+		for (ci = 0; ci < RTE_PCPU_CACHE_NB_CLASSES; ci++) {
+			if (cache_audit_class(l, ci, &lc->cls[ci], msg,
+					len) != 0)
+				return -1;
+			in_caches += lc->cls[ci].oc.len;
+			lcap += (uint64_t)lc->cls[ci].oc.capacity *
+				cache_class_size[ci];
+		}
+		if (lcap != lc->cap_bytes)
+			AUDIT_FAIL("lcore %u cache capacity %" PRIu64
+				" bytes, counter %" PRIu64, l, lcap,
+				lc->cap_bytes);
+		cap += lcap;
+	}
+	if (cap != pcpu_caches.global_cap)
+		AUDIT_FAIL("cache capacity %" PRIu64 " bytes, counter %" PRIu64,
+			cap, pcpu_caches.global_cap);
+	if (cache_audit_tags(&tagged_cached, msg, len) != 0)
+		return -1;
 	if (tagged_cached != in_caches)
 		AUDIT_FAIL("%" PRIu64 " objects tagged cached, caches hold %"
 			PRIu64, tagged_cached, in_caches);
@@ -912,53 +929,32 @@ pcpu_cache_audit(uint32_t (*obj_bytes)(const void *handle), uint64_t *cached,
 
 /* A registered thread unregisters: give its caches back. */
 static void
-cache_leave(unsigned int lcore_id)
+cache_lcore_leave(unsigned int lcore_id)
 {
-	struct lcore_cache *lc;
-
-	if (lcore_id < RTE_MAX_LCORE &&
-	    __atomic_load_n(&cs.state, __ATOMIC_ACQUIRE) == CS_ON) {
-		lc = cs.lcores[lcore_id];
-		if (lc != NULL)
-			lcore_flush(lc);
-	}
-	if (prev_leave_hook != NULL)
-		prev_leave_hook(lcore_id);
+	pcpu_cache_flush(lcore_id);
 }
 
-/* rte_pcpu_cleanup(): objects back to the chunks, state dropped. */
-static void
-cache_cleanup(void)
+void
+pcpu_cache_cleanup(void)
 {
 	unsigned int l;
 
-	pthread_mutex_lock(&cs.mutex);
-	if (cs.state == CS_ON) {
+	pthread_mutex_lock(&pcpu_caches.mutex);
+	if (pcpu_caches.state == CACHE_ON) {
+		pcpu_alloc_listener_unregister(&cache_listener);
 		for (l = 0; l < RTE_MAX_LCORE; l++) {
-			if (cs.lcores[l] == NULL)
+			if (pcpu_caches.lcores[l] == NULL)
 				continue;
-			lcore_flush(cs.lcores[l]);
-			rte_free(cs.lcores[l]);
-			cs.lcores[l] = NULL;
+			cache_lcore_flush(pcpu_caches.lcores[l]);
+			rte_free(pcpu_caches.lcores[l]);
+			pcpu_caches.lcores[l] = NULL;
 		}
-		munmap(cs.tags, cs.tags_len);
-		cs.tags = NULL;
-		free(cs.chunk_used);
-		cs.chunk_used = NULL;
-		cs.global_cap = 0;
+		munmap(pcpu_caches.tags, pcpu_caches.tags_len);
+		pcpu_caches.tags = NULL;
+		free(pcpu_caches.chunk_used);
+		pcpu_caches.chunk_used = NULL;
+		pcpu_caches.global_cap = 0;
 	}
-	__atomic_store_n(&cs.state, CS_OFF, __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&cs.mutex);
-	if (prev_cleanup_hook != NULL)
-		prev_cleanup_hook();
-}
-
-RTE_INIT(pcpu_cache_hooks)
-{
-	/* chain: the pool layer may hook in as well */
-	prev_leave_hook = pcpu_lcore_leave_hook;
-	pcpu_lcore_leave_hook = cache_leave;
-	prev_cleanup_hook = pcpu_cleanup_hook;
-	pcpu_cleanup_hook = cache_cleanup;
-	pcpu_freed_hook = tags_freed;
+	__atomic_store_n(&pcpu_caches.state, CACHE_OFF, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&pcpu_caches.mutex);
 }

@@ -7,32 +7,57 @@
 
 /**
  * @file
- * @internal Per-lcore, per-size-class cache buckets (pcpu_cache.c), called
- * by rte_pcpu_alloc(), rte_pcpu_free(), rte_pcpu_stats_get() and
- * rte_pcpu_audit().
+ * @internal Per-lcore, per-size-class caches (pcpu_cache.c) between the
+ * public entry points (pcpu_front.c, pcpu_stats.c) and the allocator
+ * (pcpu_alloc.h): objects of 1 .. RTE_PCPU_CACHE_MAX_SIZE bytes come from
+ * them and go back to them; everything else passes straight through to
+ * the allocator.
  */
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "rte_pcpu.h"
+
 /**
- * Allocate through the calling lcore's cache. @p size and @p align are
- * already validated and normalised (align a power of two >= 8); requests
- * the caches do not serve (size above RTE_PCPU_CACHE_MAX_SIZE, alignment
- * above the class's, caches disabled) go to pcpu_alloc_slow().
+ * Set up the caches for units at @p base of @p unit_stride bytes, chunks
+ * of @p chunk_size bytes. With @p disabled (RTE_PCPU_F_NO_CACHE), or when
+ * the tag map cannot be mapped (one log line), every call passes to the
+ * allocator. Registers the lcore listener that flushes the caches of a
+ * thread that unregisters. Always 0.
+ */
+int pcpu_cache_init(uintptr_t base, uint64_t unit_stride, uint64_t chunk_size,
+		int disabled);
+
+/** Flush every lcore's caches, release them and the tag map. Not
+ * MT-safe. */
+void pcpu_cache_cleanup(void);
+
+/**
+ * Allocate through the calling lcore's cache. @p size (at most
+ * RTE_PCPU_CACHE_MAX_SIZE) and @p align are validated and normalised;
+ * requests the caches do not serve (alignment above the class's, caches
+ * off, threads without an lcore id) go to pcpu_alloc_one().
  * @return The handle, every lcore's copy zeroed, or NULL with rte_errno.
  */
 void *pcpu_cache_alloc(size_t size, size_t align);
 
 /**
- * rte_pcpu_free(): @p handle into the calling lcore's cache, or to the
- * chunk allocator if it is not a cached-class object (NULL, and any handle
- * before the allocator is set up, through pcpu_free_untagged()).
+ * rte_pcpu_free() of a handle that is not NULL: into the calling lcore's
+ * cache, or to the allocator if it is not a cached-class object.
  * @return 0, or -1 with rte_errno = EINVAL and one log line (not a live
- *   allocation: never allocated, interior pointer, double free; allocator
- *   not initialised).
+ *   allocation: never allocated, interior pointer, double free).
  */
 int pcpu_cache_free(void *handle);
+
+/** Give every object of lcore @p lcore_id's caches back and reset its
+ * classes; the lcore must not use them meanwhile. @return Objects given
+ * back. */
+uint64_t pcpu_cache_flush(unsigned int lcore_id);
+
+/** rte_pcpu_cache_stats_get() of valid arguments. */
+void pcpu_cache_stats(unsigned int lcore_id, unsigned int class_idx,
+		struct rte_pcpu_cache_stats *stats);
 
 /** What the caches hold and did, summed over lcores (racy when they run). */
 struct pcpu_cache_counters {
@@ -52,13 +77,10 @@ struct pcpu_cache_counters {
 void pcpu_cache_counters(struct pcpu_cache_counters *c);
 
 /**
- * Check the caches against the chunk maps; the allocator lock is held by
- * the caller, no cache may be in use meanwhile (results are exact only
- * when the caches are quiescent).
+ * Check the caches against the chunk maps: sizes, counters, every handle
+ * held (tag CACHED, a live chunk object of the class's size), every tag.
+ * Exact only while no lcore uses its cache.
  *
- * @param obj_bytes
- *   Size in bytes of the live chunk object starting at the handle, 0 if
- *   none starts there.
  * @param cached
  *   Set to the number of objects the caches hold.
  * @param msg
@@ -67,7 +89,6 @@ void pcpu_cache_counters(struct pcpu_cache_counters *c);
  *   Size of @p msg.
  * @return 0 or -1.
  */
-int pcpu_cache_audit(uint32_t (*obj_bytes)(const void *handle),
-		uint64_t *cached, char *msg, size_t len);
+int pcpu_cache_audit(uint64_t *cached, char *msg, size_t len);
 
 #endif /* _PCPU_CACHE_H_ */

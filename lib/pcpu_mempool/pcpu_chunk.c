@@ -79,78 +79,83 @@ struct pcpu_chunk_priv {
 	/* chunk_md.contig_hint may be below the largest free run (see the
 	 * top of the file); chunk_refresh() clears it. */
 	int hints_stale;
+	/* Deferred frees (see "Deferred frees" below): pending_n objects
+	 * freed in block pending_block since its hints were last exact, the
+	 * first of them at bit pending_off. */
+	uint32_t pending_block;
+	uint32_t pending_n;
+	uint32_t pending_off;
 };
 
 /* ---------------------------------------------------------------------- */
 /* Bit helpers, all word-wise. */
 
 static inline int
-bit_test(const uint64_t *map, uint32_t bit)
+chunk_bit_test(const uint64_t *map, uint32_t bit)
 {
 	return (map[bit / WORD_BITS] >> (bit % WORD_BITS)) & 1;
 }
 
 static inline void
-bit_set(uint64_t *map, uint32_t bit)
+chunk_bit_set(uint64_t *map, uint32_t bit)
 {
 	map[bit / WORD_BITS] |= 1ULL << (bit % WORD_BITS);
 }
 
 static inline void
-bit_clear(uint64_t *map, uint32_t bit)
+chunk_bit_clear(uint64_t *map, uint32_t bit)
 {
 	map[bit / WORD_BITS] &= ~(1ULL << (bit % WORD_BITS));
 }
 
 /* Mask of bits [s, e) of one word, 0 <= s < e <= 64. */
 static inline uint64_t
-word_mask(uint32_t s, uint32_t e)
+chunk_word_mask(uint32_t s, uint32_t e)
 {
 	uint64_t hi = e == WORD_BITS ? ~0ULL : (1ULL << e) - 1;
 
 	return hi & (~0ULL << s);
 }
 
+/* Set (@p set) or clear bits [s, e) of @p map. */
 static inline void
-range_set(uint64_t *map, uint32_t s, uint32_t e)
+chunk_range_apply(uint64_t *map, uint32_t s, uint32_t e, int set)
 {
 	uint32_t ws = s / WORD_BITS, we;
+	uint64_t first, last;
 
 	if (s >= e)
 		return;
 	we = (e - 1) / WORD_BITS;
 	if (ws == we) {
-		map[ws] |= word_mask(s % WORD_BITS, (e - 1) % WORD_BITS + 1);
+		first = chunk_word_mask(s % WORD_BITS, (e - 1) % WORD_BITS + 1);
+		map[ws] = set ? map[ws] | first : map[ws] & ~first;
 		return;
 	}
-	map[ws] |= ~0ULL << (s % WORD_BITS);
+	first = ~0ULL << (s % WORD_BITS);
+	last = chunk_word_mask(0, (e - 1) % WORD_BITS + 1);
+	map[ws] = set ? map[ws] | first : map[ws] & ~first;
 	for (ws++; ws < we; ws++)
-		map[ws] = ~0ULL;
-	map[we] |= word_mask(0, (e - 1) % WORD_BITS + 1);
+		map[ws] = set ? ~0ULL : 0;
+	map[we] = set ? map[we] | last : map[we] & ~last;
 }
 
 static inline void
-range_clear(uint64_t *map, uint32_t s, uint32_t e)
+chunk_range_set(uint64_t *map, uint32_t s, uint32_t e)
 {
-	uint32_t ws = s / WORD_BITS, we;
+	chunk_range_apply(map, s, e, 1);
+}
 
-	if (s >= e)
-		return;
-	we = (e - 1) / WORD_BITS;
-	if (ws == we) {
-		map[ws] &= ~word_mask(s % WORD_BITS, (e - 1) % WORD_BITS + 1);
-		return;
-	}
-	map[ws] &= ~(~0ULL << (s % WORD_BITS));
-	for (ws++; ws < we; ws++)
-		map[ws] = 0;
-	map[we] &= ~word_mask(0, (e - 1) % WORD_BITS + 1);
+static inline void
+chunk_range_clear(uint64_t *map, uint32_t s, uint32_t e)
+{
+	chunk_range_apply(map, s, e, 0);
 }
 
 /* First bit in [start, size) that differs from @p flip's bits (flip 0:
  * the first set bit, flip ~0: the first clear bit), or size. */
 static inline uint32_t
-next_bit(const uint64_t *map, uint32_t size, uint32_t start, uint64_t flip)
+chunk_next_bit(const uint64_t *map, uint32_t size, uint32_t start, uint64_t flip)
 {
 	uint32_t i, nw;
 	uint64_t w;
@@ -171,22 +176,22 @@ next_bit(const uint64_t *map, uint32_t size, uint32_t start, uint64_t flip)
 
 /* First set bit in [start, size), or size. */
 static inline uint32_t
-next_set(const uint64_t *map, uint32_t size, uint32_t start)
+chunk_next_set(const uint64_t *map, uint32_t size, uint32_t start)
 {
-	return next_bit(map, size, start, 0);
+	return chunk_next_bit(map, size, start, 0);
 }
 
 /* First clear bit in [start, size), or size. */
 static inline uint32_t
-next_zero(const uint64_t *map, uint32_t size, uint32_t start)
+chunk_next_zero(const uint64_t *map, uint32_t size, uint32_t start)
 {
-	return next_bit(map, size, start, ~0ULL);
+	return chunk_next_bit(map, size, start, ~0ULL);
 }
 
 /* Start of the clear run ending at @pos: one past the last set bit in
  * [lo, pos), or lo if there is none. */
 static inline uint32_t
-run_start(const uint64_t *map, uint32_t lo, uint32_t pos)
+chunk_run_start(const uint64_t *map, uint32_t lo, uint32_t pos)
 {
 	uint32_t i, lw, r;
 	uint64_t w;
@@ -195,7 +200,7 @@ run_start(const uint64_t *map, uint32_t lo, uint32_t pos)
 		return pos;
 	i = (pos - 1) / WORD_BITS;
 	lw = lo / WORD_BITS;
-	w = map[i] & word_mask(0, (pos - 1) % WORD_BITS + 1);
+	w = map[i] & chunk_word_mask(0, (pos - 1) % WORD_BITS + 1);
 	while (w == 0) {
 		if (i == lw)
 			return lo;
@@ -206,14 +211,14 @@ run_start(const uint64_t *map, uint32_t lo, uint32_t pos)
 }
 
 static inline uint32_t
-align_up(uint32_t v, uint32_t align)
+chunk_align_up(uint32_t v, uint32_t align)
 {
 	return (v + align - 1) & ~(align - 1);
 }
 
 /* Alignment quality of a start: more trailing zeros is better. */
 static inline uint32_t
-align_rank(uint32_t v)
+chunk_align_rank(uint32_t v)
 {
 	return v ? (uint32_t)__builtin_ctz(v) : 32;
 }
@@ -228,7 +233,7 @@ chunk_priv(const struct pcpu_chunk *c)
 /* Block hints. */
 
 static void
-block_set_empty(struct pcpu_block_md *md)
+chunk_block_set_empty(struct pcpu_block_md *md)
 {
 	md->scan_hint = 0;
 	md->scan_hint_start = 0;
@@ -241,7 +246,7 @@ block_set_empty(struct pcpu_block_md *md)
 
 /* Whether block @p b's map words are all 0. */
 static inline int
-block_is_empty(const struct pcpu_chunk *c, uint32_t b)
+chunk_block_is_empty(const struct pcpu_chunk *c, uint32_t b)
 {
 	const uint64_t *map = c->alloc_map + b * (BLK_BITS / WORD_BITS);
 	uint64_t any = 0;
@@ -253,7 +258,7 @@ block_is_empty(const struct pcpu_chunk *c, uint32_t b)
 }
 
 static void
-block_set_full(struct pcpu_block_md *md)
+chunk_block_set_full(struct pcpu_block_md *md)
 {
 	md->scan_hint = 0;
 	md->scan_hint_start = 0;
@@ -269,7 +274,7 @@ block_set_full(struct pcpu_block_md *md)
  * keeping contig exact and the scan hint a prefix maximum before contig.
  */
 static void
-block_update(struct pcpu_block_md *md, uint32_t s, uint32_t e)
+chunk_block_update(struct pcpu_block_md *md, uint32_t s, uint32_t e)
 {
 	uint32_t len = e - s;
 	uint32_t old_ff = md->first_free;
@@ -300,12 +305,12 @@ block_update(struct pcpu_block_md *md, uint32_t s, uint32_t e)
 			return;
 		if (s > cs) {
 			/* ties move right unless alignment gets worse */
-			if (align_rank(s) >= align_rank(cs)) {
+			if (chunk_align_rank(s) >= chunk_align_rank(cs)) {
 				md->scan_hint = len;
 				md->scan_hint_start = cs;
 				md->contig_hint_start = s;
 			}
-		} else if (align_rank(s) > align_rank(cs)) {
+		} else if (chunk_align_rank(s) > chunk_align_rank(cs)) {
 			md->contig_hint_start = s;
 			if (md->scan_hint &&
 					md->scan_hint_start + md->scan_hint > s) {
@@ -334,7 +339,7 @@ block_update(struct pcpu_block_md *md, uint32_t s, uint32_t e)
 
 /* Recompute a block's contig/scan/right hints from the map. */
 static void
-block_refresh(struct pcpu_chunk *c, uint32_t b)
+chunk_block_refresh(struct pcpu_chunk *c, uint32_t b)
 {
 	struct pcpu_block_md *md = &c->md_blocks[b];
 	uint32_t base = b * BLK_BITS, lim = base + BLK_BITS;
@@ -347,7 +352,7 @@ block_refresh(struct pcpu_chunk *c, uint32_t b)
 		md->scan_hint = 0;
 		md->scan_hint_start = 0;
 	} else {
-		pos = next_zero(c->alloc_map, lim, base + md->first_free) - base;
+		pos = chunk_next_zero(c->alloc_map, lim, base + md->first_free) - base;
 		md->first_free = pos;
 		md->contig_hint = 0;
 		md->contig_hint_start = 0;
@@ -356,14 +361,14 @@ block_refresh(struct pcpu_chunk *c, uint32_t b)
 	tail = BLK_BITS - md->right_free;
 	md->right_free = 0;
 	while (pos < BLK_BITS) {
-		s = next_zero(c->alloc_map, lim, base + pos);
+		s = chunk_next_zero(c->alloc_map, lim, base + pos);
 		if (s >= lim)
 			break;
 		if (s - base >= tail)
 			e = lim;
 		else
-			e = next_set(c->alloc_map, lim, s + 1);
-		block_update(md, s - base, e - base);
+			e = chunk_next_set(c->alloc_map, lim, s + 1);
+		chunk_block_update(md, s - base, e - base);
 		pos = e - base;
 	}
 }
@@ -372,20 +377,20 @@ block_refresh(struct pcpu_chunk *c, uint32_t b)
 /* Page accounting. */
 
 static inline void
-page_block_busy(struct pcpu_chunk *c, uint32_t b)
+chunk_page_block_busy(struct pcpu_chunk *c, uint32_t b)
 {
 	uint32_t p = b / c->blocks_per_page;
 
-	if (c->page_busy_blocks[p]++ == 0 && bit_test(c->populated, p))
+	if (c->page_busy_blocks[p]++ == 0 && chunk_bit_test(c->populated, p))
 		c->nr_empty_pop_pages--;
 }
 
 static inline void
-page_block_idle(struct pcpu_chunk *c, uint32_t b)
+chunk_page_block_idle(struct pcpu_chunk *c, uint32_t b)
 {
 	uint32_t p = b / c->blocks_per_page;
 
-	if (--c->page_busy_blocks[p] == 0 && bit_test(c->populated, p))
+	if (--c->page_busy_blocks[p] == 0 && chunk_bit_test(c->populated, p))
 		c->nr_empty_pop_pages++;
 }
 
@@ -393,7 +398,7 @@ page_block_idle(struct pcpu_chunk *c, uint32_t b)
 /* Summary tree. */
 
 static inline void
-leaf_dirty(struct pcpu_chunk *c, uint32_t b)
+chunk_leaf_dirty(struct pcpu_chunk *c, uint32_t b)
 {
 	struct pcpu_chunk_priv *pv = chunk_priv(c);
 	uint64_t m = 1ULL << (b % WORD_BITS);
@@ -407,7 +412,7 @@ leaf_dirty(struct pcpu_chunk *c, uint32_t b)
 /* Recompute node @p n from its children, each @p hw bits wide; returns
  * whether it changed. */
 static inline int
-tree_node_update(struct pcpu_tnode *t, uint32_t n, uint32_t hw)
+chunk_tree_node_update(struct pcpu_tnode *t, uint32_t n, uint32_t hw)
 {
 	const struct pcpu_tnode *l = &t[2 * n], *r = &t[2 * n + 1];
 	uint32_t left, right, max, x;
@@ -427,7 +432,7 @@ tree_node_update(struct pcpu_tnode *t, uint32_t n, uint32_t hw)
 }
 
 static inline void
-tree_set_leaf(struct pcpu_chunk *c, uint32_t b)
+chunk_tree_set_leaf(struct pcpu_chunk *c, uint32_t b)
 {
 	struct pcpu_tnode *t = &chunk_priv(c)->tree[chunk_priv(c)->nr_leaves + b];
 	const struct pcpu_block_md *md = &c->md_blocks[b];
@@ -438,32 +443,32 @@ tree_set_leaf(struct pcpu_chunk *c, uint32_t b)
 }
 
 static void
-tree_update_leaf(struct pcpu_chunk *c, uint32_t b)
+chunk_tree_update_leaf(struct pcpu_chunk *c, uint32_t b)
 {
 	struct pcpu_chunk_priv *pv = chunk_priv(c);
 	uint32_t n = pv->nr_leaves + b, hw = BLK_BITS;
 
-	tree_set_leaf(c, b);
+	chunk_tree_set_leaf(c, b);
 	for (n >>= 1; n >= 1; n >>= 1, hw <<= 1)
-		if (!tree_node_update(pv->tree, n, hw))
+		if (!chunk_tree_node_update(pv->tree, n, hw))
 			break;
 }
 
 /* Every inner node from the leaves up, a level at a time (padding leaves
  * stay zero: fully allocated, never chosen). */
 static void
-tree_build(struct pcpu_chunk *c)
+chunk_tree_build(struct pcpu_chunk *c)
 {
 	struct pcpu_chunk_priv *pv = chunk_priv(c);
 	uint32_t lo, n, hw = BLK_BITS;
 
 	for (lo = pv->nr_leaves / 2; lo >= 1; lo /= 2, hw <<= 1)
 		for (n = lo; n < 2 * lo; n++)
-			tree_node_update(pv->tree, n, hw);
+			chunk_tree_node_update(pv->tree, n, hw);
 }
 
 static void
-tree_flush(struct pcpu_chunk *c)
+chunk_tree_flush(struct pcpu_chunk *c)
 {
 	struct pcpu_chunk_priv *pv = chunk_priv(c);
 	uint32_t i, nw, left = pv->nr_dirty;
@@ -481,16 +486,16 @@ tree_flush(struct pcpu_chunk *c)
 
 			w &= w - 1;
 			if (rebuild)
-				tree_set_leaf(c, b);
+				chunk_tree_set_leaf(c, b);
 			else
-				tree_update_leaf(c, b);
+				chunk_tree_update_leaf(c, b);
 			left--;
 		}
 		pv->dirty[i] = 0;
 	}
 	pv->nr_dirty = 0;
 	if (rebuild)
-		tree_build(c);
+		chunk_tree_build(c);
 }
 
 /*
@@ -500,7 +505,7 @@ tree_flush(struct pcpu_chunk *c)
  * start of a run crossing blocks.
  */
 static uint32_t
-tree_first_fit(const struct pcpu_chunk *c, uint32_t need, uint32_t *pos)
+chunk_tree_first_fit(const struct pcpu_chunk *c, uint32_t need, uint32_t *pos)
 {
 	const struct pcpu_chunk_priv *pv = chunk_priv(c);
 	const struct pcpu_tnode *t = pv->tree;
@@ -526,13 +531,13 @@ tree_first_fit(const struct pcpu_chunk *c, uint32_t need, uint32_t *pos)
 
 /* Chunk-relative start of a free run of exactly root.max bits. */
 static uint32_t
-tree_max_start(const struct pcpu_chunk *c, uint32_t max)
+chunk_tree_max_start(const struct pcpu_chunk *c, uint32_t max)
 {
 	uint32_t pos, b;
 
 	if (max == 0)
 		return 0;
-	b = tree_first_fit(c, max, &pos);
+	b = chunk_tree_first_fit(c, max, &pos);
 	if (b == UINT32_MAX)
 		return pos;
 	return b * BLK_BITS + c->md_blocks[b].contig_hint_start;
@@ -548,7 +553,7 @@ chunk_contig_exact(struct pcpu_chunk *c)
 		max = c->map_bits;
 	if (max != c->chunk_md.contig_hint) {
 		c->chunk_md.contig_hint = max;
-		c->chunk_md.contig_hint_start = tree_max_start(c, max);
+		c->chunk_md.contig_hint_start = chunk_tree_max_start(c, max);
 	}
 	c->chunk_md.left_free = chunk_priv(c)->tree[1].left;
 	if (c->chunk_md.left_free > c->map_bits)
@@ -559,7 +564,7 @@ chunk_contig_exact(struct pcpu_chunk *c)
 static void
 chunk_refresh(struct pcpu_chunk *c)
 {
-	tree_flush(c);
+	chunk_tree_flush(c);
 	chunk_contig_exact(c);
 	chunk_priv(c)->hints_stale = 0;
 }
@@ -593,8 +598,6 @@ pcpu_chunk_init(struct pcpu_chunk *c, uint64_t chunk_size, uint64_t page_size)
 			chunk_size % PCPU_BLOCK_SIZE)
 		return -EINVAL;
 
-	c->slot = 0;
-	c->isolated = 0;
 	c->map_bits = (uint32_t)(chunk_size >> PCPU_MIN_ALLOC_SHIFT);
 	c->nr_blocks = c->map_bits / BLK_BITS;
 	c->nr_pages = (uint32_t)(chunk_size / page_size);
@@ -646,12 +649,12 @@ pcpu_chunk_init(struct pcpu_chunk *c, uint64_t chunk_size, uint64_t page_size)
 
 	for (b = 0; b < c->nr_blocks; b++) {
 		c->md_blocks[b].nr_bits = BLK_BITS;
-		block_set_empty(&c->md_blocks[b]);
+		chunk_block_set_empty(&c->md_blocks[b]);
 		pv->tree[leaves + b].left = BLK_BITS;
 		pv->tree[leaves + b].right = BLK_BITS;
 		pv->tree[leaves + b].max = BLK_BITS;
 	}
-	tree_build(c);
+	chunk_tree_build(c);
 
 	memset(&c->chunk_md, 0, sizeof(c->chunk_md));
 	c->chunk_md.nr_bits = c->map_bits;
@@ -683,7 +686,7 @@ pcpu_chunk_fini(struct pcpu_chunk *c)
 
 /* Where a search for @need bits may start inside a block (block-rel). */
 static inline uint32_t
-block_search_start(const struct pcpu_block_md *md, uint32_t need)
+chunk_block_search_start(const struct pcpu_block_md *md, uint32_t need)
 {
 	if (md->scan_hint && need > md->scan_hint)
 		return md->scan_hint_start + md->scan_hint;
@@ -693,7 +696,7 @@ block_search_start(const struct pcpu_block_md *md, uint32_t need)
 /* Whether a block surely holds an aligned fit: a run of @need bits, or
  * its contig run fits once aligned. */
 static inline int
-block_fits(const struct pcpu_block_md *md, uint32_t bs, uint32_t bits,
+chunk_block_fits(const struct pcpu_block_md *md, uint32_t bs, uint32_t bits,
 		uint32_t align, uint32_t need)
 {
 	uint32_t cs = bs + md->contig_hint_start;
@@ -703,7 +706,7 @@ block_fits(const struct pcpu_block_md *md, uint32_t bs, uint32_t bits,
 		return 1;
 	if (md->contig_hint < bits)
 		return 0;
-	a = align_up(cs, align);
+	a = chunk_align_up(cs, align);
 	return a >= cs && (uint64_t)a + bits <= (uint64_t)cs + md->contig_hint;
 }
 
@@ -712,7 +715,7 @@ block_fits(const struct pcpu_block_md *md, uint32_t bs, uint32_t bits,
  * run it skipped (rightmost on ties) is returned in *skip_s / *skip_len.
  */
 static int64_t
-area_scan(const struct pcpu_chunk *c, uint32_t from, uint32_t lim,
+chunk_area_scan(const struct pcpu_chunk *c, uint32_t from, uint32_t lim,
 		uint32_t bits, uint32_t align, uint32_t *skip_s,
 		uint32_t *skip_len)
 {
@@ -721,17 +724,17 @@ area_scan(const struct pcpu_chunk *c, uint32_t from, uint32_t lim,
 	*skip_len = 0;
 	*skip_s = 0;
 	while (p < lim) {
-		s = next_zero(c->alloc_map, lim, p);
+		s = chunk_next_zero(c->alloc_map, lim, p);
 		if (s >= lim)
 			break;
-		a = align_up(s, align);
+		a = chunk_align_up(s, align);
 		if (a >= s && (uint64_t)a + bits <= lim) {
 			/* the first set bit after s ends the run */
-			e = next_set(c->alloc_map, a + bits, s + 1);
+			e = chunk_next_set(c->alloc_map, a + bits, s + 1);
 			if (e >= a + bits)
 				return a;
 		} else {
-			e = next_set(c->alloc_map, lim, s + 1);
+			e = chunk_next_set(c->alloc_map, lim, s + 1);
 		}
 		if (e - s >= *skip_len) {
 			*skip_len = e - s;
@@ -746,7 +749,7 @@ area_scan(const struct pcpu_chunk *c, uint32_t from, uint32_t lim,
  * valid search start: it is a prefix maximum, so it may become the scan
  * hint. */
 static void
-block_note_skip(struct pcpu_block_md *md, uint32_t s, uint32_t len)
+chunk_block_note_skip(struct pcpu_block_md *md, uint32_t s, uint32_t len)
 {
 	if (len == 0 || s + len > md->contig_hint_start ||
 			len > md->contig_hint)
@@ -760,7 +763,7 @@ block_note_skip(struct pcpu_block_md *md, uint32_t s, uint32_t len)
 
 /* Search the populated region [rs, re) block by block using the hints. */
 static int64_t
-region_search(struct pcpu_chunk *c, uint32_t rs, uint32_t re, uint32_t bits,
+chunk_region_search(struct pcpu_chunk *c, uint32_t rs, uint32_t re, uint32_t bits,
 		uint32_t align)
 {
 	uint32_t b, carry_s = 0, carry_len = 0, skip_s, skip_len;
@@ -775,14 +778,14 @@ region_search(struct pcpu_chunk *c, uint32_t rs, uint32_t re, uint32_t bits,
 
 			carry_len += md->contig_hint == BLK_BITS ?
 				BLK_BITS : md->left_free;
-			a = align_up(carry_s, align);
+			a = chunk_align_up(carry_s, align);
 			if ((uint64_t)a + bits <= (uint64_t)carry_s + carry_len)
 				return a;
 			if (md->contig_hint == BLK_BITS)
 				continue;
 		}
 		if (md->contig_hint >= bits) {
-			off = area_scan(c, bs + block_search_start(md, bits),
+			off = chunk_area_scan(c, bs + chunk_block_search_start(md, bits),
 					bs + BLK_BITS, bits, align, &skip_s,
 					&skip_len);
 			if (off >= 0)
@@ -795,27 +798,27 @@ region_search(struct pcpu_chunk *c, uint32_t rs, uint32_t re, uint32_t bits,
 }
 
 static int
-range_populated(const struct pcpu_chunk *c, uint32_t off, uint32_t bits)
+chunk_range_populated(const struct pcpu_chunk *c, uint32_t off, uint32_t bits)
 {
 	uint32_t p0 = pcpu_chunk_bit_to_page(c, off);
 	uint32_t p1 = pcpu_chunk_bit_to_page(c, off + bits - 1);
 
-	return next_zero(c->populated, p1 + 1, p0) > p1;
+	return chunk_next_zero(c->populated, p1 + 1, p0) > p1;
 }
 
 static int64_t
-pop_search(struct pcpu_chunk *c, uint32_t bits, uint32_t align)
+chunk_pop_search(struct pcpu_chunk *c, uint32_t bits, uint32_t align)
 {
 	uint32_t ppb = c->blocks_per_page * BLK_BITS;
 	uint32_t p = 0, ps, pe;
 	int64_t off;
 
 	while (p < c->nr_pages) {
-		ps = next_set(c->populated, c->nr_pages, p);
+		ps = chunk_next_set(c->populated, c->nr_pages, p);
 		if (ps >= c->nr_pages)
 			break;
-		pe = next_zero(c->populated, c->nr_pages, ps);
-		off = region_search(c, ps * ppb, pe * ppb, bits, align);
+		pe = chunk_next_zero(c->populated, c->nr_pages, ps);
+		off = chunk_region_search(c, ps * ppb, pe * ppb, bits, align);
 		if (off >= 0)
 			return off;
 		p = pe;
@@ -825,20 +828,20 @@ pop_search(struct pcpu_chunk *c, uint32_t bits, uint32_t align)
 
 /* Account the allocation [s, e) (block-relative) in block @b. */
 static void
-block_alloc(struct pcpu_chunk *c, uint32_t b, uint32_t s, uint32_t e)
+chunk_block_alloc(struct pcpu_chunk *c, uint32_t b, uint32_t s, uint32_t e)
 {
 	struct pcpu_block_md *md = &c->md_blocks[b];
 
 	if (md->contig_hint == BLK_BITS)
-		page_block_busy(c, b);
+		chunk_page_block_busy(c, b);
 	if (s == 0 && e == BLK_BITS) {
-		block_set_full(md);
+		chunk_block_set_full(md);
 	} else {
 		uint32_t base = b * BLK_BITS;
 		int at_first = s == md->first_free;
 
 		if (at_first)
-			md->first_free = next_zero(c->alloc_map,
+			md->first_free = chunk_next_zero(c->alloc_map,
 					base + BLK_BITS, base + e) - base;
 		if (s < md->left_free)
 			md->left_free = s;
@@ -858,36 +861,36 @@ block_alloc(struct pcpu_chunk *c, uint32_t b, uint32_t s, uint32_t e)
 		} else if (md->contig_hint &&
 				s < md->contig_hint_start + md->contig_hint &&
 				e > md->contig_hint_start)
-			block_refresh(c, b);
+			chunk_block_refresh(c, b);
 	}
-	leaf_dirty(c, b);
+	chunk_leaf_dirty(c, b);
 }
 
 static void
-commit_alloc(struct pcpu_chunk *c, uint32_t off, uint32_t bits)
+chunk_commit_alloc(struct pcpu_chunk *c, uint32_t off, uint32_t bits)
 {
 	struct pcpu_block_md *cmd = &c->chunk_md;
 	uint32_t end = off + bits;
 	uint32_t sb = off / BLK_BITS, eb = (end - 1) / BLK_BITS, b;
 
-	range_set(c->alloc_map, off, end);
-	bit_set(c->bound_map, off);
-	bit_set(c->bound_map, end);
-	range_clear(c->bound_map, off + 1, end);
+	chunk_range_set(c->alloc_map, off, end);
+	chunk_bit_set(c->bound_map, off);
+	chunk_bit_set(c->bound_map, end);
+	chunk_range_clear(c->bound_map, off + 1, end);
 	c->free_bytes -= bits << PCPU_MIN_ALLOC_SHIFT;
 	c->nr_alloc++;
 
 	if (sb == eb) {
-		block_alloc(c, sb, off - sb * BLK_BITS, end - sb * BLK_BITS);
+		chunk_block_alloc(c, sb, off - sb * BLK_BITS, end - sb * BLK_BITS);
 	} else {
-		block_alloc(c, sb, off - sb * BLK_BITS, BLK_BITS);
+		chunk_block_alloc(c, sb, off - sb * BLK_BITS, BLK_BITS);
 		for (b = sb + 1; b < eb; b++)
-			block_alloc(c, b, 0, BLK_BITS);
-		block_alloc(c, eb, 0, end - eb * BLK_BITS);
+			chunk_block_alloc(c, b, 0, BLK_BITS);
+		chunk_block_alloc(c, eb, 0, end - eb * BLK_BITS);
 	}
 
 	if (off == cmd->first_free)
-		cmd->first_free = next_zero(c->alloc_map, c->map_bits, end);
+		cmd->first_free = chunk_next_zero(c->alloc_map, c->map_bits, end);
 	if (off < cmd->left_free)
 		cmd->left_free = off;
 	if (end > c->map_bits - cmd->right_free)
@@ -937,19 +940,19 @@ pcpu_chunk_alloc(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits,
 
 	/* fast path: the block the last search found still fits */
 	if (pv->hint_valid && need >= pv->hint_need && !pop_only &&
-			block_fits(&c->md_blocks[pv->hint_block],
+			chunk_block_fits(&c->md_blocks[pv->hint_block],
 				pv->hint_block * BLK_BITS, bits, align_bits,
 				need)) {
 		struct pcpu_block_md *md = &c->md_blocks[pv->hint_block];
 		uint32_t bs = pv->hint_block * BLK_BITS;
 
-		off = area_scan(c, bs + block_search_start(md, need),
+		off = chunk_area_scan(c, bs + chunk_block_search_start(md, need),
 				bs + BLK_BITS, bits, align_bits, &skip_s,
 				&skip_len);
 		if (off >= 0) {
 			if (skip_len)
-				block_note_skip(md, skip_s - bs, skip_len);
-			commit_alloc(c, (uint32_t)off, bits);
+				chunk_block_note_skip(md, skip_s - bs, skip_len);
+			chunk_commit_alloc(c, (uint32_t)off, bits);
 			return (int)off;
 		}
 	}
@@ -960,9 +963,9 @@ pcpu_chunk_alloc(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits,
 
 	pv->hint_valid = 0;
 	if (pv->tree[1].max >= need) {
-		b = tree_first_fit(c, need, &pos);
+		b = chunk_tree_first_fit(c, need, &pos);
 		if (b == UINT32_MAX) {
-			off = align_up(pos, align_bits);
+			off = chunk_align_up(pos, align_bits);
 		} else {
 			if (!pop_only) {
 				pv->hint_valid = 1;
@@ -972,16 +975,16 @@ pcpu_chunk_alloc(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits,
 			struct pcpu_block_md *md = &c->md_blocks[b];
 			uint32_t bs = b * BLK_BITS;
 
-			off = area_scan(c, bs + block_search_start(md, need),
+			off = chunk_area_scan(c, bs + chunk_block_search_start(md, need),
 					bs + BLK_BITS, bits, align_bits,
 					&skip_s, &skip_len);
 			if (off >= 0 && skip_len)
-				block_note_skip(md, skip_s - bs, skip_len);
+				chunk_block_note_skip(md, skip_s - bs, skip_len);
 		}
 	} else {
 		/* only the contig run itself may still fit when aligned */
 		uint32_t cs = cmd->contig_hint_start;
-		uint32_t a = align_up(cs, align_bits);
+		uint32_t a = chunk_align_up(cs, align_bits);
 
 		if (a >= cs && (uint64_t)a + bits <=
 				(uint64_t)cs + cmd->contig_hint)
@@ -989,12 +992,12 @@ pcpu_chunk_alloc(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits,
 	}
 	if (off < 0)
 		return -1;
-	if (pop_only && !range_populated(c, (uint32_t)off, bits)) {
-		off = pop_search(c, bits, align_bits);
+	if (pop_only && !chunk_range_populated(c, (uint32_t)off, bits)) {
+		off = chunk_pop_search(c, bits, align_bits);
 		if (off < 0)
 			return -1;
 	}
-	commit_alloc(c, (uint32_t)off, bits);
+	chunk_commit_alloc(c, (uint32_t)off, bits);
 	return (int)off;
 }
 
@@ -1004,17 +1007,17 @@ pcpu_chunk_alloc(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits,
 /* Account the now free maximal run [s, e) (block-relative) in block @b;
  * returns 1 if the block became fully free. */
 static int
-block_free(struct pcpu_chunk *c, uint32_t b, uint32_t s, uint32_t e)
+chunk_block_free(struct pcpu_chunk *c, uint32_t b, uint32_t s, uint32_t e)
 {
 	struct pcpu_block_md *md = &c->md_blocks[b];
 
-	leaf_dirty(c, b);
+	chunk_leaf_dirty(c, b);
 	if (s == 0 && e == BLK_BITS) {
-		block_set_empty(md);
-		page_block_idle(c, b);
+		chunk_block_set_empty(md);
+		chunk_page_block_idle(c, b);
 		return 1;
 	}
-	block_update(md, s, e);
+	chunk_block_update(md, s, e);
 	return 0;
 }
 
@@ -1022,13 +1025,13 @@ block_free(struct pcpu_chunk *c, uint32_t b, uint32_t s, uint32_t e)
  * at @pos in block @b; the block's right_free still describes the state
  * before the free. */
 static inline uint32_t
-free_run_end(const struct pcpu_chunk *c, uint32_t b, uint32_t pos)
+chunk_free_run_end(const struct pcpu_chunk *c, uint32_t b, uint32_t pos)
 {
 	uint32_t lim = (b + 1) * BLK_BITS;
 
 	if (pos >= lim - c->md_blocks[b].right_free)
 		return lim;
-	return next_set(c->alloc_map, lim, pos);
+	return chunk_next_set(c->alloc_map, lim, pos);
 }
 
 /*
@@ -1077,7 +1080,7 @@ chunk_hint_free(struct pcpu_chunk *c, uint32_t s, uint32_t e)
 		cmd->right_free = e - s;
 	if (e - s > cmd->contig_hint ||
 			(e - s == cmd->contig_hint &&
-			 align_rank(s) > align_rank(cmd->contig_hint_start))) {
+			 chunk_align_rank(s) > chunk_align_rank(cmd->contig_hint_start))) {
 		cmd->contig_hint = e - s;
 		cmd->contig_hint_start = s;
 	}
@@ -1109,45 +1112,45 @@ chunk_count_free(struct pcpu_chunk *c, uint32_t bits, uint32_t sb)
  * they reach past the word.
  */
 static inline int
-free_in_word(struct pcpu_chunk *c, uint32_t off, uint64_t a, uint32_t we)
+chunk_free_in_word(struct pcpu_chunk *c, uint32_t off, uint64_t a, uint32_t we)
 {
 	uint32_t w = off / WORD_BITS, sh = off % WORD_BITS;
 	uint32_t b = off / BLK_BITS, bs = b * BLK_BITS, bits = we - sh;
 	uint64_t low, high;
 	uint32_t s, e;
 
-	a &= ~word_mask(sh, we);
+	a &= ~chunk_word_mask(sh, we);
 	c->alloc_map[w] = a;
 	chunk_count_free(c, bits, b);
 	/* start of the run: the last set bit below, in this word or before */
-	low = sh != 0 ? a & word_mask(0, sh) : 0;
+	low = sh != 0 ? a & chunk_word_mask(0, sh) : 0;
 	if (low != 0)
 		s = w * WORD_BITS + WORD_BITS - (uint32_t)__builtin_clzll(low);
 	else if (off - bs <= c->md_blocks[b].left_free)
 		s = bs;
 	else
-		s = run_start(c->alloc_map, bs, w * WORD_BITS);
+		s = chunk_run_start(c->alloc_map, bs, w * WORD_BITS);
 	/* end of the run: the first set bit above */
 	high = we < WORD_BITS ? a >> we : 0;
 	if (high != 0)
 		e = w * WORD_BITS + we + (uint32_t)__builtin_ctzll(high);
 	else
-		e = free_run_end(c, b, (w + 1) * WORD_BITS);
-	block_free(c, b, s - bs, e - bs);
+		e = chunk_free_run_end(c, b, (w + 1) * WORD_BITS);
+	chunk_block_free(c, b, s - bs, e - bs);
 	chunk_hint_free(c, s, e);
 	return (int)bits;
 }
 
 /* Any object: the general path. */
 static int
-free_area(struct pcpu_chunk *c, uint32_t off)
+chunk_free_area(struct pcpu_chunk *c, uint32_t off)
 {
 	uint32_t end, bits, sb, eb, b, s, e, bs;
 
-	end = next_set(c->bound_map, c->map_bits + 1, off + 1);
+	end = chunk_next_set(c->bound_map, c->map_bits + 1, off + 1);
 	bits = end - off;
 
-	range_clear(c->alloc_map, off, end);
+	chunk_range_clear(c->alloc_map, off, end);
 	sb = off / BLK_BITS;
 	eb = (end - 1) / BLK_BITS;
 	bs = sb * BLK_BITS;
@@ -1156,17 +1159,17 @@ free_area(struct pcpu_chunk *c, uint32_t off)
 	if (off - bs <= c->md_blocks[sb].left_free)
 		s = bs;
 	else
-		s = run_start(c->alloc_map, bs, off);
+		s = chunk_run_start(c->alloc_map, bs, off);
 	if (sb == eb) {
-		e = free_run_end(c, sb, end);
-		block_free(c, sb, s - bs, e - bs);
+		e = chunk_free_run_end(c, sb, end);
+		chunk_block_free(c, sb, s - bs, e - bs);
 	} else {
-		block_free(c, sb, s - bs, BLK_BITS);
+		chunk_block_free(c, sb, s - bs, BLK_BITS);
 		for (b = sb + 1; b < eb; b++)
-			block_free(c, b, 0, BLK_BITS);
+			chunk_block_free(c, b, 0, BLK_BITS);
 		bs = eb * BLK_BITS;
-		e = free_run_end(c, eb, end);
-		block_free(c, eb, 0, e - bs);
+		e = chunk_free_run_end(c, eb, end);
+		chunk_block_free(c, eb, 0, e - bs);
 	}
 	chunk_hint_free(c, s, e);
 	return (int)bits;
@@ -1180,7 +1183,7 @@ free_area(struct pcpu_chunk *c, uint32_t off)
  * no live object starts at @p off. *a gets the map word.
  */
 static inline int
-obj_word_end(const struct pcpu_chunk *c, uint32_t off, uint64_t *a)
+chunk_obj_word_end(const struct pcpu_chunk *c, uint32_t off, uint64_t *a)
 {
 	uint32_t w = off / WORD_BITS, sh = off % WORD_BITS;
 	uint64_t bound, above;
@@ -1203,96 +1206,13 @@ int
 pcpu_chunk_free(struct pcpu_chunk *c, uint32_t off)
 {
 	uint64_t a = 0;
-	int we = obj_word_end(c, off, &a);
+	int we = chunk_obj_word_end(c, off, &a);
 
 	if (we < 0)
 		return -1;
 	if (we > 0)
-		return free_in_word(c, off, a, (uint32_t)we);
-	return free_area(c, off);
-}
-
-/* pcpu_chunk_free_deferred() of an object that reaches past its first
- * map word: out of line, so the common case saves no registers. */
-static __attribute__((noinline)) int
-free_deferred_long(struct pcpu_chunk *c, uint32_t off)
-{
-	uint32_t end = next_set(c->bound_map, c->map_bits + 1, off + 1);
-
-	if (off / BLK_BITS != (end - 1) / BLK_BITS)
-		return -2;
-	range_clear(c->alloc_map, off, end);
-	chunk_count_free(c, end - off, off / BLK_BITS);
-	return (int)(end - off);
-}
-
-/* pcpu_chunk_free_deferred(), inlined into the percpu allocator's free
- * (pcpu_core.c builds both in one translation unit). */
-static inline __attribute__((always_inline)) int
-chunk_free_deferred(struct pcpu_chunk *c, uint32_t off)
-{
-	uint32_t sh = off % WORD_BITS;
-	uint64_t a = 0;
-	int we = obj_word_end(c, off, &a);
-
-	if (__builtin_expect(we <= 0, 0))
-		return we < 0 ? -1 : free_deferred_long(c, off);
-	/* a word lies inside one block */
-	c->alloc_map[off / WORD_BITS] = a & ~word_mask(sh, (uint32_t)we);
-	chunk_count_free(c, (uint32_t)we - sh, off / BLK_BITS);
-	return we - (int)sh;
-}
-
-int
-pcpu_chunk_free_deferred(struct pcpu_chunk *c, uint32_t off)
-{
-	return chunk_free_deferred(c, off);
-}
-
-/*
- * Clear the map bits of the live objects that start at @p starts in map
- * word @p w, each ending inside the word or at its end; the counters are
- * left to the caller (chunk_count_free_n()). Returns the bits cleared, 0
- * (nothing changed) if one of them is not such an object.
- */
-static inline __attribute__((always_inline)) uint64_t
-chunk_word_clear(struct pcpu_chunk *c, uint32_t w, uint64_t starts)
-{
-	uint64_t a, bound, run, mask;
-
-	if (w * WORD_BITS >= c->map_bits || starts == 0)
-		return 0;
-	a = c->alloc_map[w];
-	bound = c->bound_map[w];
-	if ((a & bound & starts) != starts)
-		return 0;
-	/* each object runs from its start up to the next bound bit. In run,
-	 * the starts and every bit that is not a bound are set; adding the
-	 * starts carries each one up through its object and stops at the
-	 * bound that ends it, clearing exactly the object's bits (a start
-	 * that follows a freed object directly is set back by the OR) */
-	run = ~bound | starts;
-	mask = (run & ~(run + starts)) | starts;
-	/* the top object carried out of the word: it must end right there */
-	if ((mask >> (WORD_BITS - 1)) != 0 && !(c->bound_map[w + 1] & 1))
-		return 0;
-	c->alloc_map[w] = a & ~mask;
-	return mask;
-}
-
-int
-pcpu_chunk_free_word_deferred(struct pcpu_chunk *c, uint32_t w,
-		uint64_t starts, uint64_t *freed)
-{
-	uint64_t mask = chunk_word_clear(c, w, starts);
-
-	if (mask == 0)
-		return -1;
-	chunk_count_free_n(c, (uint32_t)__builtin_popcountll(mask),
-		(uint32_t)__builtin_popcountll(starts),
-		w * WORD_BITS / BLK_BITS);
-	*freed = mask;
-	return __builtin_popcountll(mask);
+		return chunk_free_in_word(c, off, a, (uint32_t)we);
+	return chunk_free_area(c, off);
 }
 
 /*
@@ -1302,7 +1222,7 @@ pcpu_chunk_free_word_deferred(struct pcpu_chunk *c, uint32_t w,
  * length is then built from the largest such k downwards.
  */
 static inline uint32_t
-longest_ones(uint64_t x, uint32_t *start)
+chunk_longest_ones(uint64_t x, uint32_t *start)
 {
 	uint64_t r[6], cur, t;
 	uint32_t k = 0, len, i;
@@ -1329,11 +1249,11 @@ longest_ones(uint64_t x, uint32_t *start)
  * the longest run inside it and the run reaching its top (carried up), so
  * the cost does not grow with the number of runs. The contig hint is the
  * last of the largest runs and the scan hint the candidate it replaced (a
- * valid prefix maximum); unlike block_update() there is no alignment
+ * valid prefix maximum); unlike chunk_block_update() there is no alignment
  * preference.
  */
 static void
-block_rescan(struct pcpu_chunk *c, uint32_t b)
+chunk_block_rescan(struct pcpu_chunk *c, uint32_t b)
 {
 	struct pcpu_block_md *md = &c->md_blocks[b];
 	const uint64_t *map = c->alloc_map + b * (BLK_BITS / WORD_BITS);
@@ -1383,7 +1303,7 @@ block_rescan(struct pcpu_chunk *c, uint32_t b)
 				st = (uint32_t)__builtin_ctzll(in);
 				len = (uint32_t)__builtin_popcountll(in);
 			} else {
-				len = longest_ones(in, &st);
+				len = chunk_longest_ones(in, &st);
 			}
 			RESCAN_RUN(pos + st, len);
 		}
@@ -1404,43 +1324,63 @@ block_rescan(struct pcpu_chunk *c, uint32_t b)
 	md->scan_hint_start = scan_s;
 }
 
-void
-pcpu_chunk_settle(struct pcpu_chunk *c, uint32_t b, const uint32_t *offs,
-		uint32_t n)
+/* ---------------------------------------------------------------------- */
+/*
+ * Deferred frees.
+ *
+ * A batch of frees (a cache flush, a pool's objects, a run of single frees
+ * under the caller's lock) tends to free many objects of one block in a
+ * row, and updating the block's and the chunk's hints after each costs
+ * more than the free itself. So frees only clear map bits and count; the
+ * block they fall into is *pending* until a free goes to another block of
+ * the chunk or the caller settles the chunk. Settling replays a lone
+ * pending free exactly (pcpu_chunk_free(): a block rescan costs about as
+ * much as two or three such frees) or rescans the block from its map.
+ *
+ * Invariant: only the pending block's hints miss frees; they stay
+ * conservative (they miss free space, never claim any), and free_bytes
+ * and nr_alloc are always exact.
+ */
+
+/* Pending frees of a single object up to this many are replayed. */
+#define PENDING_REPLAY_MAX 1
+
+/* Apply the pending block's frees to the hints and page counts; counts
+ * the block in @p eff. */
+static void
+chunk_pending_settle(struct pcpu_chunk *c, struct pcpu_chunk_free_effect *eff)
 {
+	struct pcpu_chunk_priv *pv = chunk_priv(c);
+	uint32_t b = pv->pending_block, n = pv->pending_n, end;
 	struct pcpu_block_md *md = &c->md_blocks[b];
 	struct pcpu_block_md *cmd = &c->chunk_md;
-	uint32_t i, end;
 	int full;
 
 	if (n == 0)
 		return;
-	/* a rescan costs about as much as replaying two or three frees, and
-	 * much less than replaying two large ones */
-	if (offs != NULL && n <= PCPU_SETTLE_REPLAY_MAX) {
-		/* put the objects back and free them one by one, exactly */
-		for (i = 0; i < n; i++) {
-			end = next_set(c->bound_map, c->map_bits + 1,
-				offs[i] + 1);
-			range_set(c->alloc_map, offs[i], end);
-			c->free_bytes -= (end - offs[i]) << PCPU_MIN_ALLOC_SHIFT;
-			c->nr_alloc++;
-		}
-		for (i = 0; i < n; i++)
-			pcpu_chunk_free(c, offs[i]);
+	pv->pending_n = 0;
+	eff->settled++;
+	if (n <= PENDING_REPLAY_MAX) {
+		/* put the object back and free it exactly */
+		end = chunk_next_set(c->bound_map, c->map_bits + 1,
+			pv->pending_off + 1);
+		chunk_range_set(c->alloc_map, pv->pending_off, end);
+		c->free_bytes -= (end - pv->pending_off) << PCPU_MIN_ALLOC_SHIFT;
+		c->nr_alloc++;
+		pcpu_chunk_free(c, pv->pending_off);
 		return;
 	}
-	/* rescan: the hints were exact before the first deferred free, so
-	 * the block was busy then. A block the frees emptied needs no
-	 * scan (the OR of its words, without branches). */
-	full = block_is_empty(c, b);
+	/* rescan: the hints were exact before the first pending free, so
+	 * the block was busy then. A block the frees emptied needs no scan
+	 * (the OR of its words, without branches). */
+	full = chunk_block_is_empty(c, b);
 	if (full) {
-		block_set_empty(md);
-		page_block_idle(c, b);
+		chunk_block_set_empty(md);
+		chunk_page_block_idle(c, b);
 	} else {
-		block_rescan(c, b);
+		chunk_block_rescan(c, b);
 	}
-	leaf_dirty(c, b);
+	chunk_leaf_dirty(c, b);
 	/* the runs that may have grown: the block's largest, and the ones
 	 * at its edges, which may join the neighbours' */
 	chunk_hint_free(c, b * BLK_BITS + md->contig_hint_start,
@@ -1454,13 +1394,186 @@ pcpu_chunk_settle(struct pcpu_chunk *c, uint32_t b, const uint32_t *offs,
 		cmd->first_free = b * BLK_BITS + md->first_free;
 }
 
+/* Frees are about to go to block @p b: settle any other pending block. */
+static inline void
+chunk_pending_enter(struct pcpu_chunk *c, uint32_t b,
+		struct pcpu_chunk_free_effect *eff)
+{
+	struct pcpu_chunk_priv *pv = chunk_priv(c);
+
+	if (pv->pending_n != 0 && pv->pending_block != b)
+		chunk_pending_settle(c, eff);
+}
+
+/* @p nobj objects (@p bits bits), the first at bit @p off, were freed in
+ * block @p b without a hint update. */
+static inline void
+chunk_pending_add(struct pcpu_chunk *c, uint32_t b, uint32_t off, uint32_t nobj,
+		uint32_t bits)
+{
+	struct pcpu_chunk_priv *pv = chunk_priv(c);
+
+	chunk_count_free_n(c, bits, nobj, b);
+	if (pv->pending_n == 0) {
+		pv->pending_block = b;
+		pv->pending_off = off;
+	}
+	pv->pending_n += nobj;
+}
+
+/* Free one object, deferring its hint update unless it spans blocks.
+ * Returns its bits, or -1 if no live object starts at @p off. */
+static inline int
+chunk_free_deferred_one(struct pcpu_chunk *c, uint32_t off,
+		struct pcpu_chunk_free_effect *eff)
+{
+	uint32_t sh = off % WORD_BITS, b = off / BLK_BITS, end;
+	uint64_t a = 0;
+	int we = chunk_obj_word_end(c, off, &a);
+
+	if (we < 0)
+		return -1;
+	if (we > 0) {
+		/* the common case: the object ends in its map word */
+		chunk_pending_enter(c, b, eff);
+		c->alloc_map[off / WORD_BITS] = a & ~chunk_word_mask(sh, (uint32_t)we);
+		end = off - sh + (uint32_t)we;
+	} else {
+		end = chunk_next_set(c->bound_map, c->map_bits + 1, off + 1);
+		if (b != (end - 1) / BLK_BITS) {
+			/* spans blocks: exactly, after the pending block */
+			chunk_pending_settle(c, eff);
+			eff->settled++;
+			return pcpu_chunk_free(c, off);
+		}
+		chunk_pending_enter(c, b, eff);
+		chunk_range_clear(c->alloc_map, off, end);
+	}
+	chunk_pending_add(c, b, off, 1, end - off);
+	return (int)(end - off);
+}
+
+/*
+ * Clear the map bits of the live objects that start at @p starts in map
+ * word @p w, each ending inside the word or at its end; the counters are
+ * left to the caller. Returns the bits cleared, 0 (nothing changed) if one
+ * of them is not such an object.
+ */
+static inline uint64_t
+chunk_word_clear(struct pcpu_chunk *c, uint32_t w, uint64_t starts)
+{
+	uint64_t a, bound, run, mask;
+
+	a = c->alloc_map[w];
+	bound = c->bound_map[w];
+	if ((a & bound & starts) != starts)
+		return 0;
+	/* each object runs from its start up to the next bound bit. In run,
+	 * the starts and every bit that is not a bound are set; adding the
+	 * starts carries each one up through its object and stops at the
+	 * bound that ends it, clearing exactly the object's bits (a start
+	 * that follows a freed object directly is set back by the OR) */
+	run = ~bound | starts;
+	mask = (run & ~(run + starts)) | starts;
+	/* the top object carried out of the word: it must end right there */
+	if ((mask >> (WORD_BITS - 1)) != 0 && !(c->bound_map[w + 1] & 1))
+		return 0;
+	c->alloc_map[w] = a & ~mask;
+	return mask;
+}
+
+/* Open an effect record: what the chunk looks like before. */
+static inline void
+chunk_effect_open(const struct pcpu_chunk *c, struct pcpu_chunk_free_effect *eff,
+		uint32_t *empty_before)
+{
+	eff->nr_objs = 0;
+	eff->bytes = 0;
+	eff->settled = 0;
+	eff->contig_before = c->chunk_md.contig_hint;
+	*empty_before = c->nr_empty_pop_pages;
+}
+
+static inline void
+chunk_effect_close(const struct pcpu_chunk *c, struct pcpu_chunk_free_effect *eff,
+		uint32_t empty_before)
+{
+	eff->contig_after = c->chunk_md.contig_hint;
+	eff->empty_pages = (int32_t)(c->nr_empty_pop_pages - empty_before);
+}
+
+unsigned int
+pcpu_chunk_free_batch(struct pcpu_chunk *c, const uint32_t *offs,
+		unsigned int n, struct pcpu_chunk_free_effect *eff)
+{
+	unsigned int i = 0, j;
+	uint32_t empty_before, off, w, bits;
+	uint64_t starts, m, freed;
+	int grouping = 1, one;
+
+	chunk_effect_open(c, eff, &empty_before);
+	while (i < n) {
+		off = offs[i];
+		w = off / WORD_BITS;
+		/* the objects after it that start in the same map word */
+		starts = UINT64_C(1) << (off % WORD_BITS);
+		for (j = i + 1; grouping && j < n && offs[j] / WORD_BITS == w;
+		     j++) {
+			m = UINT64_C(1) << (offs[j] % WORD_BITS);
+			if (starts & m)
+				break; /* a repeated offset: freed alone */
+			starts |= m;
+		}
+		if (j - i >= 2 && off < c->map_bits) {
+			chunk_pending_enter(c, off / BLK_BITS, eff);
+			freed = chunk_word_clear(c, w, starts);
+			if (freed != 0) {
+				bits = (uint32_t)__builtin_popcountll(freed);
+				chunk_pending_add(c, off / BLK_BITS, off, j - i, bits);
+				eff->nr_objs += j - i;
+				eff->bytes += bits << PCPU_MIN_ALLOC_SHIFT;
+				i = j;
+				continue;
+			}
+			/* an object of the group is not live or reaches past
+			 * the word: objects of one batch share a size, so the
+			 * rest go one at a time */
+			grouping = 0;
+		}
+		one = chunk_free_deferred_one(c, off, eff);
+		if (one < 0)
+			break;
+		eff->nr_objs++;
+		eff->bytes += (uint32_t)one << PCPU_MIN_ALLOC_SHIFT;
+		i++;
+	}
+	chunk_effect_close(c, eff, empty_before);
+	return i;
+}
+
+void
+pcpu_chunk_settle(struct pcpu_chunk *c, struct pcpu_chunk_free_effect *eff)
+{
+	uint32_t empty_before;
+
+	chunk_effect_open(c, eff, &empty_before);
+	chunk_pending_settle(c, eff);
+	chunk_effect_close(c, eff, empty_before);
+}
+
+int
+pcpu_chunk_pending(const struct pcpu_chunk *c)
+{
+	return chunk_priv(c)->pending_n != 0;
+}
+
 uint32_t
 pcpu_chunk_obj_bits(const struct pcpu_chunk *c, uint32_t off)
 {
-	if (off >= c->map_bits || !bit_test(c->alloc_map, off) ||
-			!bit_test(c->bound_map, off))
+	if (off >= c->map_bits || !chunk_bit_test(c->alloc_map, off) ||
+			!chunk_bit_test(c->bound_map, off))
 		return 0;
-	return next_set(c->bound_map, c->map_bits + 1, off + 1) - off;
+	return chunk_next_set(c->bound_map, c->map_bits + 1, off + 1) - off;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1469,7 +1582,7 @@ pcpu_chunk_obj_bits(const struct pcpu_chunk *c, uint32_t off)
 int
 pcpu_chunk_page_populated(const struct pcpu_chunk *c, uint32_t page)
 {
-	return page < c->nr_pages && bit_test(c->populated, page);
+	return page < c->nr_pages && chunk_bit_test(c->populated, page);
 }
 
 int
@@ -1486,18 +1599,18 @@ pcpu_chunk_next_unpop(const struct pcpu_chunk *c, uint32_t ps, uint32_t pe,
 
 	if (pe > c->nr_pages)
 		pe = c->nr_pages;
-	s = next_zero(c->populated, pe, ps);
+	s = chunk_next_zero(c->populated, pe, ps);
 	if (s >= pe)
 		return 0;
 	*rs = s;
-	*re = next_set(c->populated, pe, s);
+	*re = chunk_next_set(c->populated, pe, s);
 	return 1;
 }
 
 static inline int
-page_empty_pop(const struct pcpu_chunk *c, uint32_t p)
+chunk_page_empty_pop(const struct pcpu_chunk *c, uint32_t p)
 {
-	return bit_test(c->populated, p) && c->page_busy_blocks[p] == 0;
+	return chunk_bit_test(c->populated, p) && c->page_busy_blocks[p] == 0;
 }
 
 int
@@ -1509,50 +1622,50 @@ pcpu_chunk_prev_empty_pop(const struct pcpu_chunk *c, uint32_t ps,
 	if (pe > c->nr_pages)
 		pe = c->nr_pages;
 	for (p = pe; p > ps; p--) {
-		if (page_empty_pop(c, p - 1))
+		if (chunk_page_empty_pop(c, p - 1))
 			break;
 	}
 	if (p == ps)
 		return 0;
 	*re = p;
-	while (p > ps && page_empty_pop(c, p - 1))
+	while (p > ps && chunk_page_empty_pop(c, p - 1))
 		p--;
 	*rs = p;
 	return 1;
 }
 
-void
-pcpu_chunk_set_populated(struct pcpu_chunk *c, uint32_t ps, uint32_t pe)
+/* Mark pages [ps, pe) populated (@p pop 1) or not, counting the changes. */
+static void
+chunk_pages_mark(struct pcpu_chunk *c, uint32_t ps, uint32_t pe, int pop)
 {
+	int d = pop ? 1 : -1;
 	uint32_t p;
 
 	if (pe > c->nr_pages)
 		pe = c->nr_pages;
 	for (p = ps; p < pe; p++) {
-		if (bit_test(c->populated, p))
+		if (chunk_bit_test(c->populated, p) == pop)
 			continue;
-		bit_set(c->populated, p);
-		c->nr_populated++;
+		if (pop)
+			chunk_bit_set(c->populated, p);
+		else
+			chunk_bit_clear(c->populated, p);
+		c->nr_populated += d;
 		if (c->page_busy_blocks[p] == 0)
-			c->nr_empty_pop_pages++;
+			c->nr_empty_pop_pages += d;
 	}
+}
+
+void
+pcpu_chunk_set_populated(struct pcpu_chunk *c, uint32_t ps, uint32_t pe)
+{
+	chunk_pages_mark(c, ps, pe, 1);
 }
 
 void
 pcpu_chunk_set_depopulated(struct pcpu_chunk *c, uint32_t ps, uint32_t pe)
 {
-	uint32_t p;
-
-	if (pe > c->nr_pages)
-		pe = c->nr_pages;
-	for (p = ps; p < pe; p++) {
-		if (!bit_test(c->populated, p))
-			continue;
-		bit_clear(c->populated, p);
-		c->nr_populated--;
-		if (c->page_busy_blocks[p] == 0)
-			c->nr_empty_pop_pages--;
-	}
+	chunk_pages_mark(c, ps, pe, 0);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1587,7 +1700,7 @@ pcpu_chunk_slot(const struct pcpu_chunk *c)
 
 /* Last set bit of the map below @size, or UINT32_MAX if none. */
 static uint32_t
-last_set(const uint64_t *map, uint32_t size)
+chunk_last_set(const uint64_t *map, uint32_t size)
 {
 	uint32_t i = size / WORD_BITS;
 
@@ -1609,26 +1722,26 @@ pcpu_chunk_frag_stats(const struct pcpu_chunk *c, struct pcpu_chunk_frag *f)
 	f->nr_alloc = c->nr_alloc;
 	f->free_bytes = c->free_bytes;
 	f->contig_bytes = c->chunk_md.contig_hint * PCPU_MIN_ALLOC_SIZE;
-	f->first_free = next_zero(c->alloc_map, c->map_bits, 0);
+	f->first_free = chunk_next_zero(c->alloc_map, c->map_bits, 0);
 	f->empty_pop_pages = c->nr_empty_pop_pages;
 	f->populated_pages = c->nr_populated;
 
-	last = last_set(c->alloc_map, c->map_bits);
+	last = chunk_last_set(c->alloc_map, c->map_bits);
 	if (last == UINT32_MAX)
 		return;
 	pos = 0;
 	while (pos <= last) {
 		uint32_t bytes;
 
-		if (bit_test(c->alloc_map, pos)) {
-			e = next_set(c->bound_map, c->map_bits + 1, pos + 1);
+		if (chunk_bit_test(c->alloc_map, pos)) {
+			e = chunk_next_set(c->bound_map, c->map_bits + 1, pos + 1);
 			bytes = (e - pos) * PCPU_MIN_ALLOC_SIZE;
 			if (f->min_alloc == 0 || bytes < f->min_alloc)
 				f->min_alloc = bytes;
 			if (bytes > f->max_alloc)
 				f->max_alloc = bytes;
 		} else {
-			e = next_set(c->alloc_map, c->map_bits, pos);
+			e = chunk_next_set(c->alloc_map, c->map_bits, pos);
 			bytes = (e - pos) * PCPU_MIN_ALLOC_SIZE;
 			f->sum_frag += bytes;
 			if (bytes > f->max_frag)
@@ -1648,13 +1761,13 @@ pcpu_chunk_frag_stats(const struct pcpu_chunk *c, struct pcpu_chunk_frag *f)
 } while (0)
 
 static int
-range_is_free(const struct pcpu_chunk *c, uint32_t s, uint32_t e)
+chunk_range_is_free(const struct pcpu_chunk *c, uint32_t s, uint32_t e)
 {
-	return next_set(c->alloc_map, e, s) >= e;
+	return chunk_next_set(c->alloc_map, e, s) >= e;
 }
 
 static int
-audit_block(const struct pcpu_chunk *c, uint32_t b, uint32_t *busy,
+chunk_audit_block(const struct pcpu_chunk *c, uint32_t b, uint32_t *busy,
 		char *msg, size_t len)
 {
 	const struct pcpu_block_md *md = &c->md_blocks[b];
@@ -1663,10 +1776,10 @@ audit_block(const struct pcpu_chunk *c, uint32_t b, uint32_t *busy,
 	uint32_t ff = BLK_BITS, prefix_max = 0, ss = md->scan_hint_start;
 
 	while (pos < lim) {
-		s = next_zero(c->alloc_map, lim, pos);
+		s = chunk_next_zero(c->alloc_map, lim, pos);
 		if (s >= lim)
 			break;
-		e = next_set(c->alloc_map, lim, s + 1);
+		e = chunk_next_set(c->alloc_map, lim, s + 1);
 		if (ff == BLK_BITS)
 			ff = s - base;
 		if (e - s > max)
@@ -1686,7 +1799,7 @@ audit_block(const struct pcpu_chunk *c, uint32_t b, uint32_t *busy,
 		AUDIT_FAIL("block %u: contig_hint %u != largest free run %u",
 			b, md->contig_hint, max);
 	if (md->contig_hint && (md->contig_hint_start + md->contig_hint >
-			BLK_BITS || !range_is_free(c, base + md->contig_hint_start,
+			BLK_BITS || !chunk_range_is_free(c, base + md->contig_hint_start,
 			base + md->contig_hint_start + md->contig_hint)))
 		AUDIT_FAIL("block %u: contig run %u+%u is not free", b,
 			md->contig_hint_start, md->contig_hint);
@@ -1705,9 +1818,9 @@ audit_block(const struct pcpu_chunk *c, uint32_t b, uint32_t *busy,
 			AUDIT_FAIL("block %u: scan hint %u+%u not before contig "
 				"%u+%u", b, ss, md->scan_hint,
 				md->contig_hint_start, md->contig_hint);
-		if (!range_is_free(c, base + ss, base + se) ||
-				(ss > 0 && !bit_test(c->alloc_map, base + ss - 1)) ||
-				(se < BLK_BITS && !bit_test(c->alloc_map, base + se)))
+		if (!chunk_range_is_free(c, base + ss, base + se) ||
+				(ss > 0 && !chunk_bit_test(c->alloc_map, base + ss - 1)) ||
+				(se < BLK_BITS && !chunk_bit_test(c->alloc_map, base + se)))
 			AUDIT_FAIL("block %u: scan hint %u+%u is not a maximal "
 				"free run", b, ss, md->scan_hint);
 		if (prefix_max > md->scan_hint)
@@ -1731,12 +1844,15 @@ pcpu_chunk_audit(const struct pcpu_chunk *c, char *msg, size_t len)
 		AUDIT_FAIL("geometry: map_bits %u nr_blocks %u nr_pages %u "
 			"blocks_per_page %u", c->map_bits, c->nr_blocks,
 			c->nr_pages, c->blocks_per_page);
+	if (pv->pending_n != 0)
+		AUDIT_FAIL("%u frees pending in block %u (settle first)",
+			pv->pending_n, pv->pending_block);
 
 	page_busy = calloc(c->nr_pages, sizeof(*page_busy));
 	if (page_busy == NULL)
 		AUDIT_FAIL("audit: out of memory");
 	for (b = 0; b < c->nr_blocks; b++) {
-		if (audit_block(c, b, &busy, msg, len) < 0) {
+		if (chunk_audit_block(c, b, &busy, msg, len) < 0) {
 			free(page_busy);
 			return -1;
 		}
@@ -1750,7 +1866,7 @@ pcpu_chunk_audit(const struct pcpu_chunk *c, char *msg, size_t len)
 			AUDIT_FAIL("page %u: page_busy_blocks %u != %u busy blocks",
 				p, c->page_busy_blocks[p], want);
 		}
-		if (bit_test(c->populated, p)) {
+		if (chunk_bit_test(c->populated, p)) {
 			nr_pop++;
 			nr_empty += page_busy[p] == 0;
 		}
@@ -1761,7 +1877,7 @@ pcpu_chunk_audit(const struct pcpu_chunk *c, char *msg, size_t len)
 		uint64_t w = c->populated[i];
 
 		if (i == nw - 1 && c->nr_pages % WORD_BITS)
-			w &= ~word_mask(c->nr_pages % WORD_BITS, WORD_BITS);
+			w &= ~chunk_word_mask(c->nr_pages % WORD_BITS, WORD_BITS);
 		if (w != c->populated[i])
 			AUDIT_FAIL("populated bitmap has bits past page %u",
 				c->nr_pages);
@@ -1777,8 +1893,8 @@ pcpu_chunk_audit(const struct pcpu_chunk *c, char *msg, size_t len)
 	ff = c->map_bits;
 	pos = 0;
 	while (pos < c->map_bits) {
-		if (!bit_test(c->alloc_map, pos)) {
-			e = next_set(c->alloc_map, c->map_bits, pos);
+		if (!chunk_bit_test(c->alloc_map, pos)) {
+			e = chunk_next_set(c->alloc_map, c->map_bits, pos);
 			if (ff == c->map_bits)
 				ff = pos;
 			if (e - pos > max)
@@ -1788,12 +1904,12 @@ pcpu_chunk_audit(const struct pcpu_chunk *c, char *msg, size_t len)
 			continue;
 		}
 		/* an allocated run: must be tiled by objects */
-		e = next_zero(c->alloc_map, c->map_bits, pos);
+		e = chunk_next_zero(c->alloc_map, c->map_bits, pos);
 		while (pos < e) {
-			if (!bit_test(c->bound_map, pos))
+			if (!chunk_bit_test(c->bound_map, pos))
 				AUDIT_FAIL("bound_map: allocated bit %u starts no "
 					"object (no bound bit)", pos);
-			s = next_set(c->bound_map, c->map_bits + 1, pos + 1);
+			s = chunk_next_set(c->bound_map, c->map_bits + 1, pos + 1);
 			if (s > e)
 				AUDIT_FAIL("bound_map: object at %u ends at %u past "
 					"its allocated run end %u", pos, s, e);
@@ -1824,7 +1940,7 @@ pcpu_chunk_audit(const struct pcpu_chunk *c, char *msg, size_t len)
 		AUDIT_FAIL("chunk contig_hint %u != largest free run %u, not "
 			"marked stale", cmd->contig_hint, max);
 	if (cmd->contig_hint && (cmd->contig_hint_start + cmd->contig_hint >
-			c->map_bits || !range_is_free(c, cmd->contig_hint_start,
+			c->map_bits || !chunk_range_is_free(c, cmd->contig_hint_start,
 			cmd->contig_hint_start + cmd->contig_hint)))
 		AUDIT_FAIL("chunk contig run %u+%u is not free",
 			cmd->contig_hint_start, cmd->contig_hint);

@@ -14,11 +14,12 @@
  * (start bit and the bit just past the end of every object, so free needs
  * no size), per-block metadata (a block is 1024 bits, 4 KiB of one unit)
  * with contig hint, scan hint, left/right free and first free, and a
- * chunk-level hint set. Block hints are exact after an allocation; after a
- * free they are conservative (never larger than the truth) and a full
- * rescan happens only when a block becomes free or a free spans blocks.
- * Every position passed to the hint updates is chunk-relative (Linux mixes
- * a block-relative end into a chunk-level update there).
+ * chunk-level hint set. Block hints are exact after every allocation and
+ * every settled free; frees are batched per block (pcpu_chunk_free_batch(),
+ * pcpu_chunk_settle()), and only the one pending block's hints may miss
+ * free space meanwhile. Every position passed to the hint updates is
+ * chunk-relative (Linux mixes a block-relative end into a chunk-level
+ * update there).
  *
  * Population is tracked per *page* (4 KiB or 2 MiB: one page covers
  * blocks_per_page blocks). A page is *empty* when all its blocks are
@@ -31,7 +32,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/queue.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,23 +54,22 @@ struct pcpu_block_md {
 	uint32_t nr_bits;          /**< Bits covered. */
 };
 
-/** One chunk's allocator state. */
+/**
+ * One chunk's bitmap state: what is allocated, the hints that speed up the
+ * search, and which pages are populated. Where the chunk sits in the
+ * percpu allocator (its slot list, its index in the unit) is the
+ * allocator's business (struct pcpu_alloc_chunk in pcpu_alloc_index.h).
+ */
 struct pcpu_chunk {
-	TAILQ_ENTRY(pcpu_chunk) next; /**< Slot list link (caller's). */
-	int slot;                  /**< Slot the caller placed it in. */
-	uint32_t index;            /**< Caller's: chunk number in the unit. */
-	int isolated;              /**< Caller's: set aside to depopulate. */
-	/** Caller's: map_bits bits, set at the first bit of an allocation
-	 * that a pool owns (NULL while the chunk holds none). */
-	uint64_t *pool_map;
-
 	uint32_t map_bits;         /**< chunk_size / 4. */
 	uint32_t nr_blocks;        /**< map_bits / PCPU_BLOCK_BITS. */
 	uint32_t nr_pages;         /**< chunk_size / page_size. */
 	uint32_t blocks_per_page;  /**< page_size / PCPU_BLOCK_SIZE. */
 
-	uint32_t free_bytes;       /**< Free bytes (per unit). */
-	uint32_t nr_alloc;         /**< Live objects. */
+	uint32_t free_bytes;       /**< Free bytes (per unit); exact even
+				     *  while frees are pending. */
+	uint32_t nr_alloc;         /**< Live objects; exact even while frees
+				     *  are pending. */
 	uint32_t nr_populated;     /**< Populated pages. */
 	uint32_t nr_empty_pop_pages; /**< Populated pages that are empty. */
 
@@ -80,6 +79,23 @@ struct pcpu_chunk {
 	uint32_t *page_busy_blocks; /**< Per page: blocks not fully free. */
 	struct pcpu_block_md *md_blocks; /**< nr_blocks entries. */
 	struct pcpu_block_md chunk_md;   /**< Chunk-wide hints. */
+};
+
+/**
+ * What a batch of frees, or a settle, did to a chunk's summary figures:
+ * the percpu allocator moves the chunk to another slot list and keeps its
+ * global empty-page count from it, in one step per batch.
+ */
+struct pcpu_chunk_free_effect {
+	uint32_t nr_objs;       /**< Objects freed. */
+	uint32_t bytes;         /**< Bytes freed (per unit). */
+	uint32_t contig_before; /**< chunk_md.contig_hint before, bits. */
+	uint32_t contig_after;  /**< chunk_md.contig_hint after, bits. */
+	int32_t empty_pages;    /**< Change of nr_empty_pop_pages. */
+	/** Blocks whose hints the call brought up to date (a pending block
+	 * settled, an object spanning blocks freed exactly): 0 means the
+	 * hints and page counts did not change. */
+	uint32_t settled;
 };
 
 /** Fragmentation figures of one chunk, as Linux percpu_stats. */
@@ -126,45 +142,48 @@ int pcpu_chunk_alloc(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits,
 int pcpu_chunk_free(struct pcpu_chunk *c, uint32_t off);
 
 /**
- * Free the object that starts at bit @p off, deferring the hint update:
- * the map and the counters (free_bytes, nr_alloc) change now; the hints of
- * its block, the chunk's hints and the page counts stay as they were
- * (conservative: they miss the freed space) until pcpu_chunk_settle() for
- * that block. Nothing may read the hints in between (allocation, slot,
- * audit, page counts). Objects crossing a block boundary are refused.
- * @return Its size in bits, -1 if no live object starts at @p off, -2 if
- *   it spans blocks (use pcpu_chunk_free()); nothing changes on error.
+ * Free the objects that start at bits @p offs[0 .. n) of the chunk, in
+ * that order, stopping at the first offset where no live object starts.
+ *
+ * The maps and the counters (free_bytes, nr_alloc) change at once; the
+ * hints of the block the frees fall into are brought up to date only when
+ * a later free goes to another block of the chunk, or at
+ * pcpu_chunk_settle(): that block is *pending*, its hints and the
+ * chunk's are conservative (they miss free space, never claim any) and
+ * the page counts miss pages it emptied. Objects that share a 64-bit map
+ * word are freed in one map update (a cache flush frees runs of nearby
+ * objects). An object that spans blocks is freed exactly.
+ *
+ * @param offs
+ *   Start bits of the objects.
+ * @param n
+ *   Number of entries of @p offs.
+ * @param eff
+ *   Filled with what the call did: objects and bytes freed, and the
+ *   change of the contig hint and of the empty-page count that became
+ *   visible (the pending block's part shows at the settle).
+ * @return
+ *   Number of objects freed: @p n, or the index of the first offset that
+ *   is not the start of a live object (nothing is changed for it and the
+ *   offsets after it).
  */
-int pcpu_chunk_free_deferred(struct pcpu_chunk *c, uint32_t off);
+unsigned int pcpu_chunk_free_batch(struct pcpu_chunk *c, const uint32_t *offs,
+		unsigned int n, struct pcpu_chunk_free_effect *eff);
 
 /**
- * pcpu_chunk_free_deferred() of several objects at once: those starting
- * at the set bits of @p starts in map word @p w (bits w x 64 ..
- * w x 64 + 63 of the chunk), each ending inside that word or at its end,
- * in one map update: the word step of the percpu allocator's bulk free
- * (cache flushes), which counts a whole block's group at once instead.
- * All or nothing: if one of them is not a live object
- * that starts there and ends by the end of the word, nothing changes.
- * @param freed
- *   Gets the map bits freed (a bit per 4 B granule of the word).
- * @return The bits freed, or -1.
+ * Bring the pending block (if any) up to date: its hints, the chunk's
+ * hints and the page counts. Everything that reads hints or page counts
+ * (pcpu_chunk_alloc(), pcpu_chunk_slot(), the page functions,
+ * pcpu_chunk_refresh(), pcpu_chunk_frag_stats(), pcpu_chunk_audit())
+ * needs a settled chunk.
+ *
+ * @param eff
+ *   Filled as by pcpu_chunk_free_batch() (no objects, no bytes).
  */
-int pcpu_chunk_free_word_deferred(struct pcpu_chunk *c, uint32_t w,
-		uint64_t starts, uint64_t *freed);
+void pcpu_chunk_settle(struct pcpu_chunk *c, struct pcpu_chunk_free_effect *eff);
 
-/** Deferred frees of one block that pcpu_chunk_settle() replays one by
- * one (exactly as pcpu_chunk_free()); with more it rescans the block. */
-#define PCPU_SETTLE_REPLAY_MAX 1
-
-/**
- * Bring block @p b, the chunk hints and the page counts up to date after
- * @p n deferred frees in that block since its last settle. With at most
- * PCPU_SETTLE_REPLAY_MAX of them and their start bits in @p offs, they are
- * replayed; otherwise (or with @p offs NULL) the block's hints are
- * recomputed from the map, a word at a time.
- */
-void pcpu_chunk_settle(struct pcpu_chunk *c, uint32_t b, const uint32_t *offs,
-		uint32_t n);
+/** Whether frees wait in a pending block (pcpu_chunk_settle() is due). */
+int pcpu_chunk_pending(const struct pcpu_chunk *c);
 
 /**
  * Size in bits of the live object starting at @p off, or 0 if no live
@@ -240,10 +259,11 @@ void pcpu_chunk_frag_stats(const struct pcpu_chunk *c,
 		struct pcpu_chunk_frag *f);
 
 /**
- * Check every invariant of the chunk by recomputing from the maps: block
- * hints exact-or-conservative as documented, left/right free, first free
- * not after the first free bit, chunk hint never above the truth,
- * free_bytes, nr_alloc from the boundary map, page counters.
+ * Check every invariant of the chunk by recomputing from the maps: no
+ * frees pending, block hints exact-or-conservative as documented,
+ * left/right free, first free not after the first free bit, chunk hint
+ * never above the truth, free_bytes, nr_alloc from the boundary map, page
+ * counters.
  * @return 0, or -1 with a description of the first broken one in @p msg.
  */
 int pcpu_chunk_audit(const struct pcpu_chunk *c, char *msg, size_t len);

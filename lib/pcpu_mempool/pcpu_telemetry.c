@@ -26,8 +26,7 @@
 #include <rte_telemetry.h>
 
 #include "rte_pcpu.h"
-#include "pcpu_private.h"
-#include "pcpu_mempool_private.h"
+#include "pcpu_mempool_audit.h"
 
 static int
 tel_pcpu_info(const char *cmd __rte_unused, const char *params __rte_unused,
@@ -54,8 +53,8 @@ tel_pcpu_info(const char *cmd __rte_unused, const char *params __rte_unused,
 	if (lcores == NULL)
 		return 0;
 	rte_tel_data_start_array(lcores, RTE_TEL_U64_VAL);
-	for (lcore_id = rte_pcpu_lcore_next(0); lcore_id < RTE_MAX_LCORE;
-	     lcore_id = rte_pcpu_lcore_next(lcore_id + 1))
+	for (lcore_id = __rte_pcpu_lcore_next(0); lcore_id < RTE_MAX_LCORE;
+	     lcore_id = __rte_pcpu_lcore_next(lcore_id + 1))
 		rte_tel_data_add_array_u64(lcores, lcore_id);
 	if (rte_tel_data_add_dict_container(d, "lcores", lcores, 0) != 0)
 		rte_tel_data_free(lcores);
@@ -116,7 +115,7 @@ tel_pool_list(const char *cmd __rte_unused, const char *params __rte_unused,
 		struct rte_tel_data *d)
 {
 	rte_tel_data_start_array(d, RTE_TEL_STRING_VAL);
-	pcpu_mempool_tel_list(d);
+	pcpu_pool_tel_list(d);
 	return 0;
 }
 
@@ -127,7 +126,7 @@ tel_pool_info(const char *cmd __rte_unused, const char *params,
 	if (params == NULL || params[0] == '\0')
 		return -EINVAL;
 	rte_tel_data_start_dict(d);
-	return pcpu_mempool_tel_info(params, d);
+	return pcpu_pool_tel_info(params, d);
 }
 
 RTE_INIT(pcpu_telemetry_init)

@@ -39,15 +39,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <string.h>
 
 #include <rte_common.h>
 #include <rte_compat.h>
-#include <rte_debug.h>
 #include <rte_lcore.h>
-#ifdef RTE_ARCH_X86
-#include <emmintrin.h>
-#endif
+
+#include "rte_pcpu_core.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -148,110 +145,6 @@ struct rte_pcpu_stats {
 	uint64_t cached_objs;       /**< Free objects held in lcore caches. */
 	uint64_t cached_bytes;      /**< Bytes per lcore held in lcore caches. */
 };
-
-/**
- * @internal State the inline accessors read. Written only at
- * initialisation and when an lcore gains memory.
- */
-struct rte_pcpu_shared {
-	uintptr_t base;              /**< Address of unit 0. */
-	uint32_t unit_shift;         /**< log2(unit_stride). */
-	uint32_t initialised;        /**< Non-zero once set up. */
-	/** Bit i set: lcore id i has memory. */
-	uint64_t lcore_mask[(RTE_MAX_LCORE + 63) / 64];
-} __rte_cache_aligned;
-
-/** @internal The one instance, defined in the library. */
-extern struct rte_pcpu_shared rte_pcpu_shared;
-
-/** @internal Words of rte_pcpu_shared.lcore_mask. */
-#define RTE_PCPU_MASK_WORDS ((RTE_MAX_LCORE + 63) / 64)
-
-/**
- * @internal Where every lcore's copy of an object lies, relative to lcore
- * 0's copy (the handle), as of the last look at rte_pcpu_shared.lcore_mask.
- * Each fast path that zeroes copies (an lcore's cache buckets, a pool's
- * lcore cache) keeps its own, used by one thread only, and refreshes it
- * with rte_pcpu_copies_check(), which costs one load per mask word while
- * the set of lcores with memory stays the same.
- */
-struct rte_pcpu_copies {
-	uint64_t mask[RTE_PCPU_MASK_WORDS]; /**< The mask these are of. */
-	unsigned int nr;                    /**< Entries of offs[]. */
-	uintptr_t offs[RTE_MAX_LCORE];      /**< lcore_id << unit_shift. */
-};
-
-/**
- * @internal Rebuild @p cp from the current mask.
- *
- * @param cp
- *   The list to rebuild (RTE_MAX_LCORE entries at most).
- *
- * Thread-safety: @p cp is the caller's; the mask is read atomically.
- */
-__rte_experimental
-void rte_pcpu_copies_rebuild(struct rte_pcpu_copies *cp);
-
-/* The internal inline helpers call experimental functions of this
- * library; the warning belongs at the application's own calls only. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-/**
- * @internal Make @p cp current (the mask may have gained lcores).
- *
- * @param cp
- *   The caller's list of copy offsets.
- */
-__rte_experimental
-static __rte_always_inline void
-rte_pcpu_copies_check(struct rte_pcpu_copies *cp)
-{
-	unsigned int w;
-
-	for (w = 0; w < RTE_PCPU_MASK_WORDS; w++)
-		if (unlikely(__atomic_load_n(&rte_pcpu_shared.lcore_mask[w],
-				__ATOMIC_ACQUIRE) != cp->mask[w])) {
-			rte_pcpu_copies_rebuild(cp);
-			return;
-		}
-}
-#pragma GCC diagnostic pop
-
-/**
- * @internal Zero @p sz bytes (a multiple of 8, constant at each call
- * site) of every copy in @p cp of the object at @p h. On x86 with 16-byte
- * stores: a constant-size memset of 96..512 bytes compiles to "rep stos",
- * whose start-up cost dominates at these sizes.
- *
- * @param cp
- *   Copy offsets (rte_pcpu_copies_check() first).
- * @param h
- *   The object's handle (lcore 0's copy).
- * @param sz
- *   Bytes per copy, a multiple of 8.
- */
-static __rte_always_inline void
-rte_pcpu_copies_zero(const struct rte_pcpu_copies *cp, uintptr_t h,
-		unsigned int sz)
-{
-	unsigned int i, k;
-
-	for (i = 0; i < cp->nr; i++) {
-		uintptr_t p = h + cp->offs[i];
-
-#ifdef RTE_ARCH_X86
-		const __m128i z = _mm_setzero_si128();
-
-		for (k = 0; k + 16 <= sz; k += 16)
-			_mm_storeu_si128((__m128i *)(p + k), z);
-		if (sz & 8)
-			*(volatile uint64_t *)(p + k) = 0;
-#else
-		RTE_SET_USED(k);
-		memset((void *)p, 0, sz);
-#endif
-	}
-}
 
 /**
  * @warning
@@ -529,46 +422,7 @@ int rte_pcpu_audit(void);
 static inline int
 rte_pcpu_lcore_has_memory(unsigned int lcore_id)
 {
-	if (lcore_id >= RTE_MAX_LCORE)
-		return 0;
-	return (__atomic_load_n(&rte_pcpu_shared.lcore_mask[lcore_id / 64],
-			__ATOMIC_ACQUIRE) >> (lcore_id % 64)) & 1;
-}
-
-/**
- * @internal First lcore id >= @p lcore_id that has memory.
- *
- * @param lcore_id First lcore id to consider.
- * @return The lcore id, or RTE_MAX_LCORE if there is none.
- */
-static inline unsigned int
-rte_pcpu_lcore_next(unsigned int lcore_id)
-{
-	while (lcore_id < RTE_MAX_LCORE) {
-		uint64_t w = __atomic_load_n(
-			&rte_pcpu_shared.lcore_mask[lcore_id / 64],
-			__ATOMIC_ACQUIRE) >> (lcore_id % 64);
-
-		if (w != 0)
-			return lcore_id + (unsigned int)__builtin_ctzll(w);
-		lcore_id = (lcore_id | 63) + 1;
-	}
-	return RTE_MAX_LCORE;
-}
-
-/**
- * @internal Untyped address of lcore @p lcore_id's copy of @p handle.
- *
- * @param lcore_id Lcore id, below RTE_MAX_LCORE.
- * @param handle Handle from rte_pcpu_alloc().
- * @return Address of that lcore's copy.
- */
-static inline void *
-rte_pcpu_lcore_ptr(unsigned int lcore_id, const void *handle)
-{
-	RTE_ASSERT(lcore_id < RTE_MAX_LCORE);
-	return (void *)((uintptr_t)handle +
-		((uintptr_t)lcore_id << rte_pcpu_shared.unit_shift));
+	return __rte_pcpu_lcore_has_memory(lcore_id);
 }
 
 /**
@@ -577,30 +431,14 @@ rte_pcpu_lcore_ptr(unsigned int lcore_id, const void *handle)
  * (checked only with RTE_ENABLE_ASSERT).
  */
 #define RTE_PCPU_LCORE(lcore_id, handle) \
-	((__typeof__(handle))rte_pcpu_lcore_ptr(lcore_id, handle))
-
-/**
- * @internal Calling lcore's copy; asserts (debug builds) that the caller
- * is an lcore.
- *
- * @param handle Handle from rte_pcpu_alloc().
- * @return Address of the calling lcore's copy.
- */
-static inline void *
-rte_pcpu_self_ptr(const void *handle)
-{
-	unsigned int lcore_id = rte_lcore_id();
-
-	RTE_ASSERT(lcore_id != LCORE_ID_ANY);
-	return rte_pcpu_lcore_ptr(lcore_id, handle);
-}
+	((__typeof__(handle))__rte_pcpu_lcore_ptr(lcore_id, handle))
 
 /**
  * The calling lcore's copy of the object behind @p handle, typed as
  * @p handle. For EAL lcores, service lcores and registered threads only
  * (an unregistered thread asserts with RTE_ENABLE_ASSERT).
  */
-#define RTE_PCPU(handle) ((__typeof__(handle))rte_pcpu_self_ptr(handle))
+#define RTE_PCPU(handle) ((__typeof__(handle))__rte_pcpu_self_ptr(handle))
 
 /**
  * Iterate over the lcores that have memory: @p lcore_id (unsigned int)
@@ -608,10 +446,10 @@ rte_pcpu_self_ptr(const void *handle)
  * that lcore's copy.
  */
 #define RTE_PCPU_FOREACH(lcore_id, value, handle)			\
-	for ((lcore_id) = rte_pcpu_lcore_next(0);			\
+	for ((lcore_id) = __rte_pcpu_lcore_next(0);			\
 	     (lcore_id) < RTE_MAX_LCORE &&				\
 		(((value) = RTE_PCPU_LCORE(lcore_id, handle)), 1);	\
-	     (lcore_id) = rte_pcpu_lcore_next((lcore_id) + 1))
+	     (lcore_id) = __rte_pcpu_lcore_next((lcore_id) + 1))
 
 /** Declare a percpu handle @p name for objects of type @p type. */
 #define RTE_PCPU_HANDLE(type, name) type *name
@@ -657,10 +495,10 @@ rte_pcpu_sum_u64(const void *handle, unsigned int n, uint64_t *sum)
 
 	for (i = 0; i < n; i++)
 		sum[i] = 0;
-	for (lcore_id = rte_pcpu_lcore_next(0); lcore_id < RTE_MAX_LCORE;
-	     lcore_id = rte_pcpu_lcore_next(lcore_id + 1)) {
+	for (lcore_id = __rte_pcpu_lcore_next(0); lcore_id < RTE_MAX_LCORE;
+	     lcore_id = __rte_pcpu_lcore_next(lcore_id + 1)) {
 		const uint64_t *c = (const uint64_t *)
-			rte_pcpu_lcore_ptr(lcore_id, handle);
+			__rte_pcpu_lcore_ptr(lcore_id, handle);
 
 		for (i = 0; i < n; i++)
 			sum[i] += __atomic_load_n(&c[i], __ATOMIC_RELAXED);

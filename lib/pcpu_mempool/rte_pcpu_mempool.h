@@ -43,21 +43,22 @@
  * pool).
  */
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include <rte_atomic.h>
 #include <rte_branch_prediction.h>
 #include <rte_compat.h>
 #include <rte_errno.h>
-#include <rte_lcore.h>
-#include <rte_rcu_qsbr.h>
 
 #include "rte_pcpu.h"
+#include "rte_pcpu_mempool_core.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+struct rte_rcu_qsbr;
 
 /** Largest pool name, including the terminating NUL. */
 #define RTE_PCPU_MEMPOOL_NAMESIZE 32
@@ -79,8 +80,6 @@ extern "C" {
  * that are not handles aligned as this pool's objects.
  */
 #define RTE_PCPU_MEMPOOL_F_DEBUG 0x4
-
-struct rte_pcpu_mempool;
 
 /**
  * Object initialiser: called once per lcore copy when an object first
@@ -241,144 +240,6 @@ int rte_pcpu_mempool_put_bulk(struct rte_pcpu_mempool *mp,
 		void * const *objs, unsigned int n);
 
 /**
- * @internal One lcore's cache of a pool. Written by the owner lcore only,
- * except while a stealer (holding the pool lock) has it frozen: the owner
- * sets @c active around its lock-free section and leaves it at once if
- * @c steal is set (with membarrier(2) making the stealer's fence cover the
- * owner's plain accesses, or a full fence when that is not available). Do
- * not use directly.
- */
-struct rte_pcpu_mempool_cache {
-	uint32_t len;      /**< Objects in objs[]. */
-	uint32_t size;     /**< Capacity (cache_size). */
-	uint32_t active;   /**< Owner inside its lock-free section. */
-	uint32_t steal;    /**< A stealer or the audit wants the cache. */
-	uint64_t gets;     /**< Objects handed out on this lcore. */
-	uint64_t puts;     /**< Objects put on this lcore. */
-	uint64_t misses;   /**< Objects got from the shared stack. */
-	uint32_t len_max;  /**< High-water mark of len. */
-	uint32_t lcore_id; /**< Owner. */
-	uint64_t refills;  /**< Slow-path gets. */
-	uint64_t flushes;  /**< Slow-path puts that moved objects out. */
-	uint64_t stolen;   /**< Times stealers emptied the cache. */
-	/** Copies to zero (owner only). */
-	struct rte_pcpu_copies copies;
-	void *objs[] __rte_cache_aligned; /**< LIFO of free handles. */
-} __rte_cache_aligned;
-
-/**
- * @internal The first member of every pool: what the inline get and put
- * read. Written at creation (inline_ok also when RCU is attached). Do not
- * use directly.
- */
-struct rte_pcpu_mempool_fast {
-	/** Non-zero: the inline paths may serve this pool (no debug flag, no
-	 * RCU, zeroing of 0, 8, 16 or 32 bytes, library not built with
-	 * AddressSanitizer). */
-	uint32_t inline_ok;
-	uint32_t zero_bytes; /**< Bytes to zero per copy on get, or 0. */
-	size_t align;        /**< Every object is aligned to this. */
-	/** Per-lcore caches, NULL until the lcore first uses the pool. */
-	struct rte_pcpu_mempool_cache *caches[RTE_MAX_LCORE];
-};
-
-/** @internal Non-zero when membarrier(2) is not available: owners of
- * caches fence for real. Set before the first pool exists. */
-extern int rte_pcpu_mempool_fence_needed;
-
-/**
- * @internal Enter the lock-free section of cache @p c (owner only).
- *
- * @param c
- *   The calling lcore's cache.
- */
-static __rte_always_inline void
-rte_pcpu_mempool_cache_enter(struct rte_pcpu_mempool_cache *c)
-{
-	__atomic_store_n(&c->active, 1, __ATOMIC_RELAXED);
-	if (unlikely(rte_pcpu_mempool_fence_needed))
-		rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
-	else
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-}
-
-/**
- * @internal Leave the lock-free section of cache @p c (owner only).
- *
- * @param c
- *   The calling lcore's cache.
- */
-static __rte_always_inline void
-rte_pcpu_mempool_cache_leave(struct rte_pcpu_mempool_cache *c)
-{
-	__atomic_store_n(&c->active, 0, __ATOMIC_RELEASE);
-}
-
-/**
- * @internal Whether a stealer wants cache @p c; ask inside the section.
- *
- * @param c
- *   The calling lcore's cache.
- * @return
- *   Non-zero if the owner must leave and take the locked path.
- */
-static __rte_always_inline int
-rte_pcpu_mempool_cache_stolen(struct rte_pcpu_mempool_cache *c)
-{
-	return __atomic_load_n(&c->steal, __ATOMIC_ACQUIRE) != 0;
-}
-
-/**
- * @internal Cheap check that @p obj can be an object of @p mp: a handle
- * in lcore 0's unit, aligned as the pool's objects (a few instructions;
- * RTE_PCPU_MEMPOOL_F_DEBUG checks membership).
- *
- * @param mp
- *   Pool (not NULL).
- * @param obj
- *   Pointer to check.
- * @return
- *   Non-zero if it passes.
- */
-static __rte_always_inline int
-rte_pcpu_mempool_handle_ok(const struct rte_pcpu_mempool *mp,
-		const void *obj)
-{
-	uintptr_t h = (uintptr_t)obj;
-
-	return obj != NULL && h >= rte_pcpu_shared.base &&
-		((h - rte_pcpu_shared.base) >> rte_pcpu_shared.unit_shift) == 0 &&
-		(h & (((const struct rte_pcpu_mempool_fast *)mp)->align - 1)) == 0;
-}
-
-/**
- * @internal The calling lcore's cache of a pool, if the inline paths may
- * use it.
- *
- * @param mp
- *   Pool (not NULL).
- * @return
- *   The cache, or NULL (not an lcore, no cache yet, or the pool needs the
- *   library's paths).
- */
-static __rte_always_inline struct rte_pcpu_mempool_cache *
-rte_pcpu_mempool_inline_cache(struct rte_pcpu_mempool *mp)
-{
-	struct rte_pcpu_mempool_fast *f = (struct rte_pcpu_mempool_fast *)mp;
-	unsigned int lcore_id = rte_lcore_id();
-
-	if (unlikely(lcore_id >= RTE_MAX_LCORE ||
-			!__atomic_load_n(&f->inline_ok, __ATOMIC_RELAXED)))
-		return NULL;
-	return __atomic_load_n(&f->caches[lcore_id], __ATOMIC_ACQUIRE);
-}
-
-/* The inline get and put call experimental functions of this library;
- * the warning belongs at the application's own calls only. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-
-/**
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
@@ -405,46 +266,13 @@ __rte_experimental
 static inline int
 rte_pcpu_mempool_get(struct rte_pcpu_mempool *mp, void **obj)
 {
-	struct rte_pcpu_mempool_cache *c;
-	unsigned int len, zb;
-	uintptr_t h;
-
 	if (unlikely(mp == NULL || obj == NULL)) {
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
-	c = rte_pcpu_mempool_inline_cache(mp);
-	if (unlikely(c == NULL))
-		return rte_pcpu_mempool_get_bulk(mp, obj, 1);
-	rte_pcpu_mempool_cache_enter(c);
-	/*
-	 * Read c->len only after the steal check. A stealer that did not see
-	 * this section start may freeze, drain (len = 0) and thaw (steal = 0)
-	 * before the check; the check then reads the thaw's 0, and only its
-	 * acquire makes the drained length visible. A length read before it
-	 * could be the old one: objects handed out twice.
-	 */
-	if (unlikely(rte_pcpu_mempool_cache_stolen(c) || c->len == 0)) {
-		rte_pcpu_mempool_cache_leave(c);
-		return rte_pcpu_mempool_get_bulk(mp, obj, 1);
-	}
-	len = c->len;
-	h = (uintptr_t)c->objs[len - 1];
-	__atomic_store_n(&c->len, len - 1, __ATOMIC_RELAXED);
-	__atomic_store_n(&c->gets, c->gets + 1, __ATOMIC_RELAXED);
-	rte_pcpu_mempool_cache_leave(c);
-	zb = ((struct rte_pcpu_mempool_fast *)mp)->zero_bytes;
-	if (zb != 0) {
-		rte_pcpu_copies_check(&c->copies);
-		if (zb == 16)
-			rte_pcpu_copies_zero(&c->copies, h, 16);
-		else if (zb == 8)
-			rte_pcpu_copies_zero(&c->copies, h, 8);
-		else
-			rte_pcpu_copies_zero(&c->copies, h, 32);
-	}
-	*obj = (void *)h;
-	return 0;
+	if (likely(__rte_pcpu_mempool_cache_get(mp, obj) == 0))
+		return 0;
+	return rte_pcpu_mempool_get_bulk(mp, obj, 1);
 }
 
 /**
@@ -476,33 +304,14 @@ __rte_experimental
 static inline int
 rte_pcpu_mempool_put(struct rte_pcpu_mempool *mp, void *obj)
 {
-	struct rte_pcpu_mempool_cache *c;
-	unsigned int len;
-
-	if (unlikely(mp == NULL || obj == NULL)) {
+	if (unlikely(mp == NULL)) {
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
-	c = rte_pcpu_mempool_inline_cache(mp);
-	if (unlikely(c == NULL || !rte_pcpu_mempool_handle_ok(mp, obj)))
-		return rte_pcpu_mempool_put_bulk(mp, &obj, 1);
-	rte_pcpu_mempool_cache_enter(c);
-	/* c->len only after the steal check: see rte_pcpu_mempool_get() */
-	if (unlikely(rte_pcpu_mempool_cache_stolen(c) || c->len >= c->size)) {
-		rte_pcpu_mempool_cache_leave(c);
-		return rte_pcpu_mempool_put_bulk(mp, &obj, 1);
-	}
-	len = c->len;
-	c->objs[len] = obj;
-	__atomic_store_n(&c->len, len + 1, __ATOMIC_RELAXED);
-	if (unlikely(len + 1 > c->len_max))
-		c->len_max = len + 1;
-	__atomic_store_n(&c->puts, c->puts + 1, __ATOMIC_RELAXED);
-	rte_pcpu_mempool_cache_leave(c);
-	return 0;
+	if (likely(obj != NULL && __rte_pcpu_mempool_cache_put(mp, obj) == 0))
+		return 0;
+	return rte_pcpu_mempool_put_bulk(mp, &obj, 1);
 }
-
-#pragma GCC diagnostic pop
 
 /**
  * @warning

@@ -69,6 +69,15 @@ struct pool_m {
 	int zero;
 };
 
+/* First lcore id >= @p l that has memory, or RTE_MAX_LCORE. */
+static unsigned int
+fuzz_lcore_next(unsigned int l)
+{
+	while (l < RTE_MAX_LCORE && !rte_pcpu_lcore_has_memory(l))
+		l++;
+	return l;
+}
+
 static struct obj live[MAX_LIVE];
 static unsigned int nlive;
 static struct pool_m pools[MAX_POOLS];
@@ -128,8 +137,8 @@ check_zero(const uint8_t *h, uint32_t size, const char *what)
 {
 	unsigned int l, i;
 
-	for (l = rte_pcpu_lcore_next(0); l < RTE_MAX_LCORE;
-	     l = rte_pcpu_lcore_next(l + 1)) {
+	for (l = fuzz_lcore_next(0); l < RTE_MAX_LCORE;
+	     l = fuzz_lcore_next(l + 1)) {
 		const uint8_t *p = RTE_PCPU_LCORE(l, h);
 
 		for (i = 0; i < size; i++)
@@ -145,8 +154,8 @@ write_pattern(const struct obj *o)
 {
 	unsigned int l;
 
-	for (l = rte_pcpu_lcore_next(0); l < RTE_MAX_LCORE;
-	     l = rte_pcpu_lcore_next(l + 1))
+	for (l = fuzz_lcore_next(0); l < RTE_MAX_LCORE;
+	     l = fuzz_lcore_next(l + 1))
 		memset(RTE_PCPU_LCORE(l, o->h), o->pat ^ (uint8_t)l, o->size);
 }
 
@@ -155,8 +164,8 @@ check_pattern(const struct obj *o, const char *what)
 {
 	unsigned int l, i;
 
-	for (l = rte_pcpu_lcore_next(0); l < RTE_MAX_LCORE;
-	     l = rte_pcpu_lcore_next(l + 1)) {
+	for (l = fuzz_lcore_next(0); l < RTE_MAX_LCORE;
+	     l = fuzz_lcore_next(l + 1)) {
 		const uint8_t *p = RTE_PCPU_LCORE(l, o->h);
 
 		for (i = 0; i < o->size; i++)
@@ -350,7 +359,7 @@ op_pool_create(void)
 {
 	unsigned int n = 1 + next8() % 64, elt = 1 + next16() % 2048;
 	unsigned int cache = next8(), f = next8(), b = next8(), flags = 0;
-	unsigned int slot, nl = rte_pcpu_lcore_next(0) < RTE_MAX_LCORE ?
+	unsigned int slot, nl = fuzz_lcore_next(0) < RTE_MAX_LCORE ?
 		rte_lcore_count() : 1;
 	struct rte_pcpu_mempool *mp;
 	uint64_t max_bytes = 0;

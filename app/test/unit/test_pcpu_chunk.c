@@ -672,105 +672,109 @@ model_max_run(const uint64_t *m, uint32_t n, uint32_t align, uint32_t bits,
 	return max;
 }
 
-/* The open block of deferred frees, kept as the allocator does. */
+/* How the model frees: exactly, or deferred as the allocator does. */
 struct defer {
-	int on;                /* frees go through pcpu_chunk_free_deferred();
-				* 2: runs in address order also through
-				* pcpu_chunk_free_word_deferred() */
-	int block;             /* -1: none open */
-	uint32_t n;
-	uint32_t offs[PCPU_SETTLE_REPLAY_MAX];
-	unsigned long settles;
-	unsigned long words;   /* pcpu_chunk_free_word_deferred() calls */
+	int on;                /* frees go through pcpu_chunk_free_batch();
+				* 2: runs in address order in batches */
+	unsigned long settles; /* pcpu_chunk_settle() calls that settled */
+	unsigned long batches; /* batches of more than one object */
 };
 
+/* Settle the pending block, checking the effect record against the
+ * chunk. */
 static void
 defer_settle(struct pcpu_chunk *c, struct defer *d)
 {
-	if (d->block < 0)
+	struct pcpu_chunk_free_effect eff;
+	uint32_t contig = c->chunk_md.contig_hint;
+	uint32_t empty = c->nr_empty_pop_pages;
+
+	if (!pcpu_chunk_pending(c))
 		return;
-	pcpu_chunk_settle(c, (uint32_t)d->block,
-		d->n <= PCPU_SETTLE_REPLAY_MAX ? d->offs : NULL, d->n);
-	d->block = -1;
-	d->n = 0;
+	pcpu_chunk_settle(c, &eff);
+	CU_ASSERT_FALSE_FATAL(pcpu_chunk_pending(c));
+	CU_ASSERT_EQUAL_FATAL(eff.settled, 1);
+	CU_ASSERT_EQUAL_FATAL(eff.nr_objs, 0);
+	CU_ASSERT_EQUAL_FATAL(eff.contig_before, contig);
+	CU_ASSERT_EQUAL_FATAL(eff.contig_after, c->chunk_md.contig_hint);
+	CU_ASSERT_EQUAL_FATAL(eff.empty_pages,
+		(int32_t)(c->nr_empty_pop_pages - empty));
 	d->settles++;
 }
 
-/* Free as the allocator does: deferred while in one block, exactly for an
- * object that spans blocks. Returns the bits or -1. */
+/* Free as the allocator does: deferred (a batch of one) or exactly.
+ * Returns the bits or -1. */
 static int
 model_free(struct pcpu_chunk *c, struct defer *d, uint32_t off)
 {
-	int bits;
+	struct pcpu_chunk_free_effect eff;
+	uint32_t fb = c->free_bytes;
+	unsigned int got;
 
 	if (!d->on)
 		return pcpu_chunk_free(c, off);
-	if (d->block != (int)(off / PCPU_BLOCK_BITS))
-		defer_settle(c, d);
-	bits = pcpu_chunk_free_deferred(c, off);
-	if (bits == -2) {
-		defer_settle(c, d);
-		return pcpu_chunk_free(c, off);
-	}
-	if (bits > 0) {
-		if (d->n < PCPU_SETTLE_REPLAY_MAX)
-			d->offs[d->n] = off;
-		d->n++;
-		d->block = (int)(off / PCPU_BLOCK_BITS);
-	}
-	return bits;
+	got = pcpu_chunk_free_batch(c, &off, 1, &eff);
+	CU_ASSERT_EQUAL_FATAL(eff.nr_objs, got);
+	CU_ASSERT_EQUAL_FATAL(eff.bytes, c->free_bytes - fb);
+	return got == 1 ? (int)(eff.bytes / 4) : -1;
 }
 
 /*
  * Free @p n objects in address order as a cache flush does (mode 2:
- * objects that share a map word in one pcpu_chunk_free_word_deferred()
- * call, after checking that a group with one bad start changes nothing),
- * else one at a time. Each must free its own bits.
+ * batches of up to 300, some with an interior bit after the first object,
+ * where the batch must stop; mode 0 and 1 one at a time). With @p model,
+ * the map must then equal it bit for bit.
  */
 static void
 model_free_sorted(struct pcpu_chunk *c, struct defer *d,
-		const struct mobj *o, uint32_t n)
+		const struct mobj *o, uint32_t n, const uint64_t *model)
 {
-	uint32_t k = 0, j, w, bits, b;
-	uint64_t starts, mask, freed, a0;
+	struct pcpu_chunk_free_effect eff;
+	uint32_t *offs, k = 0, m, i, bits, fb, extra;
+	unsigned int got;
 
-	while (k < n) {
-		w = o[k].off / 64;
-		starts = 0;
-		mask = 0;
-		bits = 0;
-		for (j = k; d->on == 2 && j < n && o[j].off / 64 == w &&
-		     o[j].off + o[j].bits <= (w + 1) * 64; j++) {
-			starts |= 1ULL << (o[j].off % 64);
-			for (b = o[j].off; b < o[j].off + o[j].bits; b++)
-				mask |= 1ULL << (b % 64);
-			bits += o[j].bits;
-		}
-		if (j - k < 2) {
+	if (d->on != 2) {
+		for (k = 0; k < n; k++)
 			CU_ASSERT_EQUAL_FATAL(model_free(c, d, o[k].off),
 				(int)o[k].bits);
-			k++;
-			continue;
-		}
-		if (d->block != (int)(w * 64 / PCPU_BLOCK_BITS))
-			defer_settle(c, d);
-		/* all or nothing: an interior bit among the starts */
-		a0 = c->alloc_map[w];
-		if (o[k].bits > 1 && rng() % 4 == 0) {
-			CU_ASSERT_EQUAL_FATAL(pcpu_chunk_free_word_deferred(c,
-				w, starts | 1ULL << (o[k].off % 64 + 1),
-				&freed), -1);
-			CU_ASSERT_EQUAL_FATAL(c->alloc_map[w], a0);
-		}
-		CU_ASSERT_EQUAL_FATAL(pcpu_chunk_free_word_deferred(c, w,
-			starts, &freed), (int)bits);
-		CU_ASSERT_EQUAL_FATAL(freed, mask);
-		CU_ASSERT_EQUAL_FATAL(c->alloc_map[w], a0 & ~mask);
-		d->n += j - k;
-		d->block = (int)(w * 64 / PCPU_BLOCK_BITS);
-		d->words++;
-		k = j;
+		goto check;
 	}
+	offs = malloc((300 + 1) * sizeof(*offs));
+	CU_ASSERT_FATAL(offs != NULL);
+	while (k < n) {
+		m = 1 + (uint32_t)(rng() % 300);
+		if (m > n - k)
+			m = n - k;
+		extra = 0;
+		for (i = 0, bits = 0; i < m; i++) {
+			offs[i + (i > 0 ? extra : 0)] = o[k + i].off;
+			bits += o[k + i].bits;
+			if (i == 0 && o[k].bits > 1 && rng() % 4 == 0) {
+				/* an interior bit: the batch stops there */
+				offs[1] = o[k].off + 1;
+				extra = 1;
+			}
+		}
+		fb = c->free_bytes;
+		got = pcpu_chunk_free_batch(c, offs, m + extra, &eff);
+		if (extra) {
+			CU_ASSERT_EQUAL_FATAL(got, 1);
+			CU_ASSERT_EQUAL_FATAL(eff.bytes, o[k].bits * 4);
+			k++;
+		} else {
+			CU_ASSERT_EQUAL_FATAL(got, m);
+			CU_ASSERT_EQUAL_FATAL(eff.nr_objs, m);
+			CU_ASSERT_EQUAL_FATAL(eff.bytes, bits * 4);
+			d->batches += m > 1;
+			k += m;
+		}
+		CU_ASSERT_EQUAL_FATAL(c->free_bytes - fb, eff.bytes);
+	}
+	free(offs);
+check:
+	if (model != NULL)
+		CU_ASSERT_EQUAL_FATAL(memcmp(c->alloc_map, model,
+			c->map_bits / 8), 0);
 }
 
 static int
@@ -785,7 +789,7 @@ static void
 model_run(uint32_t chunk, uint32_t page, uint32_t max_shift,
 		unsigned long nops, uint64_t seed, int deferred)
 {
-	struct defer d = { .on = deferred, .block = -1 };
+	struct defer d = { .on = deferred };
 	const uint32_t nbits = chunk / 4;
 	struct pcpu_chunk c;
 	uint64_t *model = calloc(nbits / 64, sizeof(uint64_t));
@@ -928,7 +932,7 @@ model_run(uint32_t chunk, uint32_t page, uint32_t max_shift,
 				used -= live[k].bits;
 				nfree++;
 			}
-			model_free_sorted(&c, &d, odd, nodd);
+			model_free_sorted(&c, &d, odd, nodd, model);
 			free(odd);
 			nlive = kept;
 		}
@@ -960,11 +964,12 @@ model_run(uint32_t chunk, uint32_t page, uint32_t max_shift,
 	CU_ASSERT(npop_alloc > 0);
 	/* the rest in address order, then everything is free */
 	qsort(live, nlive, sizeof(*live), mobj_cmp);
-	model_free_sorted(&c, &d, live, nlive);
+	memset(model, 0, nbits / 8);
+	model_free_sorted(&c, &d, live, nlive, model);
 	nlive = 0;
 	if (deferred == 2) {
-		printf("    %lu word-group frees\n", d.words);
-		CU_ASSERT(d.words > 0);
+		printf("    %lu batch frees\n", d.batches);
+		CU_ASSERT(d.batches > 0);
 	}
 	defer_settle(&c, &d);
 	CU_ASSERT_EQUAL(c.free_bytes, chunk);
@@ -984,10 +989,10 @@ test_random_model(void)
 
 	int deferred;
 
-	/* frees exact (pcpu_chunk_free()) and deferred as the allocator
-	 * does them (pcpu_chunk_free_deferred(), then pcpu_chunk_settle()),
-	 * then with runs grouped by map word as a cache flush frees them
-	 * (pcpu_chunk_free_word_deferred()) */
+	/* frees exact (pcpu_chunk_free()), deferred as the allocator does
+	 * single frees (pcpu_chunk_free_batch() of one, then
+	 * pcpu_chunk_settle()), then in address-ordered batches as a cache
+	 * flush frees them */
 	for (deferred = 0; deferred <= 2; deferred++) {
 		/* objects of 4 B .. 64 KiB, as the issue asks */
 		model_run(1 * MIB, 4096, 14, nops, seed, deferred);
@@ -1038,14 +1043,16 @@ test_frag_stats(void)
 	pcpu_chunk_fini(&c);
 }
 
-/* Objects that share a map word, freed in one call as a cache flush
- * frees them; all or nothing on a bad start or an object past the word. */
+/* Objects that share a map word, freed in one batch as a cache flush
+ * frees them: one map update per word, the batch stopping at the first
+ * offset that is not a live object, and one settle for the block. */
 static void
 test_word_group_free(void)
 {
+	struct pcpu_chunk_free_effect eff;
 	struct pcpu_chunk c;
-	uint64_t freed = 7, a0;
-	uint32_t i;
+	uint32_t offs[64], i;
+	uint64_t a0;
 
 	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, 16 * KIB, 4096), 0);
 	/* 64 objects of 8 B (2 bits): words 0 and 1 full */
@@ -1058,55 +1065,100 @@ test_word_group_free(void)
 	CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 4, 1, 0), 194);
 
 	/* every other object of word 0: bits 0, 4, 8, ... */
-	CU_ASSERT_EQUAL(pcpu_chunk_free_word_deferred(&c, 0,
-		0x1111111111111111ULL, &freed), 32);
-	CU_ASSERT_EQUAL(freed, 0x3333333333333333ULL);
+	for (i = 0; i < 16; i++)
+		offs[i] = 4 * i;
+	CU_ASSERT_EQUAL(pcpu_chunk_free_batch(&c, offs, 16, &eff), 16);
+	CU_ASSERT_EQUAL(eff.nr_objs, 16);
+	CU_ASSERT_EQUAL(eff.bytes, 16 * 8);
+	CU_ASSERT_EQUAL(eff.settled, 0);
 	CU_ASSERT_EQUAL(c.alloc_map[0], 0xccccccccccccccccULL);
 	CU_ASSERT_EQUAL(c.nr_alloc, 68 - 16);
+	CU_ASSERT(pcpu_chunk_pending(&c));
 	/* again: those are free now, nothing changes */
 	a0 = c.alloc_map[0];
-	freed = 7;
-	CU_ASSERT_EQUAL(pcpu_chunk_free_word_deferred(&c, 0,
-		0x1111111111111111ULL, &freed), -1);
-	CU_ASSERT_EQUAL(freed, 7);
-	/* a live start plus an interior bit: nothing changes */
-	CU_ASSERT_EQUAL(pcpu_chunk_free_word_deferred(&c, 0, 0xcULL, &freed),
-		-1);
+	CU_ASSERT_EQUAL(pcpu_chunk_free_batch(&c, offs, 16, &eff), 0);
+	CU_ASSERT_EQUAL(eff.nr_objs, 0);
 	CU_ASSERT_EQUAL(c.alloc_map[0], a0);
-	/* the rest of word 0, in one call */
-	CU_ASSERT_EQUAL(pcpu_chunk_free_word_deferred(&c, 0,
-		0x4444444444444444ULL, &freed), 32);
+	/* a live start, then an interior bit: the batch stops there */
+	offs[0] = 2;
+	offs[1] = 3;
+	CU_ASSERT_EQUAL(pcpu_chunk_free_batch(&c, offs, 2, &eff), 1);
+	CU_ASSERT_EQUAL(eff.bytes, 8);
+	CU_ASSERT_EQUAL(c.alloc_map[0], a0 & ~0xcULL);
+	/* the rest of word 0, in one batch */
+	for (i = 0; i < 15; i++)
+		offs[i] = 4 * i + 6;
+	CU_ASSERT_EQUAL(pcpu_chunk_free_batch(&c, offs, 15, &eff), 15);
 	CU_ASSERT_EQUAL(c.alloc_map[0], 0);
 	/* word 1, the last object ending at the word's end */
-	CU_ASSERT_EQUAL(pcpu_chunk_free_word_deferred(&c, 1,
-		0x5555555555555555ULL, &freed), 64);
-	CU_ASSERT_EQUAL(freed, ~0ULL);
-	/* word 2: the object at 134 runs into word 3, so the group with it
-	 * fails whole; without it, the two before it go */
-	a0 = c.alloc_map[2];
-	CU_ASSERT_EQUAL(pcpu_chunk_free_word_deferred(&c, 2,
-		(1ULL << 0) | (1ULL << 4) | (1ULL << 6), &freed), -1);
-	CU_ASSERT_EQUAL(c.alloc_map[2], a0);
-	CU_ASSERT_EQUAL(pcpu_chunk_free_word_deferred(&c, 2,
-		(1ULL << 0) | (1ULL << 4), &freed), 6);
-	CU_ASSERT_EQUAL(freed, 0x3fULL);
-	CU_ASSERT_EQUAL(c.nr_alloc, 2);
-	CU_ASSERT_EQUAL(c.free_bytes, 16 * KIB - (60 + 4) * 4);
+	for (i = 0; i < 32; i++)
+		offs[i] = 64 + 2 * i;
+	CU_ASSERT_EQUAL(pcpu_chunk_free_batch(&c, offs, 32, &eff), 32);
+	CU_ASSERT_EQUAL(eff.bytes, 32 * 8);
+	CU_ASSERT_EQUAL(c.alloc_map[1], 0);
+	/* word 2: the object at 134 runs into word 3, so the word can not go
+	 * in one update; the three go one at a time */
+	offs[0] = 128;
+	offs[1] = 132;
+	offs[2] = 134;
+	CU_ASSERT_EQUAL(pcpu_chunk_free_batch(&c, offs, 3, &eff), 3);
+	CU_ASSERT_EQUAL(eff.bytes, (4 + 2 + 60) * 4);
+	CU_ASSERT_EQUAL(c.nr_alloc, 1);
+	CU_ASSERT_EQUAL(c.free_bytes, 16 * KIB - 4 * 4);
 	/* past the end of the map */
-	CU_ASSERT_EQUAL(pcpu_chunk_free_word_deferred(&c, c.map_bits / 64,
-		1, &freed), -1);
-	/* the block's hints catch up with one settle (a rescan) */
-	pcpu_chunk_settle(&c, 0, NULL, 5);
+	offs[0] = c.map_bits;
+	CU_ASSERT_EQUAL(pcpu_chunk_free_batch(&c, offs, 1, &eff), 0);
+	/* the block's hints were not touched; one settle (a rescan) */
+	CU_ASSERT_EQUAL(c.md_blocks[0].left_free, 0);
+	pcpu_chunk_settle(&c, &eff);
+	CU_ASSERT_EQUAL(eff.settled, 1);
+	CU_ASSERT_FALSE(pcpu_chunk_pending(&c));
 	audit_ok(&c);
-	CU_ASSERT_EQUAL(c.md_blocks[0].left_free, 134);
-	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 134), 60);
+	CU_ASSERT_EQUAL(c.md_blocks[0].left_free, 194);
 	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 194), 4);
 	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, c.map_bits);
 	audit_ok(&c);
 	pcpu_chunk_fini(&c);
 }
 
-/* The audit must notice broken state. */
+/* A batch over two blocks settles the first when it reaches the second;
+ * the effect record shows that settle. */
+static void
+test_batch_effect(void)
+{
+	struct pcpu_chunk_free_effect eff;
+	struct pcpu_chunk c;
+	uint32_t offs[2];
+
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, 16 * KIB, 4096), 0);
+	pcpu_chunk_set_populated(&c, 0, c.nr_pages);
+	/* one 4 KiB object per block (page): all 4 pages busy */
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_alloc(&c, 1024, 1, 0), 0);
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_alloc(&c, 1024, 1, 0), 1024);
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_alloc(&c, 1024, 1, 0), 2048);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 1);
+	offs[0] = 0;
+	offs[1] = 1024;
+	CU_ASSERT_EQUAL(pcpu_chunk_free_batch(&c, offs, 2, &eff), 2);
+	/* block 0 settled (a replay) when block 1 was reached */
+	CU_ASSERT_EQUAL(eff.settled, 1);
+	CU_ASSERT_EQUAL(eff.empty_pages, 1);
+	CU_ASSERT_EQUAL(eff.contig_after - eff.contig_before, 0u);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 2);
+	pcpu_chunk_settle(&c, &eff);
+	CU_ASSERT_EQUAL(eff.settled, 1);
+	CU_ASSERT_EQUAL(eff.empty_pages, 1);
+	CU_ASSERT_EQUAL(eff.contig_before, 1024);
+	CU_ASSERT_EQUAL(eff.contig_after, 2048);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 3);
+	audit_ok(&c);
+	/* nothing pending: a settle does nothing */
+	pcpu_chunk_settle(&c, &eff);
+	CU_ASSERT_EQUAL(eff.settled, 0);
+	CU_ASSERT_EQUAL(eff.empty_pages, 0);
+	pcpu_chunk_fini(&c);
+}
+
 static void
 test_audit_detects(void)
 {
@@ -1313,6 +1365,7 @@ main(void)
 			!CU_add_test(s, "pop_only", test_pop_only) ||
 			!CU_add_test(s, "fragmentation stats", test_frag_stats) ||
 			!CU_add_test(s, "word-group frees", test_word_group_free) ||
+			!CU_add_test(s, "batch effect record", test_batch_effect) ||
 			!CU_add_test(s, "audit detects damage", test_audit_detects) ||
 			!CU_add_test(s, "random model", test_random_model) ||
 			!CU_add_test(s, "timing (printed)", test_timing)) {

@@ -1,0 +1,779 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+/*
+ * The percpu allocator: set-up, allocation and free.
+ *
+ * An allocation searches the chunks' bitmaps list by list (a chunk sits in
+ * the slot of its largest free run, as Linux mm/percpu.c), takes the first
+ * fit, and makes sure its pages are populated for every lcore with memory.
+ * The common case needs the index lock only; a new chunk or population
+ * takes the mutex (pcpu_alloc_index.h states the locking rules and the
+ * invariants). A free clears the object's bits in its chunk's bitmap in a
+ * batch per chunk (pcpu_alloc_index.c says what happens to the lists).
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+
+#include "pcpu_alloc_index.h"
+#include "pcpu_asan.h"
+#include "pcpu_log.h"
+
+/* 4 KiB mode: pages populated at once when an allocation needs one */
+#define PCPU_POPULATE_BATCH 16
+/* objects a bulk allocation takes per acquisition of the mutex */
+#define PCPU_BULK_GROUP 32
+/* handles a bulk free passes to a chunk at once */
+#define PCPU_FREE_GROUP 64
+
+/* ---------------------------------------------------------------------- */
+/* Known-zero maps (struct pcpu_alloc_chunk.used). */
+
+/* Set (@p set) or clear bits [start, start + len) of @p map. */
+static void
+alloc_bits_apply(uint64_t *map, uint32_t start, uint32_t len, int set)
+{
+	while (len != 0) {
+		uint32_t w = start / 64, b = start % 64;
+		uint32_t n = RTE_MIN(len, 64 - b);
+		uint64_t m = (n == 64 ? UINT64_MAX :
+			((UINT64_C(1) << n) - 1)) << b;
+
+		if (set)
+			map[w] |= m;
+		else
+			map[w] &= ~m;
+		start += n;
+		len -= n;
+	}
+}
+
+static int
+alloc_bits_any(const uint64_t *map, uint32_t start, uint32_t len)
+{
+	while (len != 0) {
+		uint32_t w = start / 64, b = start % 64;
+		uint32_t n = RTE_MIN(len, 64 - b);
+		uint64_t m = (n == 64 ? UINT64_MAX :
+			((UINT64_C(1) << n) - 1)) << b;
+
+		if (map[w] & m)
+			return 1;
+		start += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Mark an object's granules used; returns whether it must be zeroed. */
+static int
+alloc_used_mark(struct pcpu_alloc_chunk *c, uint32_t off, uint32_t bits)
+{
+	int dirty = alloc_bits_any(c->used, off, bits);
+
+	alloc_bits_apply(c->used, off, bits, 1);
+	return dirty;
+}
+
+/* Pages [ps, pe) were just populated: all their granules read as zero. */
+static void
+alloc_used_clear(struct pcpu_alloc_chunk *c, uint32_t ps, uint32_t pe)
+{
+	uint32_t per_page = (uint32_t)(pcpu_alloc.page_size >>
+		PCPU_MIN_ALLOC_SHIFT);
+
+	alloc_bits_apply(c->used, ps * per_page, (pe - ps) * per_page, 0);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Allocation. */
+
+/* Allocate in a chunk's bitmap, keeping the global empty-page count. */
+static int
+alloc_in_chunk(struct pcpu_alloc_chunk *c, uint32_t bits, uint32_t align_bits)
+{
+	uint32_t before = c->bm.nr_empty_pop_pages;
+	int off = pcpu_chunk_alloc(&c->bm, bits, align_bits, 0);
+
+	pcpu_alloc_empty_track(c, before);
+	return off;
+}
+
+/*
+ * Search the existing chunks for space: fitting active slots, then
+ * sidelined chunks, then the spare free chunk. Index lock held. Returns the
+ * bit offset and the chunk in *cp, or -1.
+ */
+static int
+alloc_find_area(size_t size, uint32_t bits, uint32_t align_bits,
+		struct pcpu_alloc_chunk **cp)
+{
+	struct pcpu_alloc *a = &pcpu_alloc;
+	struct pcpu_alloc_chunk *c, *tmp;
+	int slot, off;
+
+	pcpu_alloc_settle();
+	/* only the non-empty active slots that can fit the size */
+	for (slot = pcpu_size_to_slot(size); slot < PCPU_NR_ACTIVE_SLOTS;
+	     slot++) {
+		uint64_t more = a->active_mask >> slot;
+
+		if (more == 0)
+			break;
+		slot += __builtin_ctzll(more);
+		for (c = TAILQ_FIRST(&a->lists[slot]); c != NULL; c = tmp) {
+			tmp = TAILQ_NEXT(c, next);
+			off = alloc_in_chunk(c, bits, align_bits);
+			if (off >= 0)
+				goto found;
+			/* the search may have refreshed a stale
+			 * (conservative) chunk hint upwards */
+			pcpu_alloc_relocate(c);
+			/* as Linux: a nearly full chunk that failed stays
+			 * out of the way until a free changes its hint */
+			if (c->list < PCPU_SLOT_FAIL_THRESHOLD && c->list != 0)
+				pcpu_alloc_list_move(c, 0, 0);
+		}
+	}
+	TAILQ_FOREACH(c, &a->lists[PCPU_LIST_SIDELINED], next) {
+		off = alloc_in_chunk(c, bits, align_bits);
+		if (off >= 0) {
+			/* reintegrate */
+			pcpu_alloc_list_move(c, pcpu_chunk_slot(&c->bm), 1);
+			goto found;
+		}
+	}
+	TAILQ_FOREACH(c, &a->lists[PCPU_LIST_FREE], next) {
+		off = alloc_in_chunk(c, bits, align_bits);
+		if (off >= 0)
+			goto found;
+	}
+	return -1;
+found:
+	pcpu_alloc_relocate(c);
+	*cp = c;
+	return off;
+}
+
+/* Undo a found area. Index lock held. */
+static void
+alloc_drop_area(struct pcpu_alloc_chunk *c, int off)
+{
+	uint32_t before;
+
+	pcpu_alloc_settle();
+	before = c->bm.nr_empty_pop_pages;
+	pcpu_chunk_free(&c->bm, (uint32_t)off);
+	pcpu_alloc_empty_track(c, before);
+	pcpu_alloc_relocate(c);
+}
+
+/*
+ * Account a new object whose pages are populated; returns its handle and
+ * in *dirty whether its copies must be zeroed. @p user: a size a user
+ * asked for (not a cache refill's class size). Index lock held.
+ */
+static void *
+alloc_commit_area(struct pcpu_alloc_chunk *c, int off, size_t size,
+		uint32_t bits, int user, int *dirty)
+{
+	struct pcpu_alloc *a = &pcpu_alloc;
+
+	a->nr_alloc++;
+	if (pcpu_alloc_live() > a->nr_max_alloc)
+		a->nr_max_alloc = pcpu_alloc_live();
+	if (user && size < a->min_alloc_size)
+		a->min_alloc_size = size;
+	if (user && size > a->max_alloc_size)
+		a->max_alloc_size = size;
+	*dirty = alloc_used_mark(c, (uint32_t)off, bits);
+	return (void *)(a->arena.base +
+		((uintptr_t)c->index << a->chunk_shift) +
+		((uintptr_t)off << PCPU_MIN_ALLOC_SHIFT));
+}
+
+/*
+ * The common case, under the index lock only: space in an existing chunk
+ * on populated pages. NULL when the slow path (the mutex: population, a
+ * new chunk) is needed.
+ */
+static void *
+alloc_area_fast(size_t size, uint32_t bits, uint32_t align_bits, int *dirty)
+{
+	struct pcpu_alloc_chunk *c;
+	uint32_t rs, re;
+	void *h = NULL;
+	int off;
+
+	pcpu_alloc_index_lock();
+	off = alloc_find_area(size, bits, align_bits, &c);
+	if (off >= 0) {
+		if (pcpu_chunk_next_unpop(&c->bm,
+				pcpu_chunk_bit_to_page(&c->bm, (uint32_t)off),
+				pcpu_chunk_bit_to_page(&c->bm,
+					(uint32_t)off + bits - 1) + 1,
+				&rs, &re))
+			alloc_drop_area(c, off);
+		else
+			h = alloc_commit_area(c, off, size, bits, 1, dirty);
+	}
+	pcpu_alloc_index_unlock();
+	return h;
+}
+
+/* Add a new chunk, already created, to the index. Index lock held. */
+static void
+alloc_add_chunk(struct pcpu_alloc_chunk *c)
+{
+	struct pcpu_alloc *a = &pcpu_alloc;
+
+	a->chunks[c->index] = c;
+	pcpu_alloc_list_move(c, PCPU_LIST_FREE, 1);
+	a->nr_chunks++;
+	if (a->nr_chunks > a->nr_max_chunks)
+		a->nr_max_chunks = a->nr_chunks;
+}
+
+/* Pages to populate for pages [ps, pe): the unpopulated ones, and in 4 KiB
+ * mode a batch ahead (one system call for many pages) if the limit
+ * allows. *pe may grow. Index lock held. */
+static uint32_t
+alloc_pages_needed(struct pcpu_alloc_chunk *c, uint32_t ps, uint32_t *pe)
+{
+	const struct pcpu_alloc *a = &pcpu_alloc;
+	uint32_t rs, re, needed = 0, more = 0, ahead;
+
+	for (rs = ps; pcpu_chunk_next_unpop(&c->bm, rs, *pe, &rs, &re); rs = re)
+		needed += re - rs;
+	if (needed == 0 || a->huge)
+		return needed;
+	ahead = RTE_MIN(c->bm.nr_pages, ps + PCPU_POPULATE_BATCH);
+	for (rs = *pe; rs < ahead &&
+	     pcpu_chunk_next_unpop(&c->bm, rs, ahead, &rs, &re); rs = re)
+		more += re - rs;
+	if (more != 0 && (a->conf.max_populated == 0 ||
+	    pcpu_alloc_pages_bytes(a->populated_pages + needed + more) <=
+	    a->conf.max_populated)) {
+		*pe = RTE_MAX(*pe, ahead);
+		needed += more;
+	}
+	return needed;
+}
+
+/*
+ * Find space for an object, creating a chunk if needed, and make sure its
+ * pages are populated. Mutex held, index lock not. Returns the handle or
+ * NULL (rte_errno), and in *dirty whether its copies must be zeroed.
+ */
+static void *
+alloc_area(size_t size, uint32_t bits, uint32_t align_bits, int user,
+		int *dirty)
+{
+	struct pcpu_alloc *a = &pcpu_alloc;
+	struct pcpu_alloc_chunk *c = NULL;
+	uint32_t ps, pe, rs, re, needed;
+	int off, ret;
+	void *h;
+
+	pcpu_alloc_index_lock();
+	while ((off = alloc_find_area(size, bits, align_bits, &c)) < 0) {
+		if (!TAILQ_EMPTY(&a->lists[PCPU_LIST_FREE])) {
+			/* a whole free chunk cannot hold it */
+			pcpu_alloc_index_unlock();
+			rte_errno = ENOMEM;
+			return NULL;
+		}
+		pcpu_alloc_index_unlock();
+		c = pcpu_alloc_chunk_create();
+		if (c == NULL) {
+			rte_errno = ENOMEM;
+			return NULL;
+		}
+		pcpu_alloc_index_lock();
+		alloc_add_chunk(c);
+	}
+	ps = pcpu_chunk_bit_to_page(&c->bm, (uint32_t)off);
+	pe = pcpu_chunk_bit_to_page(&c->bm, (uint32_t)off + bits - 1) + 1;
+	needed = alloc_pages_needed(c, ps, &pe);
+	if (needed != 0 && a->conf.max_populated != 0 &&
+	    pcpu_alloc_pages_bytes(a->populated_pages + needed) >
+	    a->conf.max_populated) {
+		alloc_drop_area(c, off);
+		pcpu_alloc_index_unlock();
+		PCPU_LOG(DEBUG, "populated-bytes limit %" PRIu64 " reached",
+			a->conf.max_populated);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	/*
+	 * The area is ours; other allocations may meanwhile take space on
+	 * these pages under the index lock alone, but they see the pages as
+	 * unpopulated and come to the mutex we hold.
+	 */
+	rs = ps;
+	while (needed != 0 && pcpu_chunk_next_unpop(&c->bm, rs, pe, &rs, &re)) {
+		uint32_t before;
+
+		pcpu_alloc_index_unlock();
+		ret = pcpu_alloc_populate(c, rs, re);
+		pcpu_alloc_index_lock();
+		if (ret != 0) {
+			alloc_drop_area(c, off);
+			pcpu_alloc_index_unlock();
+			PCPU_LOG(ERR, "cannot populate %" PRIu64
+				" bytes per lcore: %s",
+				(uint64_t)(re - rs) * a->page_size,
+				strerror(-ret));
+			rte_errno = ENOMEM;
+			return NULL;
+		}
+		before = c->bm.nr_empty_pop_pages;
+		pcpu_chunk_set_populated(&c->bm, rs, re);
+		alloc_used_clear(c, rs, re);
+		pcpu_alloc_empty_track(c, before);
+		a->populated_pages += re - rs;
+		if (pcpu_alloc_pages_bytes(a->populated_pages) >
+		    a->max_populated_bytes)
+			a->max_populated_bytes =
+				pcpu_alloc_pages_bytes(a->populated_pages);
+		rs = re;
+	}
+	h = alloc_commit_area(c, off, size, bits, user, dirty);
+	pcpu_alloc_index_unlock();
+	return h;
+}
+
+/*
+ * Frees only mark that memory can be given back (they make no system
+ * call); the allocation slow path, which holds the mutex anyway, does the
+ * work, as does rte_pcpu_reclaim().
+ */
+static void
+alloc_balance_if_needed(void)
+{
+	if (__atomic_load_n(&pcpu_alloc.need_balance, __ATOMIC_RELAXED))
+		pcpu_alloc_balance(0);
+}
+
+/* The same from the fast path, only if nobody holds the mutex. */
+static void
+alloc_balance_if_free(void)
+{
+	if (__atomic_load_n(&pcpu_alloc.need_balance, __ATOMIC_RELAXED) &&
+	    pthread_mutex_trylock(&pcpu_alloc.mutex) == 0) {
+		pcpu_alloc_balance(0);
+		pthread_mutex_unlock(&pcpu_alloc.mutex);
+	}
+}
+
+static inline uint32_t
+alloc_size_bits(size_t size)
+{
+	return (uint32_t)(RTE_ALIGN_CEIL(size, PCPU_MIN_ALLOC_SIZE) >>
+		PCPU_MIN_ALLOC_SHIFT);
+}
+
+void
+pcpu_alloc_zero(void *handle, size_t size)
+{
+	unsigned int lcore_id;
+
+	for (lcore_id = pcpu_alloc_lcore_next(0); lcore_id < RTE_MAX_LCORE;
+	     lcore_id = pcpu_alloc_lcore_next(lcore_id + 1))
+		memset(pcpu_arena_addr(&pcpu_alloc.arena, lcore_id,
+			(uintptr_t)handle - pcpu_alloc.arena.base), 0, size);
+}
+
+void
+pcpu_alloc_lcores(uint64_t mask[RTE_PCPU_MASK_WORDS])
+{
+	unsigned int w;
+
+	pthread_mutex_lock(&pcpu_alloc.mutex);
+	for (w = 0; w < RTE_PCPU_MASK_WORDS; w++)
+		mask[w] = pcpu_alloc.lcores[w];
+	pthread_mutex_unlock(&pcpu_alloc.mutex);
+}
+
+void *
+pcpu_alloc_one(size_t size, size_t align)
+{
+	uint32_t bits = alloc_size_bits(size);
+	uint32_t align_bits = (uint32_t)(align >> PCPU_MIN_ALLOC_SHIFT);
+	int dirty;
+	void *h;
+
+	h = alloc_area_fast(size, bits, align_bits, &dirty);
+	if (h == NULL) {
+		pthread_mutex_lock(&pcpu_alloc.mutex);
+		alloc_balance_if_needed();
+		h = alloc_area(size, bits, align_bits, 1, &dirty);
+		if (h == NULL) {
+			pcpu_alloc_index_lock();
+			pcpu_alloc.nr_alloc_fail++;
+			pcpu_alloc_index_unlock();
+		}
+		pthread_mutex_unlock(&pcpu_alloc.mutex);
+	} else {
+		alloc_balance_if_free();
+	}
+	if (h == NULL)
+		return NULL;
+	pcpu_asan_unpoison(h, size);
+	if (dirty)
+		pcpu_alloc_zero(h, size);
+	return h;
+}
+
+unsigned int
+pcpu_alloc_bulk(size_t size, size_t align, void **objs, unsigned int n,
+		int user)
+{
+	uint32_t bits = alloc_size_bits(size);
+	uint32_t align_bits = (uint32_t)(align >> PCPU_MIN_ALLOC_SHIFT);
+	int dirty[PCPU_BULK_GROUP];
+	unsigned int i = 0, j, k;
+
+	while (i < n) {
+		/* groups, so the zero plans fit on the stack */
+		pthread_mutex_lock(&pcpu_alloc.mutex);
+		alloc_balance_if_needed();
+		for (j = 0; j < PCPU_BULK_GROUP && i + j < n; j++) {
+			objs[i + j] = alloc_area(size, bits, align_bits, user,
+				&dirty[j]);
+			if (objs[i + j] == NULL)
+				break;
+		}
+		pthread_mutex_unlock(&pcpu_alloc.mutex);
+		for (k = 0; k < j; k++) {
+			pcpu_asan_unpoison(objs[i + k], size);
+			if (dirty[k])
+				pcpu_alloc_zero(objs[i + k], size);
+		}
+		i += j;
+		if (j < PCPU_BULK_GROUP && i < n)
+			break;
+	}
+	return i;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Free. */
+
+static inline int
+alloc_pool_owned(const struct pcpu_alloc_chunk *c, uint32_t bit)
+{
+	return c->pool_map != NULL &&
+		(c->pool_map[bit / 64] >> (bit % 64) & 1) != 0;
+}
+
+/* Why a handle was refused. */
+enum pcpu_refusal {
+	PCPU_REFUSE_NOT_LIVE,
+	PCPU_REFUSE_POOL,
+};
+
+/* One log line for a refused free. */
+static void
+alloc_refuse(const void *handle, enum pcpu_refusal why)
+{
+	if (why == PCPU_REFUSE_POOL)
+		PCPU_LOG(ERR, "free: %p belongs to an rte_pcpu_mempool: give it "
+			"back with rte_pcpu_mempool_put()", handle);
+	else
+		PCPU_LOG(ERR, "free: %p is not a live allocation", handle);
+}
+
+/*
+ * Free the objects at bits @p offs[0 .. n) of chunk @p c (none a pool's).
+ * Returns how many were freed: n, or the index of the first that is not a
+ * live object. Index lock held.
+ */
+static unsigned int
+alloc_free_in_chunk(struct pcpu_alloc_chunk *c, const uint32_t *offs,
+		unsigned int n)
+{
+	struct pcpu_alloc *a = &pcpu_alloc;
+	struct pcpu_chunk_free_effect eff;
+	unsigned int done, i;
+
+	if (a->pending != NULL && a->pending != c)
+		pcpu_alloc_settle();
+	if (PCPU_ASAN_ON) {
+		/* under the lock: before anyone can allocate the space again */
+		for (i = 0; i < n; i++)
+			pcpu_asan_poison((void *)(a->arena.base +
+				((uintptr_t)c->index << a->chunk_shift) +
+				((uintptr_t)offs[i] << PCPU_MIN_ALLOC_SHIFT)),
+				(size_t)pcpu_chunk_obj_bits(&c->bm, offs[i]) <<
+				PCPU_MIN_ALLOC_SHIFT);
+	}
+	done = pcpu_chunk_free_batch(&c->bm, offs, n, &eff);
+	a->nr_dealloc += eff.nr_objs;
+	/* only what became visible moves the chunk: frees pending in one
+	 * block change neither hints nor page counts */
+	if (eff.settled != 0)
+		pcpu_alloc_apply_effect(c, &eff);
+	if (pcpu_chunk_pending(&c->bm)) {
+		a->pending = c;
+		/* a chunk that became free goes to the free list at once */
+		if (pcpu_alloc_chunk_unused(c))
+			pcpu_alloc_settle();
+	}
+	return done;
+}
+
+int
+pcpu_alloc_free(void *handle)
+{
+	struct pcpu_alloc_chunk *c;
+	enum pcpu_refusal why = PCPU_REFUSE_NOT_LIVE;
+	uint32_t bit = 0;
+	int ret = -1;
+
+	pcpu_alloc_index_lock();
+	if (unlikely(!pcpu_alloc.initialised)) {
+		pcpu_alloc_index_unlock();
+		PCPU_LOG(ERR, "free: %p: allocator not initialised", handle);
+		rte_errno = EINVAL;
+		return -1;
+	}
+	c = pcpu_alloc_chunk_of(handle, &bit);
+	if (c != NULL) {
+		if (unlikely(alloc_pool_owned(c, bit)))
+			why = PCPU_REFUSE_POOL;
+		else if (alloc_free_in_chunk(c, &bit, 1) == 1)
+			ret = 0;
+	}
+	pcpu_alloc_index_unlock();
+	if (ret != 0) {
+		alloc_refuse(handle, why);
+		rte_errno = EINVAL;
+	}
+	return ret;
+}
+
+unsigned int
+pcpu_alloc_free_bulk(void * const *handles, unsigned int n,
+		pcpu_alloc_freed_cb_t *freed_cb, void *arg)
+{
+	struct pcpu_alloc_chunk *c, *group = NULL;
+	uint32_t offs[PCPU_FREE_GROUP], bit = 0;
+	unsigned int i, k = 0, done = 0, j, got;
+	/* handles of the group, to name a refused one */
+	unsigned int at[PCPU_FREE_GROUP];
+
+	pcpu_alloc_index_lock();
+	for (i = 0; i <= n; i++) {
+		c = i < n ? pcpu_alloc_chunk_of(handles[i], &bit) : NULL;
+		/* the group ends: another chunk, a full buffer, the end */
+		if (k != 0 && (c != group || k == PCPU_FREE_GROUP || i == n)) {
+			for (j = 0; j < k; j += got + 1) {
+				got = alloc_free_in_chunk(group, offs + j, k - j);
+				done += got;
+				if (j + got < k)
+					alloc_refuse(handles[at[j + got]],
+						PCPU_REFUSE_NOT_LIVE);
+			}
+			k = 0;
+		}
+		if (i == n)
+			break;
+		if (c == NULL || alloc_pool_owned(c, bit)) {
+			alloc_refuse(handles[i], c == NULL ?
+				PCPU_REFUSE_NOT_LIVE : PCPU_REFUSE_POOL);
+			continue;
+		}
+		group = c;
+		at[k] = i;
+		offs[k++] = bit;
+	}
+	/* still under the lock: before anyone can allocate the space again */
+	if (freed_cb != NULL)
+		freed_cb(arg, handles, n);
+	pcpu_alloc_index_unlock();
+	if (done != n)
+		rte_errno = EINVAL;
+	return done;
+}
+
+int
+pcpu_alloc_pool_mark(void * const *handles, unsigned int n, int own)
+{
+	struct pcpu_alloc_chunk *c;
+	unsigned int i;
+	uint32_t bit = 0;
+	int ret = 0;
+
+	pcpu_alloc_index_lock();
+	for (i = 0; i < n; i++) {
+		c = pcpu_alloc_chunk_of(handles[i], &bit);
+		if (c == NULL || pcpu_chunk_obj_bits(&c->bm, bit) == 0) {
+			ret = -EINVAL;
+			continue;
+		}
+		if (c->pool_map == NULL) {
+			if (!own)
+				continue;
+			/* under the index lock: rare (once per chunk) */
+			c->pool_map = calloc(1, pcpu_alloc_map_len(c));
+			if (c->pool_map == NULL) {
+				ret = -ENOMEM;
+				continue;
+			}
+		}
+		if (own)
+			c->pool_map[bit / 64] |= UINT64_C(1) << (bit % 64);
+		else
+			c->pool_map[bit / 64] &= ~(UINT64_C(1) << (bit % 64));
+	}
+	pcpu_alloc_index_unlock();
+	return ret;
+}
+
+uint32_t
+pcpu_alloc_obj_bytes(const void *handle)
+{
+	struct pcpu_alloc_chunk *c;
+	uint32_t bit = 0, bytes = 0;
+
+	pcpu_alloc_index_lock();
+	c = pcpu_alloc.initialised ? pcpu_alloc_chunk_of(handle, &bit) : NULL;
+	if (c != NULL)
+		bytes = pcpu_chunk_obj_bits(&c->bm, bit) << PCPU_MIN_ALLOC_SHIFT;
+	pcpu_alloc_index_unlock();
+	return bytes;
+}
+
+uint64_t
+pcpu_alloc_reclaim(void)
+{
+	uint64_t bytes;
+
+	pthread_mutex_lock(&pcpu_alloc.mutex);
+	bytes = pcpu_alloc.initialised ? pcpu_alloc_balance(1) : 0;
+	pthread_mutex_unlock(&pcpu_alloc.mutex);
+	return bytes;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Set-up and tear-down. */
+
+int
+pcpu_alloc_init(const struct rte_pcpu_conf *conf)
+{
+	struct pcpu_alloc *a = &pcpu_alloc;
+	uint64_t free_huge;
+	char limit[32];
+	int l, ret;
+
+	pthread_mutex_lock(&a->mutex);
+	if (a->initialised) {
+		pthread_mutex_unlock(&a->mutex);
+		rte_errno = EALREADY;
+		return -1;
+	}
+	free_huge = pcpu_arena_free_hugepages();
+	switch (conf->page_policy) {
+	case RTE_PCPU_PAGE_HUGE:
+		a->huge = 1;
+		break;
+	case RTE_PCPU_PAGE_NORMAL:
+		a->huge = 0;
+		break;
+	default:
+		a->huge = rte_eal_has_hugepages() && free_huge > 0 &&
+			conf->chunk_size >= PCPU_HUGE_PAGE_SIZE;
+		break;
+	}
+	a->page_size = a->huge ? PCPU_HUGE_PAGE_SIZE : PCPU_SMALL_PAGE_SIZE;
+	a->reserve = conf->empty_pages_reserve != 0 ?
+		conf->empty_pages_reserve : (a->huge ? 1 : 4);
+	ret = pcpu_arena_reserve(&a->arena, conf->unit_stride);
+	if (ret != 0) {
+		pthread_mutex_unlock(&a->mutex);
+		PCPU_LOG(ERR, "init: cannot reserve %" PRIu64
+			" bytes of address space", conf->unit_stride *
+			RTE_MAX_LCORE);
+		rte_errno = ENOMEM;
+		return -1;
+	}
+	a->nr_chunk_max = (uint32_t)(conf->unit_stride / conf->chunk_size);
+	a->chunks = calloc(a->nr_chunk_max, sizeof(*a->chunks));
+	if (a->chunks == NULL) {
+		pcpu_arena_release(&a->arena);
+		pthread_mutex_unlock(&a->mutex);
+		PCPU_LOG(ERR, "init: no memory for the chunk index");
+		rte_errno = ENOMEM;
+		return -1;
+	}
+	a->conf = *conf;
+	a->chunk_shift = (uint32_t)rte_log2_u64(conf->chunk_size);
+	for (l = 0; l < PCPU_NR_LISTS; l++)
+		TAILQ_INIT(&a->lists[l]);
+	a->min_alloc_size = UINT64_MAX;
+	rte_pcpu_shared.base = a->arena.base;
+	rte_pcpu_shared.unit_shift = a->arena.unit_shift;
+	a->initialised = 1;
+	__atomic_store_n(&rte_pcpu_shared.initialised, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&a->mutex);
+
+	if (conf->max_populated != 0)
+		snprintf(limit, sizeof(limit), "%" PRIu64 " bytes",
+			conf->max_populated);
+	else
+		snprintf(limit, sizeof(limit), "none");
+	PCPU_LOG(INFO, "%" PRIu64 " KiB of address space per lcore at %p, "
+		"chunks of %" PRIu64 " KiB, %s pages (%" PRIu64
+		" hugepages free), populated-bytes limit %s",
+		conf->unit_stride >> 10, (void *)a->arena.base,
+		conf->chunk_size >> 10, a->huge ? "2 MiB" : "4 KiB", free_huge,
+		limit);
+
+	/* outside the mutex: EAL calls the callback for existing lcores */
+	if (pcpu_alloc_lcores_start() != 0) {
+		pcpu_alloc_cleanup();
+		rte_errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+uint64_t
+pcpu_alloc_cleanup(void)
+{
+	struct pcpu_alloc *a = &pcpu_alloc;
+	uint64_t live;
+	uint32_t idx;
+
+	pcpu_alloc_lcores_stop();
+	pthread_mutex_lock(&a->mutex);
+	live = pcpu_alloc_live();
+	__atomic_store_n(&rte_pcpu_shared.initialised, 0, __ATOMIC_RELEASE);
+	for (idx = 0; a->chunks != NULL && idx < a->nr_chunk_max; idx++) {
+		struct pcpu_alloc_chunk *c = a->chunks[idx];
+
+		if (c == NULL)
+			continue;
+		free(c->used);
+		free(c->pool_map);
+		pcpu_chunk_fini(&c->bm);
+		free(c);
+	}
+	free(a->chunks);
+	pcpu_arena_release(&a->arena);
+	memset(&rte_pcpu_shared, 0, sizeof(rte_pcpu_shared));
+	/* reset everything but the locks */
+	memset((char *)a + offsetof(struct pcpu_alloc, initialised), 0,
+		sizeof(*a) - offsetof(struct pcpu_alloc, initialised));
+	pthread_mutex_unlock(&a->mutex);
+	return live;
+}

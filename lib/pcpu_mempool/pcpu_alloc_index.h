@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+#ifndef _PCPU_ALLOC_INDEX_H_
+#define _PCPU_ALLOC_INDEX_H_
+
+/**
+ * @file
+ * @internal The percpu allocator's one private struct, shared by its
+ * files: pcpu_alloc.c (slots, allocation, free), pcpu_alloc_populate.c (chunks,
+ * population, lcore arrival), pcpu_alloc_balance.c (giving memory back) and
+ * pcpu_alloc_audit.c (its statistics, dump and audit).
+ *
+ * Locking, as Linux mm/percpu.c:
+ *
+ * - pcpu_alloc.mutex serialises everything that populates or depopulates
+ *   memory, creates or destroys chunks, or adds an lcore: the allocation
+ *   slow path, the balance work, lcore arrival, init and cleanup. It is
+ *   never taken with the index lock held.
+ * - the index lock (pcpu_alloc_index_lock(), a spinlock) guards the index
+ *   state: the chunks' maps and hints, the slot lists, the known-zero and
+ *   pool maps and every counter. System calls never run under it:
+ *   population drops it and keeps the mutex (an allocation that meets
+ *   unpopulated pages meanwhile backs off to the mutex), frees take only
+ *   it and do balance work only when they can take the mutex without
+ *   waiting.
+ * - Lock order of the whole library: pool registry, pool, this mutex,
+ *   the index lock. Callbacks of other layers (lcore listeners) are called
+ *   with neither held.
+ *
+ * Invariants (checked by pcpu_alloc_audit()):
+ *
+ * - every chunk is on exactly one list: an active slot by its largest
+ *   free run (pcpu_chunk_slot()), the free list (fully free), the
+ *   sidelined list (depopulated, tried after the active slots) or the
+ *   to-depopulate list (isolated while the balance works on it);
+ * - at most one chunk has frees pending in its bitmap (@c pending); it is
+ *   settled before anything reads hints or page counts;
+ * - populated_pages and empty_pop_pages are the sums over the chunks;
+ *   nr_alloc - nr_dealloc is the sum of the chunks' live objects;
+ * - an lcore in @c lcores has a populated copy of every populated page
+ *   of every chunk; rte_pcpu_shared.lcore_mask is a subset of it (an
+ *   arriving lcore is added there only after the lcore listeners ran).
+ */
+
+#include <pthread.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <rte_common.h>
+#include <rte_pause.h>
+
+#include "rte_pcpu.h"
+#include "pcpu_alloc.h"
+#include "pcpu_arena.h"
+#include "pcpu_chunk.h"
+
+/* Active slots by contig hint, then the special lists, as Linux. */
+#define PCPU_NR_ACTIVE_SLOTS 32
+#define PCPU_LIST_SIDELINED PCPU_NR_ACTIVE_SLOTS
+#define PCPU_LIST_FREE (PCPU_NR_ACTIVE_SLOTS + 1)
+#define PCPU_LIST_TO_DEPOP (PCPU_NR_ACTIVE_SLOTS + 2)
+#define PCPU_NR_LISTS (PCPU_NR_ACTIVE_SLOTS + 3)
+/* A chunk in an active slot below this that fails a fit goes to slot 0
+ * until a free changes its contig hint (as Linux). */
+#define PCPU_SLOT_FAIL_THRESHOLD 3
+
+/**
+ * The allocator's record of one chunk: its bitmap state plus where it
+ * sits in the allocator.
+ */
+struct pcpu_alloc_chunk {
+	struct pcpu_chunk bm;      /**< Bitmap, hints, populated pages. */
+	TAILQ_ENTRY(pcpu_alloc_chunk) next; /**< Link in its list. */
+	int list;                  /**< Slot or list it is on; -1: none. */
+	uint32_t index;            /**< Chunk number inside a unit. */
+	int isolated;              /**< On the to-depopulate list. */
+	/**
+	 * Known-zero map: a bit per granule set once an object was
+	 * allocated over it since its page was populated. A new object none
+	 * of whose granules is set reads as zero on every lcore (fresh pages
+	 * are zero) and needs no memset; in a VM the first write to a page is
+	 * by far its most expensive access.
+	 */
+	uint64_t *used;
+	/** A bit per granule, set at the start of an object a pool owns
+	 * (NULL while the chunk holds none): rte_pcpu_free() refuses it. */
+	uint64_t *pool_map;
+};
+
+TAILQ_HEAD(pcpu_chunk_list, pcpu_alloc_chunk);
+
+/** The allocator. */
+struct pcpu_alloc {
+	pthread_mutex_t mutex;    /**< Population and structure (above). */
+	uint32_t index_lock;      /**< The index lock: pcpu_alloc_index_lock(). */
+	int initialised;
+	struct rte_pcpu_conf conf; /**< Validated, defaults filled in. */
+	struct pcpu_arena arena;
+	uint64_t page_size;       /**< Bookkeeping page: 2 MiB or 4 KiB. */
+	int huge;                 /**< Populate with hugepages. */
+	uint32_t reserve;         /**< Empty populated pages kept. */
+	uint32_t chunk_shift;     /**< log2(chunk_size). */
+	uint32_t nr_chunk_max;    /**< unit_stride / chunk_size. */
+	struct pcpu_alloc_chunk **chunks; /**< By index; NULL: none. */
+	struct pcpu_chunk_list lists[PCPU_NR_LISTS];
+	uint64_t active_mask;     /**< Bit s: active slot s has chunks. */
+	/** The chunk whose bitmap may hold pending frees, or NULL. */
+	struct pcpu_alloc_chunk *pending;
+	void *lcore_cb;           /**< EAL lcore callback handle. */
+
+	/** Lcores with memory, including arriving ones (mutex). */
+	uint64_t lcores[RTE_PCPU_MASK_WORDS];
+	uint32_t nr_lcores;       /**< Lcores in @c lcores. */
+	int lcore_socket[RTE_MAX_LCORE]; /**< NUMA node, -1: unknown. */
+	uint32_t lcores_on_socket[RTE_MAX_NUMA_NODES];
+
+	uint64_t populated_pages; /**< Per lcore. */
+	uint64_t empty_pop_pages;
+	uint64_t max_populated_bytes;
+	int need_balance;         /**< Frees left work for the balance. */
+
+	uint64_t nr_alloc;        /**< Objects taken from the chunks. */
+	uint64_t nr_dealloc;      /**< Objects given back to them. */
+	uint64_t nr_max_alloc;
+	uint64_t nr_alloc_fail;
+	uint32_t nr_chunks;
+	uint32_t nr_max_chunks;
+	uint64_t min_alloc_size;  /**< Of user sizes (UINT64_MAX: none). */
+	uint64_t max_alloc_size;
+	uint32_t nr_huge_fallback;
+};
+
+/** The one instance (pcpu_alloc.c). */
+extern struct pcpu_alloc pcpu_alloc;
+
+/*
+ * The index lock, test-and-test-and-set. Not rte_spinlock_t: DPDK 22.11
+ * unlocks that on x86 with an xchg, a full barrier that costs as much as
+ * the lock itself; a release store is enough on x86 and everywhere else,
+ * as Linux's spin_unlock().
+ */
+static inline void
+pcpu_alloc_index_lock(void)
+{
+	while (__atomic_exchange_n(&pcpu_alloc.index_lock, 1, __ATOMIC_ACQUIRE)
+	       != 0)
+		while (__atomic_load_n(&pcpu_alloc.index_lock,
+				__ATOMIC_RELAXED) != 0)
+			rte_pause();
+}
+
+static inline void
+pcpu_alloc_index_unlock(void)
+{
+	__atomic_store_n(&pcpu_alloc.index_lock, 0, __ATOMIC_RELEASE);
+}
+
+/** First lcore id >= @p lcore_id in the allocator's lcore set, or
+ * RTE_MAX_LCORE. Lock-free: a bit is only ever added, under the mutex, and
+ * an lcore's copies exist before its bit. */
+static inline unsigned int
+pcpu_alloc_lcore_next(unsigned int lcore_id)
+{
+	while (lcore_id < RTE_MAX_LCORE) {
+		uint64_t w = __atomic_load_n(&pcpu_alloc.lcores[lcore_id / 64],
+			__ATOMIC_RELAXED) >> (lcore_id % 64);
+
+		if (w != 0)
+			return lcore_id + (unsigned int)__builtin_ctzll(w);
+		lcore_id = (lcore_id | 63) + 1;
+	}
+	return RTE_MAX_LCORE;
+}
+
+/** Bytes of one chunk in one unit. */
+static inline uint64_t
+pcpu_alloc_chunk_bytes(void)
+{
+	return pcpu_alloc.conf.chunk_size;
+}
+
+/** Whether a chunk holds no object. */
+static inline int
+pcpu_alloc_chunk_unused(const struct pcpu_alloc_chunk *c)
+{
+	return c->bm.free_bytes == pcpu_alloc_chunk_bytes();
+}
+
+/** Populated bytes, all lcores, of @p pages pages per lcore. */
+static inline uint64_t
+pcpu_alloc_pages_bytes(uint64_t pages)
+{
+	return pages * pcpu_alloc.page_size * pcpu_alloc.nr_lcores;
+}
+
+/** Objects allocated now (index lock held). */
+static inline uint64_t
+pcpu_alloc_live(void)
+{
+	return pcpu_alloc.nr_alloc - pcpu_alloc.nr_dealloc;
+}
+
+/** Byte offset of page @p page of chunk @p c inside a unit. */
+static inline uint64_t
+pcpu_alloc_page_off(const struct pcpu_alloc_chunk *c, uint32_t page)
+{
+	return ((uint64_t)c->index << pcpu_alloc.chunk_shift) +
+		(uint64_t)page * pcpu_alloc.page_size;
+}
+
+/** Bytes of a per-chunk map of one bit per granule. */
+static inline size_t
+pcpu_alloc_map_len(const struct pcpu_alloc_chunk *c)
+{
+	return sizeof(uint64_t) * ((c->bm.map_bits + 63) / 64);
+}
+
+/*
+ * pcpu_alloc_index.c: lists, settling, the effect of frees (index lock
+ * held).
+ */
+
+/** Put @p c on list @p list, at the head if @p head. */
+void pcpu_alloc_list_move(struct pcpu_alloc_chunk *c, int list, int head);
+
+/** Put the chunk on the list its free space asks for. */
+void pcpu_alloc_relocate(struct pcpu_alloc_chunk *c);
+
+/** Carry a chunk's change of empty populated pages since @p before into
+ * the global count. */
+void pcpu_alloc_empty_track(const struct pcpu_alloc_chunk *c, uint32_t before);
+
+/** Whether a chunk should be isolated for depopulation now (Linux 5.14's
+ * rule: a quarter of its pages empty, beyond the reserve). */
+int pcpu_alloc_should_isolate(const struct pcpu_alloc_chunk *c);
+
+/** What a batch of frees or a settle did to chunk @p c: page counts, its
+ * list, and the balance work it leaves. */
+void pcpu_alloc_apply_effect(struct pcpu_alloc_chunk *c,
+		const struct pcpu_chunk_free_effect *eff);
+
+/** Settle the pending chunk, if any, and apply what its frees did. Call
+ * before reading hints or page counts. */
+void pcpu_alloc_settle(void);
+
+/** Name of list @p list, for messages. */
+const char *pcpu_alloc_list_name(int list);
+
+/** The chunk of @p handle and its bit in *bit, or NULL if @p handle is
+ * not a granule-aligned address of lcore 0's unit inside a chunk. Index
+ * lock held. */
+struct pcpu_alloc_chunk *pcpu_alloc_chunk_of(const void *handle,
+		uint32_t *bit);
+
+/*
+ * pcpu_alloc_populate.c: chunks and population (mutex held).
+ */
+
+/** Create a chunk in the first free index, mapped for every lcore with
+ * memory; not on any list yet. Index lock not held. NULL (logged) on
+ * error. */
+struct pcpu_alloc_chunk *pcpu_alloc_chunk_create(void);
+
+/** Give a chunk's range back on every lcore and free it; it is off the
+ * lists and out of pcpu_alloc.chunks. Returns the pages (per lcore) it
+ * had populated. Index lock not held. */
+uint64_t pcpu_alloc_chunk_destroy(struct pcpu_alloc_chunk *c);
+
+/** Populate pages [ps, pe) of @p c for every lcore with memory, or for
+ * none. Index lock not held. 0 or -errno. */
+int pcpu_alloc_populate(struct pcpu_alloc_chunk *c, uint32_t ps, uint32_t pe);
+
+/** Give back pages [ps, pe) of @p c on every lcore. Index lock not held. */
+void pcpu_alloc_depopulate(struct pcpu_alloc_chunk *c, uint32_t ps,
+		uint32_t pe);
+
+/** Register the EAL lcore callback (mutex not held: EAL calls it for the
+ * existing lcores). 0 or -1 (logged). */
+int pcpu_alloc_lcores_start(void);
+
+/** Unregister the EAL lcore callback. */
+void pcpu_alloc_lcores_stop(void);
+
+/*
+ * pcpu_alloc_balance.c (mutex held, index lock not).
+ */
+
+/** Give memory back: destroy fully free chunks beyond one spare,
+ * depopulate isolated chunks (with @p explicit, every chunk with empty
+ * pages) down to the reserve of empty pages. Returns bytes given back. */
+uint64_t pcpu_alloc_balance(int explicit);
+
+#endif /* _PCPU_ALLOC_INDEX_H_ */

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+/*
+ * The public entry points of rte_pcpu.h that allocate, free and give
+ * memory back: argument checks, then one call down. Sizes the size-class
+ * caches serve go to them (pcpu_cache.c), the others straight to the
+ * allocator (pcpu_alloc.c).
+ *
+ *   rte_pcpu_alloc()  -> pcpu_cache_alloc() -> [refill] pcpu_alloc_bulk()
+ *                     -> pcpu_alloc_one()                (larger sizes)
+ *   rte_pcpu_free()   -> pcpu_cache_free()  -> [flush]  pcpu_alloc_free_bulk()
+ *                                           -> pcpu_alloc_free() (others)
+ */
+
+#include <errno.h>
+#include <stdint.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+
+#include "rte_pcpu.h"
+#include "pcpu_alloc.h"
+#include "pcpu_cache.h"
+#include "pcpu_front.h"
+#include "pcpu_init.h"
+#include "pcpu_log.h"
+#include "pcpu_util.h"
+
+/* rte_pcpu_alloc() calls refused for their arguments (statistics). */
+static uint64_t front_arg_fail;
+
+uint64_t
+pcpu_front_arg_failures(void)
+{
+	return __atomic_load_n(&front_arg_fail, __ATOMIC_RELAXED);
+}
+
+size_t
+pcpu_front_natural_align(size_t size)
+{
+	size_t r = RTE_ALIGN_CEIL(size, RTE_PCPU_MIN_ALIGN);
+
+	return RTE_MIN(r & -r, (size_t)RTE_CACHE_LINE_SIZE);
+}
+
+/* Validate and normalise alloc arguments; 0, or -1 with one log line. */
+static int
+front_alloc_args(size_t size, size_t *align)
+{
+	if (size == 0 || size > RTE_PCPU_MAX_SIZE) {
+		PCPU_LOG(ERR, "alloc: size %zu not in 1..%u", size,
+			RTE_PCPU_MAX_SIZE);
+		return -1;
+	}
+	if (*align != 0 && (!pcpu_is_pow2(*align) ||
+			    *align > RTE_PCPU_MAX_ALIGN)) {
+		PCPU_LOG(ERR, "alloc: align %zu not a power of two up to %u",
+			*align, RTE_PCPU_MAX_ALIGN);
+		return -1;
+	}
+	if (*align == 0)
+		*align = pcpu_front_natural_align(size);
+	else if (*align < RTE_PCPU_MIN_ALIGN)
+		*align = RTE_PCPU_MIN_ALIGN;
+	return 0;
+}
+
+void *
+rte_pcpu_alloc(size_t size, size_t align)
+{
+	if (pcpu_init_ensure() != 0)
+		return NULL;
+	if (front_alloc_args(size, &align) != 0) {
+		__atomic_fetch_add(&front_arg_fail, 1, __ATOMIC_RELAXED);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (size <= RTE_PCPU_CACHE_MAX_SIZE)
+		return pcpu_cache_alloc(size, align);
+	return pcpu_alloc_one(size, align);
+}
+
+int
+rte_pcpu_free(void *handle)
+{
+	/* an allocator that is not set up is found below, off the fast
+	 * path: the caches are off then, and the allocator refuses */
+	if (unlikely(handle == NULL))
+		return 0;
+	return pcpu_cache_free(handle);
+}
+
+int64_t
+rte_pcpu_reclaim(void)
+{
+	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE)) {
+		rte_errno = EALREADY;
+		return -1;
+	}
+	return (int64_t)pcpu_alloc_reclaim();
+}
+
+int
+rte_pcpu_cache_flush(void)
+{
+	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE)) {
+		rte_errno = EALREADY;
+		return -1;
+	}
+	return (int)RTE_MIN(pcpu_cache_flush(rte_lcore_id()),
+		(uint64_t)INT32_MAX);
+}
+
+int
+rte_pcpu_cache_stats_get(unsigned int lcore_id, unsigned int class_idx,
+		struct rte_pcpu_cache_stats *stats)
+{
+	if (stats == NULL || lcore_id >= RTE_MAX_LCORE ||
+	    class_idx >= RTE_PCPU_CACHE_NB_CLASSES) {
+		rte_errno = EINVAL;
+		return -1;
+	}
+	pcpu_cache_stats(lcore_id, class_idx, stats);
+	return 0;
+}

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+/*
+ * rte_pcpu_init() and rte_pcpu_cleanup(): the configuration's checks and
+ * defaults, and the order in which the layers come and go (pcpu_init.h).
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+
+#include "rte_pcpu.h"
+#include "pcpu_alloc.h"
+#include "pcpu_arena.h"
+#include "pcpu_cache.h"
+#include "pcpu_init.h"
+#include "pcpu_log.h"
+#include "pcpu_util.h"
+
+RTE_LOG_REGISTER_DEFAULT(pcpu_logtype, INFO);
+
+struct rte_pcpu_shared rte_pcpu_shared;
+
+/* Largest unit stride: 64 GiB per lcore. */
+#define INIT_MAX_UNIT_STRIDE (UINT64_C(1) << 36)
+/* Largest chunk: the bitmap counts bits in 32 bits. */
+#define INIT_MAX_CHUNK_SIZE (UINT64_C(1) << 30)
+
+static TAILQ_HEAD(pcpu_layer_list, pcpu_layer) init_layers =
+	TAILQ_HEAD_INITIALIZER(init_layers);
+/* serialises rte_pcpu_init() and rte_pcpu_cleanup() */
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static int init_done;
+
+void
+pcpu_init_layer_register(struct pcpu_layer *l)
+{
+	TAILQ_INSERT_TAIL(&init_layers, l, next);
+}
+
+/* Check @p c and fill in its defaults; 0, or -1 with one log line. */
+static int
+init_conf_check(struct rte_pcpu_conf *c)
+{
+	if ((c->flags & ~RTE_PCPU_F_NO_CACHE) != 0) {
+		PCPU_LOG(ERR, "init: flags %#x not supported", c->flags);
+		return -1;
+	}
+	if (c->page_policy > RTE_PCPU_PAGE_NORMAL) {
+		PCPU_LOG(ERR, "init: bad page policy %d", (int)c->page_policy);
+		return -1;
+	}
+	if (c->unit_stride == 0)
+		c->unit_stride = RTE_PCPU_DEFAULT_UNIT_STRIDE;
+	if (c->chunk_size == 0)
+		c->chunk_size = RTE_MIN(RTE_PCPU_DEFAULT_CHUNK_SIZE,
+			c->unit_stride);
+	if (!pcpu_is_pow2(c->unit_stride) ||
+	    c->unit_stride > INIT_MAX_UNIT_STRIDE) {
+		PCPU_LOG(ERR, "init: unit stride %" PRIu64
+			" not a power of two up to %" PRIu64,
+			c->unit_stride, INIT_MAX_UNIT_STRIDE);
+		return -1;
+	}
+	if (!pcpu_is_pow2(c->chunk_size) ||
+	    c->chunk_size < RTE_PCPU_MAX_SIZE ||
+	    c->chunk_size > RTE_MIN(c->unit_stride, INIT_MAX_CHUNK_SIZE)) {
+		PCPU_LOG(ERR, "init: chunk size %" PRIu64
+			" not a power of two in %u..min(unit stride, %" PRIu64
+			")", c->chunk_size, RTE_PCPU_MAX_SIZE,
+			INIT_MAX_CHUNK_SIZE);
+		return -1;
+	}
+	if (c->empty_pages_reserve > c->unit_stride / PCPU_SMALL_PAGE_SIZE) {
+		PCPU_LOG(ERR, "init: empty_pages_reserve %u above the pages of "
+			"a unit", c->empty_pages_reserve);
+		return -1;
+	}
+	if (c->page_policy == RTE_PCPU_PAGE_HUGE &&
+	    c->chunk_size < PCPU_HUGE_PAGE_SIZE) {
+		PCPU_LOG(ERR, "init: hugepages need chunks of at least 2 MiB");
+		return -1;
+	}
+	return 0;
+}
+
+/* Take the layers down from @p last (excluded) backwards, then the caches
+ * and the allocator. */
+static uint64_t
+init_unwind(struct pcpu_layer *last)
+{
+	struct pcpu_layer *l = last != NULL ?
+		TAILQ_PREV(last, pcpu_layer_list, next) :
+		TAILQ_LAST(&init_layers, pcpu_layer_list);
+
+	for (; l != NULL; l = TAILQ_PREV(l, pcpu_layer_list, next))
+		if (l->cleanup != NULL)
+			l->cleanup();
+	pcpu_cache_cleanup();
+	return pcpu_alloc_cleanup();
+}
+
+int
+rte_pcpu_init(const struct rte_pcpu_conf *conf)
+{
+	struct rte_pcpu_conf c = { 0 };
+	struct pcpu_layer *l;
+
+	if (conf != NULL)
+		c = *conf;
+	if (rte_lcore_count() == 0) {
+		PCPU_LOG(ERR, "init: EAL is not initialised");
+		rte_errno = EINVAL;
+		return -1;
+	}
+	if (init_conf_check(&c) != 0) {
+		rte_errno = EINVAL;
+		return -1;
+	}
+	pthread_mutex_lock(&init_lock);
+	if (init_done) {
+		pthread_mutex_unlock(&init_lock);
+		rte_errno = EALREADY;
+		return -1;
+	}
+	if (pcpu_alloc_init(&c) != 0) {
+		pthread_mutex_unlock(&init_lock);
+		return -1;
+	}
+	pcpu_cache_init(rte_pcpu_shared.base, c.unit_stride, c.chunk_size,
+		(c.flags & RTE_PCPU_F_NO_CACHE) != 0);
+	TAILQ_FOREACH(l, &init_layers, next) {
+		if (l->init != NULL && l->init() != 0) {
+			int err = rte_errno;
+
+			init_unwind(l);
+			pthread_mutex_unlock(&init_lock);
+			rte_errno = err;
+			return -1;
+		}
+	}
+	__atomic_store_n(&init_done, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&init_lock);
+	return 0;
+}
+
+int
+pcpu_init_ensure(void)
+{
+	if (likely(__atomic_load_n(&init_done, __ATOMIC_ACQUIRE)))
+		return 0;
+	if (rte_pcpu_init(NULL) == 0 || rte_errno == EALREADY)
+		return 0;
+	return -1;
+}
+
+int
+rte_pcpu_cleanup(void)
+{
+	uint64_t live;
+
+	pthread_mutex_lock(&init_lock);
+	if (!init_done) {
+		pthread_mutex_unlock(&init_lock);
+		rte_errno = EALREADY;
+		return -1;
+	}
+	__atomic_store_n(&init_done, 0, __ATOMIC_RELEASE);
+	live = init_unwind(NULL);
+	pthread_mutex_unlock(&init_lock);
+	if (live != 0)
+		PCPU_LOG(WARNING, "cleanup: %" PRIu64
+			" objects still allocated became invalid", live);
+	return 0;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+#ifndef _PCPU_INIT_H_
+#define _PCPU_INIT_H_
+
+/**
+ * @file
+ * @internal The library's life cycle (pcpu_init.c): rte_pcpu_init() sets
+ * up the allocator, then the size-class caches, then every registered
+ * upper layer (the pools) in registration order; rte_pcpu_cleanup()
+ * takes them down in the reverse order: upper layers, caches, allocator.
+ */
+
+#include <sys/queue.h>
+
+/** An upper layer's part in the life cycle. */
+struct pcpu_layer {
+	TAILQ_ENTRY(pcpu_layer) next; /**< Registry link. */
+	const char *name;             /**< For messages. */
+	/** After the allocator and the caches are set up: 0, or -1 with
+	 * rte_errno and one log line (rte_pcpu_init() then fails). */
+	int (*init)(void);
+	/** Before the caches and the allocator go: release everything. */
+	void (*cleanup)(void);
+};
+
+/** Register @p l, from a constructor (RTE_INIT), before rte_pcpu_init(). */
+void pcpu_init_layer_register(struct pcpu_layer *l);
+
+/**
+ * Make sure the library is set up: rte_pcpu_init(NULL) the first time.
+ * @return 0, or -1 with rte_errno from rte_pcpu_init().
+ */
+int pcpu_init_ensure(void);
+
+#endif /* _PCPU_INIT_H_ */

@@ -1,0 +1,466 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+/*
+ * Looking at pools: statistics, dump, audit and the telemetry data
+ * (pcpu_telemetry.c registers the commands). Statistics are sums of
+ * per-lcore counters read lock-free; the audit freezes every cache under
+ * the pool lock and checks where each object is.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+
+#include "pcpu_mempool.h"
+#include "pcpu_mempool_audit.h"
+#include "pcpu_mempool_rcu.h"
+#include "pcpu_objcache.h"
+
+/* Objects a cache served: gets - misses. The owner adds to gets before
+ * misses, so reading misses first never gives a negative count. */
+static inline uint64_t
+pool_cache_hits(const struct rte_pcpu_mempool_cache *c)
+{
+	uint64_t misses = __atomic_load_n(&c->misses, __ATOMIC_ACQUIRE);
+
+	return __atomic_load_n(&c->oc.nr_get, __ATOMIC_ACQUIRE) - misses;
+}
+
+/* Bytes that @p nobjs objects cost against the budget now. */
+static inline uint64_t
+pool_charge(const struct pcpu_pool *p, uint64_t nobjs)
+{
+	return nobjs * p->elt_size * pcpu_pool_nr_lcores();
+}
+
+int
+rte_pcpu_mempool_stats_get(const struct rte_pcpu_mempool *mp,
+		struct rte_pcpu_mempool_stats *s)
+{
+	const struct pcpu_pool *p;
+	unsigned int l;
+
+	if (mp == NULL || s == NULL) {
+		rte_errno = EINVAL;
+		return -1;
+	}
+	p = pcpu_pool(mp);
+	memset(s, 0, sizeof(*s));
+	for (l = 0; l < RTE_MAX_LCORE; l++) {
+		const struct rte_pcpu_mempool_cache *c =
+			__atomic_load_n(&mp->caches[l], __ATOMIC_ACQUIRE);
+
+		if (c == NULL)
+			continue;
+		s->get_success += pcpu_pool_stat_read(&c->oc.nr_get);
+		s->put += pcpu_pool_stat_read(&c->oc.nr_put);
+		s->cache_hits += pool_cache_hits(c);
+		s->cache_misses += pcpu_pool_stat_read(&c->misses);
+	}
+	s->get_success += pcpu_pool_stat_read(&p->shared_gets);
+	s->cache_misses += pcpu_pool_stat_read(&p->shared_gets);
+	s->put += pcpu_pool_stat_read(&p->shared_puts);
+	s->get_fail = pcpu_pool_stat_read(&p->get_fail);
+	s->get_fail_budget = pcpu_pool_stat_read(&p->get_fail_budget);
+	s->put_refused = pcpu_pool_stat_read(&p->put_refused);
+	s->rcu_pending = pcpu_pool_rcu_pending(p);
+	s->charged_bytes = pool_charge(p,
+		__atomic_load_n(&p->nb_objs, __ATOMIC_RELAXED));
+	return 0;
+}
+
+static const char *
+pool_rcu_name(const struct pcpu_pool *p)
+{
+	if (p->rcu_v == NULL)
+		return "none";
+	return p->rcu_mode == RTE_PCPU_MEMPOOL_QSBR_MODE_DQ ? "dq" : "sync";
+}
+
+int
+rte_pcpu_mempool_dump(FILE *f, const struct rte_pcpu_mempool *mp)
+{
+	struct rte_pcpu_mempool_stats s;
+	const struct pcpu_pool *p;
+	unsigned int l;
+
+	/* the statistics refuse a NULL pool */
+	if (f == NULL || rte_pcpu_mempool_stats_get(mp, &s) != 0) {
+		rte_errno = EINVAL;
+		return -1;
+	}
+	p = pcpu_pool(mp);
+	fprintf(f, "pcpu_mempool %s: n %u elt_size %zu align %zu cache_size %u"
+		" flags %#x budget %" PRIu64 " obj_init %s rcu %s\n",
+		p->name, p->n, p->elt_size, mp->align, p->cache_size,
+		p->flags, p->max_bytes, p->obj_init != NULL ? "yes" : "no",
+		pool_rcu_name(p));
+	fprintf(f, "  objects %u free_shared %u in_use %u avail %u "
+		"charged_bytes %" PRIu64 " steals %" PRIu64 " grows %" PRIu64
+		"\n", __atomic_load_n(&p->nb_objs, __ATOMIC_RELAXED),
+		__atomic_load_n(&p->nb_free, __ATOMIC_RELAXED),
+		rte_pcpu_mempool_in_use_count(mp),
+		rte_pcpu_mempool_avail_count(mp), s.charged_bytes,
+		pcpu_pool_stat_read(&p->steals),
+		pcpu_pool_stat_read(&p->grows));
+	fprintf(f, "  get_success %" PRIu64 " get_fail %" PRIu64
+		" get_fail_budget %" PRIu64 " put %" PRIu64 " cache_hits %"
+		PRIu64 " cache_misses %" PRIu64 " put_refused %" PRIu64
+		" rcu_pending %" PRIu64 "\n", s.get_success, s.get_fail,
+		s.get_fail_budget, s.put, s.cache_hits, s.cache_misses,
+		s.put_refused, s.rcu_pending);
+	for (l = 0; l < RTE_MAX_LCORE; l++) {
+		const struct rte_pcpu_mempool_cache *c =
+			__atomic_load_n(&mp->caches[l], __ATOMIC_ACQUIRE);
+
+		if (c == NULL)
+			continue;
+		fprintf(f, "  lcore %u cache: len %u size %u len_max %u gets %"
+			PRIu64 " puts %" PRIu64 " hits %" PRIu64 " misses %"
+			PRIu64 " refills %" PRIu64 " flushes %" PRIu64
+			" stolen %" PRIu64 "\n", l,
+			__atomic_load_n(&c->oc.len, __ATOMIC_RELAXED),
+			c->oc.capacity,
+			__atomic_load_n(&c->len_max, __ATOMIC_RELAXED),
+			pcpu_pool_stat_read(&c->oc.nr_get),
+			pcpu_pool_stat_read(&c->oc.nr_put),
+			pool_cache_hits(c),
+			pcpu_pool_stat_read(&c->misses),
+			pcpu_pool_stat_read(&c->oc.nr_refill),
+			pcpu_pool_stat_read(&c->oc.nr_flush),
+			pcpu_pool_stat_read(&c->stolen));
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Audit. */
+
+static int
+audit_ptr_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(void * const *)a;
+	uintptr_t y = (uintptr_t)*(void * const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Index of @p h in sorted @p v, or -1. */
+static long
+audit_ptr_find(void * const *v, unsigned int n, uintptr_t h)
+{
+	unsigned int lo = 0, hi = n;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if ((uintptr_t)v[mid] < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && (uintptr_t)v[lo] == h ? (long)lo : -1;
+}
+
+/* Mark free object @p h in @p seen; 0 or -1 with a message. */
+static int
+audit_mark(void * const *sorted, unsigned int n, uint8_t *seen, uintptr_t h,
+		const char *where, char *msg, size_t len)
+{
+	long i = audit_ptr_find(sorted, n, h);
+
+	if (i < 0) {
+		snprintf(msg, len, "%p in %s is not an object of the pool",
+			(void *)h, where);
+		return -1;
+	}
+	if (seen[i]) {
+		snprintf(msg, len, "%p is free twice (again in %s)", (void *)h,
+			where);
+		return -1;
+	}
+	seen[i] = 1;
+	return 0;
+}
+
+/* Every object listed once, every one a valid handle. */
+static int
+audit_objects(struct pcpu_pool *p, void **sorted, char *msg, size_t len)
+{
+	unsigned int i, nb = p->nb_objs;
+
+	if (nb > p->n || p->nb_free > nb) {
+		snprintf(msg, len, "%u objects, %u free, capacity %u", nb,
+			p->nb_free, p->n);
+		return -1;
+	}
+	memcpy(sorted, p->all, nb * sizeof(void *));
+	qsort(sorted, nb, sizeof(void *), audit_ptr_cmp);
+	for (i = 0; i < nb; i++) {
+		if (!__rte_pcpu_mempool_handle_ok(&p->pub, sorted[i])) {
+			snprintf(msg, len, "object %p is not a valid handle",
+				sorted[i]);
+			return -1;
+		}
+		if (i > 0 && sorted[i] == sorted[i - 1]) {
+			snprintf(msg, len, "object %p listed twice", sorted[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The F_DEBUG table against the free objects and the counters. */
+static int
+audit_debug_table(struct pcpu_pool *p, void * const *sorted,
+		const uint8_t *seen, int64_t out, char *msg, size_t len)
+{
+	const void *key;
+	void *data;
+	uint32_t it = 0;
+	int64_t nout = 0;
+
+	while (rte_hash_iterate(p->out, &key, &data, &it) >= 0) {
+		uintptr_t h = (uintptr_t)*(void * const *)key;
+		long k = audit_ptr_find(sorted, p->nb_objs, h);
+
+		if (k < 0 || seen[k]) {
+			snprintf(msg, len, "out object %p is %s", (void *)h,
+				k < 0 ? "not of the pool" : "also free");
+			return -1;
+		}
+		nout++;
+	}
+	if (nout != out - (int64_t)pcpu_pool_rcu_pending(p)) {
+		snprintf(msg, len, "debug table holds %" PRId64 " objects, "
+			"counters say %" PRId64 " out", nout,
+			out - (int64_t)pcpu_pool_rcu_pending(p));
+		return -1;
+	}
+	return 0;
+}
+
+static int
+pool_audit_locked(struct pcpu_pool *p, void **sorted, uint8_t *seen,
+		char *msg, size_t len)
+{
+	unsigned int l, i, cached = 0, nb = p->nb_objs;
+	char where[32];
+	int64_t out;
+
+	if (audit_objects(p, sorted, msg, len) != 0)
+		return -1;
+	for (i = 0; i < p->nb_free; i++)
+		if (audit_mark(sorted, nb, seen, p->free_objs[i],
+				"the shared stack", msg, len) != 0)
+			return -1;
+	for (l = 0; l < RTE_MAX_LCORE; l++) {
+		struct rte_pcpu_mempool_cache *c = p->pub.caches[l];
+
+		if (c == NULL)
+			continue;
+		if (c->oc.len > c->oc.capacity) {
+			snprintf(msg, len, "lcore %u cache holds %u > %u", l,
+				c->oc.len, c->oc.capacity);
+			return -1;
+		}
+		if (!pcpu_objcache_counts_ok(&c->oc)) {
+			snprintf(msg, len, "lcore %u cache: counters say %"
+				PRIu64 " objects, it holds %u", l,
+				c->oc.refilled + c->oc.nr_put - c->oc.nr_get -
+				c->oc.flushed, c->oc.len);
+			return -1;
+		}
+		snprintf(where, sizeof(where), "lcore %u's cache", l);
+		for (i = 0; i < c->oc.len; i++)
+			if (audit_mark(sorted, nb, seen, c->oc.objs[i], where,
+					msg, len) != 0)
+				return -1;
+		cached += c->oc.len;
+	}
+	out = pcpu_pool_out(p);
+	if ((int64_t)cached + p->nb_free + out != nb) {
+		snprintf(msg, len, "%u cached + %u shared + %" PRId64
+			" out (incl. RCU) != %u objects", cached, p->nb_free,
+			out, nb);
+		return -1;
+	}
+	if (p->out != NULL)
+		return audit_debug_table(p, sorted, seen, out, msg, len);
+	return 0;
+}
+
+int
+rte_pcpu_mempool_audit(const struct rte_pcpu_mempool *mp)
+{
+	struct pcpu_pool *p;
+	void **sorted;
+	uint8_t *seen;
+	char msg[160];
+	int ret;
+
+	if (mp == NULL) {
+		rte_errno = EINVAL;
+		return -1;
+	}
+	p = pcpu_pool(mp);
+	sorted = malloc((size_t)p->n * sizeof(void *) + 1);
+	seen = calloc(p->n, 1);
+	if (sorted == NULL || seen == NULL) {
+		free(sorted);
+		free(seen);
+		MP_LOG(ERR, "audit %s: no memory for the check", p->name);
+		rte_errno = ENOMEM;
+		return -1;
+	}
+	pthread_mutex_lock(&p->lock);
+	pcpu_pool_cache_freeze(p, NULL);
+	ret = pool_audit_locked(p, sorted, seen, msg, sizeof(msg));
+	pcpu_pool_cache_thaw(p, NULL);
+	pthread_mutex_unlock(&p->lock);
+	free(sorted);
+	free(seen);
+	if (ret != 0) {
+		MP_LOG(ERR, "audit %s: %s", p->name, msg);
+		rte_errno = EFAULT;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Telemetry data (called on the telemetry thread). */
+
+void
+pcpu_pool_tel_list(struct rte_tel_data *d)
+{
+	struct pcpu_pool *p;
+
+	pthread_mutex_lock(&pcpu_pools.lock);
+	TAILQ_FOREACH(p, &pcpu_pools.pools, next)
+		rte_tel_data_add_array_string(d, p->name);
+	pthread_mutex_unlock(&pcpu_pools.lock);
+}
+
+/* Per-lcore cache fields, one array each, indexed like "lcore_ids". */
+enum tel_cache_field {
+	TEL_LCORE, TEL_LEN, TEL_LEN_MAX, TEL_GETS, TEL_PUTS, TEL_HITS,
+	TEL_MISSES, TEL_REFILLS, TEL_FLUSHES, TEL_STOLEN, TEL_NR_FIELDS
+};
+
+static const char * const tel_cache_keys[TEL_NR_FIELDS] = {
+	"lcore_ids", "lcore_cache_len", "lcore_cache_len_max", "lcore_gets",
+	"lcore_puts", "lcore_hits", "lcore_misses", "lcore_refills",
+	"lcore_flushes", "lcore_stolen",
+};
+
+/* The pool's own fields (everything but the per-lcore arrays). */
+static void
+tel_pool_fields(const struct pcpu_pool *p, struct rte_tel_data *d)
+{
+	const struct rte_pcpu_mempool *mp = &p->pub;
+	struct rte_pcpu_mempool_stats s;
+
+	rte_pcpu_mempool_stats_get(mp, &s);
+	rte_tel_data_add_dict_string(d, "name", p->name);
+	rte_tel_data_add_dict_u64(d, "elt_size", p->elt_size);
+	rte_tel_data_add_dict_u64(d, "align", mp->align);
+	rte_tel_data_add_dict_u64(d, "n", p->n);
+	rte_tel_data_add_dict_u64(d, "cache_size", p->cache_size);
+	rte_tel_data_add_dict_u64(d, "flags", p->flags);
+	rte_tel_data_add_dict_u64(d, "in_use",
+		rte_pcpu_mempool_in_use_count(mp));
+	rte_tel_data_add_dict_u64(d, "avail", rte_pcpu_mempool_avail_count(mp));
+	rte_tel_data_add_dict_u64(d, "objects",
+		__atomic_load_n(&p->nb_objs, __ATOMIC_RELAXED));
+	rte_tel_data_add_dict_u64(d, "free_shared",
+		__atomic_load_n(&p->nb_free, __ATOMIC_RELAXED));
+	rte_tel_data_add_dict_u64(d, "budget_bytes", p->max_bytes);
+	rte_tel_data_add_dict_u64(d, "charged_bytes", s.charged_bytes);
+	rte_tel_data_add_dict_string(d, "init", p->obj_init != NULL ?
+		"obj_init" : mp->zero_bytes != 0 ? "zero_on_get" : "none");
+	rte_tel_data_add_dict_string(d, "rcu", pool_rcu_name(p));
+	rte_tel_data_add_dict_u64(d, "get_success", s.get_success);
+	rte_tel_data_add_dict_u64(d, "get_fail", s.get_fail);
+	rte_tel_data_add_dict_u64(d, "get_fail_budget", s.get_fail_budget);
+	rte_tel_data_add_dict_u64(d, "put", s.put);
+	rte_tel_data_add_dict_u64(d, "cache_hits", s.cache_hits);
+	rte_tel_data_add_dict_u64(d, "cache_misses", s.cache_misses);
+	rte_tel_data_add_dict_u64(d, "put_refused", s.put_refused);
+	rte_tel_data_add_dict_u64(d, "rcu_pending", s.rcu_pending);
+	rte_tel_data_add_dict_u64(d, "steals", pcpu_pool_stat_read(&p->steals));
+	/* watermarks: flush above cache_size, refill/flush to half */
+	rte_tel_data_add_dict_u64(d, "cache_high_watermark", p->cache_size);
+	rte_tel_data_add_dict_u64(d, "cache_low_watermark", p->cache_size / 2);
+}
+
+int
+pcpu_pool_tel_info(const char *name, struct rte_tel_data *d)
+{
+	struct rte_tel_data *arr[TEL_NR_FIELDS] = { NULL };
+	const struct rte_pcpu_mempool_cache *c;
+	struct pcpu_pool *p;
+	unsigned int l, f;
+	int ret = 0;
+
+	for (f = 0; f < TEL_NR_FIELDS; f++) {
+		arr[f] = rte_tel_data_alloc();
+		if (arr[f] == NULL) {
+			ret = -ENOMEM;
+			goto out_free;
+		}
+		rte_tel_data_start_array(arr[f], RTE_TEL_U64_VAL);
+	}
+	pthread_mutex_lock(&pcpu_pools.lock);
+	p = pcpu_pool_find(name);
+	if (p == NULL) {
+		pthread_mutex_unlock(&pcpu_pools.lock);
+		ret = -ENOENT;
+		goto out_free;
+	}
+	tel_pool_fields(p, d);
+	for (l = 0; l < RTE_MAX_LCORE; l++) {
+		c = __atomic_load_n(&p->pub.caches[l], __ATOMIC_ACQUIRE);
+		if (c == NULL)
+			continue;
+		rte_tel_data_add_array_u64(arr[TEL_LCORE], l);
+		rte_tel_data_add_array_u64(arr[TEL_LEN],
+			__atomic_load_n(&c->oc.len, __ATOMIC_RELAXED));
+		rte_tel_data_add_array_u64(arr[TEL_LEN_MAX],
+			__atomic_load_n(&c->len_max, __ATOMIC_RELAXED));
+		rte_tel_data_add_array_u64(arr[TEL_GETS],
+			pcpu_pool_stat_read(&c->oc.nr_get));
+		rte_tel_data_add_array_u64(arr[TEL_PUTS],
+			pcpu_pool_stat_read(&c->oc.nr_put));
+		rte_tel_data_add_array_u64(arr[TEL_HITS], pool_cache_hits(c));
+		rte_tel_data_add_array_u64(arr[TEL_MISSES],
+			pcpu_pool_stat_read(&c->misses));
+		rte_tel_data_add_array_u64(arr[TEL_REFILLS],
+			pcpu_pool_stat_read(&c->oc.nr_refill));
+		rte_tel_data_add_array_u64(arr[TEL_FLUSHES],
+			pcpu_pool_stat_read(&c->oc.nr_flush));
+		rte_tel_data_add_array_u64(arr[TEL_STOLEN],
+			pcpu_pool_stat_read(&c->stolen));
+	}
+	pthread_mutex_unlock(&pcpu_pools.lock);
+	for (f = 0; f < TEL_NR_FIELDS; f++) {
+		/* keep = 0: d takes ownership */
+		if (rte_tel_data_add_dict_container(d, tel_cache_keys[f],
+				arr[f], 0) != 0)
+			rte_tel_data_free(arr[f]);
+		arr[f] = NULL;
+	}
+	return 0;
+
+out_free:
+	for (f = 0; f < TEL_NR_FIELDS; f++)
+		rte_tel_data_free(arr[f]);
+	return ret;
+}

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+/*
+ * Deferred puts: with an RCU QSBR variable attached, an object put back is
+ * reused only after every reader registered on it has reported a
+ * quiescent state, as rte_hash_rcu_qsbr_add() does for hash entries. DQ
+ * mode queues puts on an rte_rcu_qsbr defer queue whose free callback
+ * returns them to the shared stack; SYNC mode waits for a grace period in
+ * the put. Objects waiting count as in use (rcu_enq - rcu_done).
+ */
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_ring.h>
+
+#include "pcpu_asan.h"
+#include "pcpu_mempool_rcu.h"
+
+/* Reclaim from the defer queue (the pool's rcu_reclaim). */
+static void
+pool_rcu_reclaim(struct pcpu_pool *p)
+{
+	unsigned int freed, pending, avail;
+
+	if (pcpu_pool_rcu_pending(p) != 0)
+		rte_rcu_qsbr_dq_reclaim(p->dq, p->dq_max_reclaim, &freed,
+			&pending, &avail);
+}
+
+/* Defer-queue free callback: objects past their grace period. */
+static void
+pool_rcu_free(void *arg, void *e, unsigned int n)
+{
+	struct pcpu_pool *p = arg;
+	unsigned int i;
+
+	/* past the grace period: no reader holds them any more */
+	for (i = 0; i < n; i++)
+		pcpu_asan_poison(((void **)e)[i], p->elt_size);
+	pthread_mutex_lock(&p->lock);
+	pcpu_pool_push_shared(p, e, n);
+	pthread_mutex_unlock(&p->lock);
+	__atomic_fetch_add(&p->rcu_done, n, __ATOMIC_RELEASE);
+}
+
+int
+pcpu_pool_put_rcu(struct pcpu_pool *p, void * const *objs, unsigned int n)
+{
+	unsigned int lcore_id = pcpu_pool_lcore_id(), ok, i;
+	struct rte_pcpu_mempool_cache *c = NULL;
+	int ret;
+
+	if (p->rcu_mode == RTE_PCPU_MEMPOOL_QSBR_MODE_SYNC) {
+		/* the putter must not be an online reader of v */
+		rte_rcu_qsbr_synchronize(p->rcu_v, RTE_QSBR_THRID_INVALID);
+		return pcpu_pool_put_now(p, objs, n);
+	}
+	if (p->out != NULL)
+		pthread_mutex_lock(&p->lock);
+	ok = pcpu_pool_put_check(p, objs, n, &ret);
+	if (p->out != NULL)
+		pthread_mutex_unlock(&p->lock);
+	if (lcore_id < RTE_MAX_LCORE)
+		c = __atomic_load_n(&p->pub.caches[lcore_id], __ATOMIC_ACQUIRE);
+	for (i = 0; i < ok; i++) {
+		void *obj = objs[i];
+
+		__atomic_fetch_add(&p->rcu_enq, 1, __ATOMIC_RELEASE);
+		if (c != NULL) {
+			/* a user's put that passes by the cache; under the
+			 * lock, as a stealer's drain counts flushes too */
+			pthread_mutex_lock(&p->lock);
+			pcpu_pool_stat_add(&c->oc.nr_put, 1);
+			pcpu_pool_stat_add(&c->oc.flushed, 1);
+			pthread_mutex_unlock(&p->lock);
+		} else {
+			__atomic_fetch_add(&p->shared_puts, 1,
+				__ATOMIC_RELAXED);
+		}
+		if (rte_rcu_qsbr_dq_enqueue(p->dq, &obj) == 0)
+			continue;
+		/* queue full: wait for the grace period here */
+		rte_rcu_qsbr_synchronize(p->rcu_v, RTE_QSBR_THRID_INVALID);
+		pool_rcu_free(p, &obj, 1);
+	}
+	return ret;
+}
+
+void
+pcpu_pool_rcu_delete(struct pcpu_pool *p)
+{
+	if (p->dq == NULL)
+		return;
+	if (rte_rcu_qsbr_dq_delete(p->dq) != 0)
+		MP_LOG(WARNING, "%s: defer queue not empty at free", p->name);
+	p->dq = NULL;
+	p->rcu_reclaim = NULL;
+}
+
+int
+rte_pcpu_mempool_rcu_qsbr_add(struct rte_pcpu_mempool *mp,
+		const struct rte_pcpu_mempool_rcu_config *cfg)
+{
+	struct rte_rcu_qsbr_dq_parameters params = { 0 };
+	char dq_name[RTE_RING_NAMESIZE];
+	struct pcpu_pool *p;
+
+	if (mp == NULL || cfg == NULL || cfg->v == NULL ||
+	    (cfg->mode != RTE_PCPU_MEMPOOL_QSBR_MODE_DQ &&
+	     cfg->mode != RTE_PCPU_MEMPOOL_QSBR_MODE_SYNC)) {
+		MP_LOG(ERR, "rcu_qsbr_add: bad arguments");
+		rte_errno = EINVAL;
+		return -1;
+	}
+	p = pcpu_pool(mp);
+	pthread_mutex_lock(&p->lock);
+	if (p->rcu_v != NULL) {
+		pthread_mutex_unlock(&p->lock);
+		MP_LOG(ERR, "%s: RCU already attached", p->name);
+		rte_errno = EEXIST;
+		return -1;
+	}
+	if (cfg->mode == RTE_PCPU_MEMPOOL_QSBR_MODE_DQ) {
+		snprintf(dq_name, sizeof(dq_name), "pcpu_mp_%u", p->id);
+		params.name = dq_name;
+		params.flags = 0; /* MT-safe */
+		params.size = cfg->dq_size != 0 ? cfg->dq_size : p->n;
+		params.esize = sizeof(void *);
+		params.trigger_reclaim_limit = cfg->trigger_reclaim_limit;
+		params.max_reclaim_size = cfg->max_reclaim_size != 0 ?
+			cfg->max_reclaim_size : params.size;
+		params.free_fn = pool_rcu_free;
+		params.p = p;
+		params.v = cfg->v;
+		p->dq = rte_rcu_qsbr_dq_create(&params);
+		if (p->dq == NULL) {
+			pthread_mutex_unlock(&p->lock);
+			MP_LOG(ERR, "%s: cannot create the defer queue: %s",
+				p->name, rte_strerror(rte_errno));
+			rte_errno = ENOMEM;
+			return -1;
+		}
+		p->dq_max_reclaim = params.max_reclaim_size;
+		p->rcu_reclaim = pool_rcu_reclaim;
+	}
+	p->rcu_mode = cfg->mode;
+	__atomic_store_n(&p->rcu_v, cfg->v, __ATOMIC_RELEASE);
+	/* puts must now go through the defer queue: no inline paths */
+	__atomic_store_n(&p->pub.inline_ok, 0, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&p->lock);
+	return 0;
+}

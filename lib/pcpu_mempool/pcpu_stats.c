@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+/*
+ * rte_pcpu_stats_get(), rte_pcpu_dump() and rte_pcpu_audit(): above the
+ * layers, they ask each for its part (the allocator's counters and chunks,
+ * the caches' counters and contents, the entry points' refusals) and put
+ * them together as users count: the allocator counts objects as they leave
+ * and enter the chunks, so an object in a cache is allocated for it;
+ * users see the objects the caches hand out and take back.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+
+#include "rte_pcpu.h"
+#include "pcpu_alloc.h"
+#include "pcpu_cache.h"
+#include "pcpu_front.h"
+#include "pcpu_log.h"
+
+/* Users' allocations and frees, from the allocator's and the caches'. */
+static void
+stats_user_counts(const struct pcpu_alloc_counters *ac,
+		const struct pcpu_cache_counters *cc, uint64_t *nr_alloc,
+		uint64_t *nr_dealloc)
+{
+	*nr_alloc = ac->nr_alloc - cc->refilled + cc->user_alloc;
+	*nr_dealloc = ac->nr_dealloc - cc->flushed + cc->user_free;
+}
+
+int
+rte_pcpu_stats_get(struct rte_pcpu_stats *s)
+{
+	struct pcpu_alloc_counters ac;
+	struct pcpu_cache_counters cc;
+	unsigned int i;
+
+	if (s == NULL) {
+		rte_errno = EINVAL;
+		return -1;
+	}
+	memset(s, 0, sizeof(*s));
+	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE))
+		return 0;
+	/* exact when no cache runs meanwhile */
+	pcpu_cache_counters(&cc);
+	pcpu_alloc_counters(&ac);
+	stats_user_counts(&ac, &cc, &s->nr_alloc, &s->nr_dealloc);
+	s->nr_cur_alloc = s->nr_alloc >= s->nr_dealloc ?
+		s->nr_alloc - s->nr_dealloc : 0;
+	s->nr_max_alloc = ac.nr_max_alloc;
+	s->nr_alloc_fail = ac.nr_alloc_fail + cc.alloc_fail +
+		pcpu_front_arg_failures();
+	s->nr_chunks = ac.nr_chunks;
+	s->nr_max_chunks = ac.nr_max_chunks;
+	/* sizes users asked for: of the allocator directly, and of caches */
+	s->min_alloc_size = RTE_MIN(ac.min_alloc_size, cc.min_size);
+	if (s->min_alloc_size == UINT64_MAX)
+		s->min_alloc_size = 0;
+	s->max_alloc_size = RTE_MAX(ac.max_alloc_size, cc.max_size);
+	s->populated_bytes = ac.populated_pages * ac.page_size * ac.nr_lcores;
+	s->max_populated_bytes = ac.max_populated_bytes;
+	for (i = 0; i < RTE_MAX_NUMA_NODES; i++)
+		s->populated_bytes_socket[i] = ac.populated_bytes_socket[i];
+	s->populated_pages = ac.populated_pages;
+	s->empty_pop_pages = ac.empty_pop_pages;
+	s->page_size = ac.page_size;
+	s->max_populated = ac.conf.max_populated;
+	s->unit_stride = ac.conf.unit_stride;
+	s->chunk_size = ac.conf.chunk_size;
+	s->nr_lcores = ac.nr_lcores;
+	s->nr_huge_fallback = ac.nr_huge_fallback;
+	s->cached_objs = cc.cached_objs;
+	s->cached_bytes = cc.cached_bytes;
+	return 0;
+}
+
+int
+rte_pcpu_dump(FILE *f)
+{
+	struct rte_pcpu_stats s;
+
+	if (f == NULL)
+		f = stdout;
+	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE)) {
+		rte_errno = EALREADY;
+		return -1;
+	}
+	rte_pcpu_stats_get(&s);
+	fprintf(f, "pcpu: unit stride %" PRIu64 " chunk %" PRIu64
+		" page %" PRIu64 " lcores %u limit %" PRIu64 "\n",
+		s.unit_stride, s.chunk_size, s.page_size, s.nr_lcores,
+		s.max_populated);
+	fprintf(f, "  nr_alloc %" PRIu64 " nr_dealloc %" PRIu64
+		" nr_cur_alloc %" PRIu64 " nr_max_alloc %" PRIu64
+		" nr_alloc_fail %" PRIu64 "\n", s.nr_alloc, s.nr_dealloc,
+		s.nr_cur_alloc, s.nr_max_alloc, s.nr_alloc_fail);
+	fprintf(f, "  nr_chunks %u nr_max_chunks %u min_alloc %" PRIu64
+		" max_alloc %" PRIu64 "\n", s.nr_chunks, s.nr_max_chunks,
+		s.min_alloc_size, s.max_alloc_size);
+	fprintf(f, "  populated %" PRIu64 " bytes (max %" PRIu64
+		"), %" PRIu64 " pages per lcore, %" PRIu64
+		" empty, huge fallbacks %u, cached %" PRIu64 " objs %" PRIu64
+		" bytes\n", s.populated_bytes, s.max_populated_bytes,
+		s.populated_pages, s.empty_pop_pages, s.nr_huge_fallback,
+		s.cached_objs, s.cached_bytes);
+	pcpu_alloc_dump_chunks(f);
+	return 0;
+}
+
+int
+rte_pcpu_audit(void)
+{
+	struct pcpu_alloc_counters ac;
+	struct pcpu_cache_counters cc;
+	uint64_t cached = 0, user_alloc, user_free;
+	char msg[256];
+
+	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE))
+		return 0;
+	if (pcpu_alloc_audit(&ac, msg, sizeof(msg)) != 0 ||
+	    pcpu_cache_audit(&cached, msg, sizeof(msg)) != 0)
+		goto fail;
+	/* user-live + cached == live objects in the chunks */
+	pcpu_cache_counters(&cc);
+	stats_user_counts(&ac, &cc, &user_alloc, &user_free);
+	if (cc.cached_objs != cached) {
+		snprintf(msg, sizeof(msg), "caches hold %" PRIu64
+			" objects, counted %" PRIu64, cached, cc.cached_objs);
+		goto fail;
+	}
+	if (user_alloc - user_free + cached != ac.live_objs) {
+		snprintf(msg, sizeof(msg), "user-live %" PRIu64 " + cached %"
+			PRIu64 " != %" PRIu64 " objects in chunks",
+			user_alloc - user_free, cached, ac.live_objs);
+		goto fail;
+	}
+	return 0;
+fail:
+	PCPU_LOG(ERR, "audit: %s", msg);
+	rte_errno = EFAULT;
+	return -1;
+}

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+#ifndef _RTE_PCPU_CORE_H_
+#define _RTE_PCPU_CORE_H_
+
+/**
+ * @file
+ * Internals of the inline percpu accessors: the state they read and the
+ * helpers behind RTE_PCPU(), RTE_PCPU_LCORE(), RTE_PCPU_FOREACH() and
+ * rte_pcpu_sum_u64(), and the list of copy offsets that the inline pool
+ * get uses to zero an object. As rte_ring_core.h is to rte_ring.h.
+ *
+ * Do not include this file directly: include <rte_pcpu.h>. Nothing here is
+ * API; it may change with every release, and an application built against
+ * one release's inline functions must be rebuilt for the next.
+ */
+
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+#include <rte_debug.h>
+#include <rte_lcore.h>
+#ifdef RTE_ARCH_X86
+#include <emmintrin.h>
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @internal Words of the lcore mask. */
+#define RTE_PCPU_MASK_WORDS ((RTE_MAX_LCORE + 63) / 64)
+
+/**
+ * @internal Size in bytes of struct rte_pcpu_shared, fixed.
+ *
+ * rte_pcpu_shared is a data symbol that inline code of applications reads,
+ * so dynamically linked executables hold a copy of it (a copy relocation)
+ * whose size is fixed when they are linked: the struct must never grow.
+ * New fields take bytes of @c reserved.
+ */
+#define RTE_PCPU_SHARED_SIZE 512
+
+/**
+ * @internal What the inline accessors read. Written by the library only:
+ * at initialisation, at cleanup, and when an lcore gains memory (one bit of
+ * @c lcore_mask, with release order, after the lcore's copies of every
+ * object exist and are initialised).
+ */
+struct rte_pcpu_shared {
+	uintptr_t base;              /**< Address of unit 0. */
+	uint32_t unit_shift;         /**< log2(unit_stride). */
+	uint32_t initialised;        /**< Non-zero once set up. */
+	/** Bit i set: lcore id i has memory. */
+	uint64_t lcore_mask[RTE_PCPU_MASK_WORDS];
+	/** Keeps the size at RTE_PCPU_SHARED_SIZE. */
+	uint8_t reserved[RTE_PCPU_SHARED_SIZE - sizeof(uintptr_t) -
+		2 * sizeof(uint32_t) - RTE_PCPU_MASK_WORDS * sizeof(uint64_t)];
+} __rte_cache_aligned;
+
+/** @internal The one instance, defined in the library. */
+extern struct rte_pcpu_shared rte_pcpu_shared;
+
+/**
+ * @internal Whether lcore @p lcore_id has memory.
+ *
+ * @param lcore_id Lcore id, any value.
+ * @return 1 or 0.
+ */
+static inline int
+__rte_pcpu_lcore_has_memory(unsigned int lcore_id)
+{
+	if (lcore_id >= RTE_MAX_LCORE)
+		return 0;
+	return (__atomic_load_n(&rte_pcpu_shared.lcore_mask[lcore_id / 64],
+			__ATOMIC_ACQUIRE) >> (lcore_id % 64)) & 1;
+}
+
+/**
+ * @internal First lcore id >= @p lcore_id that has memory.
+ *
+ * @param lcore_id First lcore id to consider.
+ * @return The lcore id, or RTE_MAX_LCORE if there is none.
+ */
+static inline unsigned int
+__rte_pcpu_lcore_next(unsigned int lcore_id)
+{
+	while (lcore_id < RTE_MAX_LCORE) {
+		uint64_t w = __atomic_load_n(
+			&rte_pcpu_shared.lcore_mask[lcore_id / 64],
+			__ATOMIC_ACQUIRE) >> (lcore_id % 64);
+
+		if (w != 0)
+			return lcore_id + (unsigned int)__builtin_ctzll(w);
+		lcore_id = (lcore_id | 63) + 1;
+	}
+	return RTE_MAX_LCORE;
+}
+
+/**
+ * @internal Untyped address of lcore @p lcore_id's copy of @p handle.
+ *
+ * @param lcore_id Lcore id, below RTE_MAX_LCORE.
+ * @param handle Handle from rte_pcpu_alloc().
+ * @return Address of that lcore's copy.
+ */
+static inline void *
+__rte_pcpu_lcore_ptr(unsigned int lcore_id, const void *handle)
+{
+	RTE_ASSERT(lcore_id < RTE_MAX_LCORE);
+	return (void *)((uintptr_t)handle +
+		((uintptr_t)lcore_id << rte_pcpu_shared.unit_shift));
+}
+
+/**
+ * @internal The calling lcore's copy; asserts (debug builds) that the
+ * caller is an lcore.
+ *
+ * @param handle Handle from rte_pcpu_alloc().
+ * @return Address of the calling lcore's copy.
+ */
+static inline void *
+__rte_pcpu_self_ptr(const void *handle)
+{
+	unsigned int lcore_id = rte_lcore_id();
+
+	RTE_ASSERT(lcore_id != LCORE_ID_ANY);
+	return __rte_pcpu_lcore_ptr(lcore_id, handle);
+}
+
+/**
+ * @internal Where every lcore's copy of an object lies, relative to lcore
+ * 0's copy (the handle), as of one look at rte_pcpu_shared.lcore_mask.
+ * Each fast path that zeroes copies (an lcore's cache buckets, a pool's
+ * lcore cache) keeps its own, used by one thread only; checking that it is
+ * current costs one load per mask word.
+ */
+struct rte_pcpu_copies {
+	uint64_t mask[RTE_PCPU_MASK_WORDS]; /**< The mask these are of. */
+	unsigned int nr;                    /**< Entries of offs[]. */
+	uintptr_t offs[RTE_MAX_LCORE];      /**< lcore_id << unit_shift. */
+};
+
+/**
+ * @internal Whether @p cp still lists every lcore with memory.
+ *
+ * @param cp A list of copy offsets.
+ * @return Non-zero if current; 0 if the library must rebuild it.
+ */
+static __rte_always_inline int
+__rte_pcpu_copies_current(const struct rte_pcpu_copies *cp)
+{
+	unsigned int w;
+
+	for (w = 0; w < RTE_PCPU_MASK_WORDS; w++)
+		if (unlikely(__atomic_load_n(&rte_pcpu_shared.lcore_mask[w],
+				__ATOMIC_ACQUIRE) != cp->mask[w]))
+			return 0;
+	return 1;
+}
+
+/**
+ * @internal Zero @p sz bytes (a multiple of 8, constant at each call site)
+ * of every copy in @p cp of the object at @p h. On x86 with 16-byte
+ * stores: a constant-size memset of 96..512 bytes compiles to "rep stos",
+ * whose start-up cost dominates at these sizes.
+ *
+ * @param cp Copy offsets (current).
+ * @param h The object's handle (lcore 0's copy).
+ * @param sz Bytes per copy, a multiple of 8.
+ */
+static __rte_always_inline void
+__rte_pcpu_copies_zero(const struct rte_pcpu_copies *cp, uintptr_t h,
+		unsigned int sz)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < cp->nr; i++) {
+		uintptr_t p = h + cp->offs[i];
+
+#ifdef RTE_ARCH_X86
+		const __m128i z = _mm_setzero_si128();
+
+		for (k = 0; k + 16 <= sz; k += 16)
+			_mm_storeu_si128((__m128i *)(p + k), z);
+		if (sz & 8)
+			*(volatile uint64_t *)(p + k) = 0;
+#else
+		RTE_SET_USED(k);
+		memset((void *)p, 0, sz);
+#endif
+	}
+}
+
+/**
+ * @internal A per-lcore cache of free handles, the one cache engine of the
+ * library: the size-class caches behind rte_pcpu_alloc() and the lcore
+ * caches of the pools are both made of it (the library's pcpu_objcache.h
+ * has the slow paths: refill, flush, drain). A LIFO: objs[len - 1] is the
+ * most recently freed, hottest handle. Only the owning lcore changes it,
+ * except that a pool's cache can be taken over by another thread under
+ * the handshake of rte_pcpu_mempool_core.h. Counters are written by the
+ * owner with relaxed atomic stores, so statistics can read them at any
+ * time.
+ */
+struct rte_pcpu_objcache {
+	uint32_t len;        /**< Handles held now. */
+	uint32_t capacity;   /**< Handles it may hold between operations. */
+	uintptr_t *objs;     /**< The array, allocated by the owner. */
+	uint64_t nr_get;     /**< Handles taken out (by users). */
+	uint64_t nr_put;     /**< Handles put in (by users). */
+	uint64_t nr_refill;  /**< Refills: calls that brought handles in. */
+	uint64_t refilled;   /**< Handles refills brought in. */
+	uint64_t nr_flush;   /**< Flushes: calls that sent handles out. */
+	uint64_t flushed;    /**< Handles flushes sent out. */
+};
+
+/**
+ * @internal Take the hottest handle; the cache must not be empty.
+ *
+ * @param oc The calling lcore's cache.
+ * @return The handle.
+ */
+static __rte_always_inline uintptr_t
+__rte_pcpu_objcache_pop(struct rte_pcpu_objcache *oc)
+{
+	uint32_t len = oc->len - 1;
+	uintptr_t h = oc->objs[len];
+
+	__atomic_store_n(&oc->len, len, __ATOMIC_RELAXED);
+	__atomic_store_n(&oc->nr_get, oc->nr_get + 1, __ATOMIC_RELAXED);
+	return h;
+}
+
+/**
+ * @internal Add a handle on top; the array must have room for it.
+ *
+ * @param oc The calling lcore's cache.
+ * @param h The handle (with the owner's flag bits, if any).
+ */
+static __rte_always_inline void
+__rte_pcpu_objcache_push(struct rte_pcpu_objcache *oc, uintptr_t h)
+{
+	uint32_t len = oc->len;
+
+	oc->objs[len] = h;
+	__atomic_store_n(&oc->len, len + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&oc->nr_put, oc->nr_put + 1, __ATOMIC_RELAXED);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _RTE_PCPU_CORE_H_ */

@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+#ifndef _RTE_PCPU_MEMPOOL_CORE_H_
+#define _RTE_PCPU_MEMPOOL_CORE_H_
+
+/**
+ * @file
+ * Internals of the inline pool get and put: the part of a pool and of its
+ * lcore caches that they read, and the owner's side of the handshake with
+ * which another thread takes a cache's objects back. As rte_ring_core.h is
+ * to rte_ring.h.
+ *
+ * Do not include this file directly: include <rte_pcpu_mempool.h>. Nothing
+ * here is API; an application built against one release's inline
+ * functions must be rebuilt for the next.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_atomic.h>
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+#include <rte_lcore.h>
+
+#include "rte_pcpu_core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * @internal One lcore's cache of a pool. Written by the owner lcore only,
+ * except while a stealer (holding the pool lock) has it frozen: the owner
+ * sets @c active around its lock-free section and leaves it at once if
+ * @c steal is set, membarrier(2) making the stealer's fence cover the
+ * owner's plain accesses (or a full fence in the owner when membarrier(2)
+ * is not available; see the library's pcpu_mempool_cache.c).
+ */
+struct rte_pcpu_mempool_cache {
+	struct rte_pcpu_objcache oc; /**< The free handles (LIFO). */
+	uint32_t active;   /**< Owner inside its lock-free section. */
+	uint32_t steal;    /**< A stealer or the audit wants the cache. */
+	uint32_t len_max;  /**< High-water mark of oc.len. */
+	uint32_t lcore_id; /**< Owner. */
+	uint64_t misses;   /**< Objects got from the shared stack. */
+	uint64_t stolen;   /**< Times stealers emptied the cache. */
+	/** Copies to zero (owner only). */
+	struct rte_pcpu_copies copies;
+} __rte_cache_aligned;
+
+/**
+ * @internal The part of a pool that the inline get and put read; the
+ * library's private state follows it in the same allocation. Written at
+ * creation (@c inline_ok also when RCU is attached, @c caches[] when an
+ * lcore first uses the pool).
+ */
+struct rte_pcpu_mempool {
+	/** Non-zero: the inline paths may serve this pool (no debug flag, no
+	 * RCU, zeroing of 0, 8, 16 or 32 bytes, library not built with
+	 * AddressSanitizer). */
+	uint32_t inline_ok;
+	uint32_t zero_bytes;   /**< Bytes to zero per copy on get, or 0. */
+	/** Non-zero when membarrier(2) is not available: owners of caches
+	 * fence for real. */
+	uint32_t fence_needed;
+	uint32_t reserved;     /**< 0. */
+	size_t align;          /**< Every object is aligned to this. */
+	/** Per-lcore caches, NULL until the lcore first uses the pool. */
+	struct rte_pcpu_mempool_cache *caches[RTE_MAX_LCORE];
+};
+
+/**
+ * @internal Enter the lock-free section of cache @p c (owner only).
+ *
+ * @param mp The pool.
+ * @param c The calling lcore's cache.
+ */
+static __rte_always_inline void
+__rte_pcpu_mempool_cache_enter(const struct rte_pcpu_mempool *mp,
+		struct rte_pcpu_mempool_cache *c)
+{
+	__atomic_store_n(&c->active, 1, __ATOMIC_RELAXED);
+	if (unlikely(mp->fence_needed))
+		rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+	else
+		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+/**
+ * @internal Leave the lock-free section of cache @p c (owner only).
+ *
+ * @param c The calling lcore's cache.
+ */
+static __rte_always_inline void
+__rte_pcpu_mempool_cache_leave(struct rte_pcpu_mempool_cache *c)
+{
+	__atomic_store_n(&c->active, 0, __ATOMIC_RELEASE);
+}
+
+/**
+ * @internal Whether a stealer wants cache @p c; ask inside the section.
+ *
+ * @param c The calling lcore's cache.
+ * @return Non-zero if the owner must leave and take the locked path.
+ */
+static __rte_always_inline int
+__rte_pcpu_mempool_cache_stolen(struct rte_pcpu_mempool_cache *c)
+{
+	return __atomic_load_n(&c->steal, __ATOMIC_ACQUIRE) != 0;
+}
+
+/**
+ * @internal Cheap check that @p obj can be an object of @p mp: a handle
+ * in lcore 0's unit, aligned as the pool's objects (a few instructions;
+ * RTE_PCPU_MEMPOOL_F_DEBUG checks membership).
+ *
+ * @param mp Pool (not NULL).
+ * @param obj Pointer to check.
+ * @return Non-zero if it passes.
+ */
+static __rte_always_inline int
+__rte_pcpu_mempool_handle_ok(const struct rte_pcpu_mempool *mp,
+		const void *obj)
+{
+	uintptr_t h = (uintptr_t)obj;
+
+	return obj != NULL && h >= rte_pcpu_shared.base &&
+		((h - rte_pcpu_shared.base) >> rte_pcpu_shared.unit_shift) == 0 &&
+		(h & (mp->align - 1)) == 0;
+}
+
+/**
+ * @internal The calling lcore's cache of a pool, if the inline paths may
+ * use it.
+ *
+ * @param mp Pool (not NULL).
+ * @return The cache, or NULL (not an lcore, no cache yet, or the pool needs
+ *   the library's paths).
+ */
+static __rte_always_inline struct rte_pcpu_mempool_cache *
+__rte_pcpu_mempool_inline_cache(struct rte_pcpu_mempool *mp)
+{
+	unsigned int lcore_id = rte_lcore_id();
+
+	if (unlikely(lcore_id >= RTE_MAX_LCORE ||
+			!__atomic_load_n(&mp->inline_ok, __ATOMIC_RELAXED)))
+		return NULL;
+	return __atomic_load_n(&mp->caches[lcore_id], __ATOMIC_ACQUIRE);
+}
+
+/**
+ * @internal Take one object from the calling lcore's cache without a call:
+ * the inline half of rte_pcpu_mempool_get().
+ *
+ * @param mp Pool (not NULL).
+ * @param obj Receives the handle.
+ * @return 0, or -1 when the library must serve the get (no usable cache,
+ *   cache empty or being stolen, copy list out of date).
+ */
+static __rte_always_inline int
+__rte_pcpu_mempool_cache_get(struct rte_pcpu_mempool *mp, void **obj)
+{
+	struct rte_pcpu_mempool_cache *c = __rte_pcpu_mempool_inline_cache(mp);
+	unsigned int zb;
+	uintptr_t h;
+
+	if (unlikely(c == NULL))
+		return -1;
+	zb = mp->zero_bytes;
+	/* a new lcore gained memory: the library rebuilds the copy list */
+	if (zb != 0 && unlikely(!__rte_pcpu_copies_current(&c->copies)))
+		return -1;
+	__rte_pcpu_mempool_cache_enter(mp, c);
+	/*
+	 * Read the length only after the steal check. A stealer that did not
+	 * see this section start may freeze, drain (len = 0) and thaw
+	 * (steal = 0) before the check; the check then reads the thaw's 0,
+	 * and only its acquire makes the drained length visible. A length read
+	 * before it could be the old one: objects handed out twice.
+	 */
+	if (unlikely(__rte_pcpu_mempool_cache_stolen(c) || c->oc.len == 0)) {
+		__rte_pcpu_mempool_cache_leave(c);
+		return -1;
+	}
+	h = __rte_pcpu_objcache_pop(&c->oc);
+	__rte_pcpu_mempool_cache_leave(c);
+	if (zb == 16)
+		__rte_pcpu_copies_zero(&c->copies, h, 16);
+	else if (zb == 8)
+		__rte_pcpu_copies_zero(&c->copies, h, 8);
+	else if (zb != 0)
+		__rte_pcpu_copies_zero(&c->copies, h, 32);
+	*obj = (void *)h;
+	return 0;
+}
+
+/**
+ * @internal Put one object into the calling lcore's cache without a call:
+ * the inline half of rte_pcpu_mempool_put().
+ *
+ * @param mp Pool (not NULL).
+ * @param obj The handle (not NULL).
+ * @return 0, or -1 when the library must serve the put (no usable cache,
+ *   cache full or being stolen, or @p obj fails the cheap check).
+ */
+static __rte_always_inline int
+__rte_pcpu_mempool_cache_put(struct rte_pcpu_mempool *mp, void *obj)
+{
+	struct rte_pcpu_mempool_cache *c = __rte_pcpu_mempool_inline_cache(mp);
+
+	if (unlikely(c == NULL || !__rte_pcpu_mempool_handle_ok(mp, obj)))
+		return -1;
+	__rte_pcpu_mempool_cache_enter(mp, c);
+	/* the length only after the steal check: see the get above */
+	if (unlikely(__rte_pcpu_mempool_cache_stolen(c) ||
+			c->oc.len >= c->oc.capacity)) {
+		__rte_pcpu_mempool_cache_leave(c);
+		return -1;
+	}
+	__rte_pcpu_objcache_push(&c->oc, (uintptr_t)obj);
+	if (unlikely(c->oc.len > c->len_max))
+		c->len_max = c->oc.len;
+	__rte_pcpu_mempool_cache_leave(c);
+	return 0;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _RTE_PCPU_MEMPOOL_CORE_H_ */
