@@ -505,8 +505,6 @@ alloc_free_in_chunk(struct pcpu_alloc_chunk *c, const uint32_t *offs,
 	struct pcpu_chunk_free_effect eff;
 	unsigned int done, i;
 
-	if (a->pending != NULL && a->pending != c)
-		pcpu_alloc_settle();
 	if (PCPU_ASAN_ON) {
 		/* under the lock: before anyone can allocate the space again */
 		for (i = 0; i < n; i++)
@@ -523,12 +521,38 @@ alloc_free_in_chunk(struct pcpu_alloc_chunk *c, const uint32_t *offs,
 	if (eff.settled != 0)
 		pcpu_alloc_apply_effect(c, &eff);
 	if (pcpu_chunk_pending(&c->bm)) {
-		a->pending = c;
+		pcpu_alloc_note_pending(c);
 		/* a chunk that became free goes to the free list at once */
 		if (pcpu_alloc_chunk_unused(c))
-			pcpu_alloc_settle();
+			pcpu_alloc_settle_chunk(c);
 	}
 	return done;
+}
+
+/*
+ * Free the object at bit @p bit of chunk @p c (not a pool's): inline when
+ * it ends in its map word, no other block of its chunk waits to be settled
+ * and the chunk can be listed as pending (pcpu_chunk_free_quick()), else
+ * as a batch of one. Returns 1 if it was
+ * freed, 0 if it is not a live object. Index lock held.
+ */
+static inline unsigned int
+alloc_free_one(struct pcpu_alloc_chunk *c, uint32_t bit)
+{
+	struct pcpu_alloc *a = &pcpu_alloc;
+
+	/* AddressSanitizer builds poison on the general path */
+	if (!PCPU_ASAN_ON &&
+	    likely(c->on_pending || a->nr_pending < PCPU_PENDING_CHUNKS) &&
+	    likely(pcpu_chunk_free_quick(&c->bm, bit) != 0)) {
+		pcpu_alloc_note_pending(c);
+		a->nr_dealloc++;
+		/* a chunk that became free goes to the free list at once */
+		if (unlikely(pcpu_alloc_chunk_unused(c)))
+			pcpu_alloc_settle_chunk(c);
+		return 1;
+	}
+	return alloc_free_in_chunk(c, &bit, 1);
 }
 
 int
@@ -547,54 +571,71 @@ pcpu_alloc_free(void *handle)
 		return -1;
 	}
 	c = pcpu_alloc_chunk_of(handle, &bit);
-	if (c != NULL) {
+	if (likely(c != NULL)) {
 		if (unlikely(alloc_pool_owned(c, bit)))
 			why = PCPU_REFUSE_POOL;
-		else if (alloc_free_in_chunk(c, &bit, 1) == 1)
+		else if (likely(alloc_free_one(c, bit) == 1))
 			ret = 0;
 	}
 	pcpu_alloc_index_unlock();
-	if (ret != 0) {
+	if (unlikely(ret != 0)) {
 		alloc_refuse(handle, why);
 		rte_errno = EINVAL;
 	}
 	return ret;
 }
 
+/*
+ * Gather the run of handles from @p h[0] on that lie in chunk @p c and
+ * are not a pool's (at most PCPU_FREE_GROUP) into their bit offsets.
+ * Returns the run's length (0 if h[0] itself is not such a handle).
+ */
+static unsigned int
+alloc_gather_run(const struct pcpu_alloc_chunk *c, void * const *h,
+		unsigned int n, uint32_t *offs)
+{
+	uintptr_t base = pcpu_alloc.arena.base +
+		((uintptr_t)c->index << pcpu_alloc.chunk_shift);
+	uint64_t bytes = pcpu_alloc_chunk_bytes();
+	unsigned int k;
+
+	n = RTE_MIN(n, (unsigned int)PCPU_FREE_GROUP);
+	for (k = 0; k < n; k++) {
+		uint64_t off = (uintptr_t)h[k] - base;
+
+		if (off >= bytes || (off & (PCPU_MIN_ALLOC_SIZE - 1)) != 0 ||
+		    alloc_pool_owned(c, (uint32_t)(off >> PCPU_MIN_ALLOC_SHIFT)))
+			break;
+		offs[k] = (uint32_t)(off >> PCPU_MIN_ALLOC_SHIFT);
+	}
+	return k;
+}
+
 unsigned int
 pcpu_alloc_free_bulk(void * const *handles, unsigned int n,
 		pcpu_alloc_freed_cb_t *freed_cb, void *arg)
 {
-	struct pcpu_alloc_chunk *c, *group = NULL;
 	uint32_t offs[PCPU_FREE_GROUP], bit = 0;
-	unsigned int i, k = 0, done = 0, j, got;
-	/* handles of the group, to name a refused one */
-	unsigned int at[PCPU_FREE_GROUP];
+	unsigned int i = 0, k, got, done = 0;
+	struct pcpu_alloc_chunk *c;
 
 	pcpu_alloc_index_lock();
-	for (i = 0; i <= n; i++) {
-		c = i < n ? pcpu_alloc_chunk_of(handles[i], &bit) : NULL;
-		/* the group ends: another chunk, a full buffer, the end */
-		if (k != 0 && (c != group || k == PCPU_FREE_GROUP || i == n)) {
-			for (j = 0; j < k; j += got + 1) {
-				got = alloc_free_in_chunk(group, offs + j, k - j);
-				done += got;
-				if (j + got < k)
-					alloc_refuse(handles[at[j + got]],
-						PCPU_REFUSE_NOT_LIVE);
-			}
-			k = 0;
-		}
-		if (i == n)
-			break;
-		if (c == NULL || alloc_pool_owned(c, bit)) {
+	while (i < n) {
+		c = pcpu_alloc_chunk_of(handles[i], &bit);
+		k = c != NULL ? alloc_gather_run(c, handles + i, n - i, offs) : 0;
+		if (k == 0) {
 			alloc_refuse(handles[i], c == NULL ?
 				PCPU_REFUSE_NOT_LIVE : PCPU_REFUSE_POOL);
+			i++;
 			continue;
 		}
-		group = c;
-		at[k] = i;
-		offs[k++] = bit;
+		got = alloc_free_in_chunk(c, offs, k);
+		done += got;
+		i += got;
+		if (got < k) {
+			alloc_refuse(handles[i], PCPU_REFUSE_NOT_LIVE);
+			i++;
+		}
 	}
 	/* still under the lock: before anyone can allocate the space again */
 	if (freed_cb != NULL)

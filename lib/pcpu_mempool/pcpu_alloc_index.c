@@ -17,6 +17,7 @@
  */
 
 #include <stdint.h>
+#include <string.h>
 #include <sys/queue.h>
 
 #include <rte_common.h>
@@ -128,30 +129,27 @@ pcpu_alloc_apply_effect(struct pcpu_alloc_chunk *c,
 }
 
 void
-pcpu_alloc_settle(void)
+pcpu_alloc_settle_chunk(struct pcpu_alloc_chunk *c)
 {
-	struct pcpu_alloc_chunk *c = pcpu_alloc.pending;
+	struct pcpu_alloc *a = &pcpu_alloc;
 	struct pcpu_chunk_free_effect eff;
+	uint32_t i;
 
-	if (c == NULL)
+	if (!c->on_pending)
 		return;
-	pcpu_alloc.pending = NULL;
+	for (i = 0; a->pending[i] != c; i++)
+		;
+	memmove(&a->pending[i], &a->pending[i + 1],
+		(a->nr_pending - i - 1) * sizeof(a->pending[0]));
+	a->nr_pending--;
+	c->on_pending = 0;
 	pcpu_chunk_settle(&c->bm, &eff);
 	pcpu_alloc_apply_effect(c, &eff);
 }
 
-struct pcpu_alloc_chunk *
-pcpu_alloc_chunk_of(const void *handle, uint32_t *bit)
+void
+pcpu_alloc_settle(void)
 {
-	const struct pcpu_alloc *a = &pcpu_alloc;
-	uintptr_t h = (uintptr_t)handle;
-	uint64_t off;
-
-	if (h < a->arena.base || h - a->arena.base >= a->arena.unit_stride ||
-	    (h & (PCPU_MIN_ALLOC_SIZE - 1)) != 0)
-		return NULL;
-	off = h - a->arena.base;
-	*bit = (uint32_t)((off & (pcpu_alloc_chunk_bytes() - 1)) >>
-		PCPU_MIN_ALLOC_SHIFT);
-	return a->chunks[off >> a->chunk_shift];
+	while (pcpu_alloc.nr_pending != 0)
+		pcpu_alloc_settle_chunk(pcpu_alloc.pending[0]);
 }

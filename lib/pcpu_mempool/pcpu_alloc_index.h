@@ -35,8 +35,9 @@
  *   free run (pcpu_chunk_slot()), the free list (fully free), the
  *   sidelined list (depopulated, tried after the active slots) or the
  *   to-depopulate list (isolated while the balance works on it);
- * - at most one chunk has frees pending in its bitmap (@c pending); it is
- *   settled before anything reads hints or page counts;
+ * - only the chunks listed in @c pending (at most PCPU_PENDING_CHUNKS)
+ *   have frees pending in their bitmaps; they are settled before anything
+ *   reads hints or page counts;
  * - populated_pages and empty_pop_pages are the sums over the chunks;
  *   nr_alloc - nr_dealloc is the sum of the chunks' live objects;
  * - an lcore in @c lcores has a populated copy of every populated page
@@ -65,6 +66,8 @@
 /* A chunk in an active slot below this that fails a fit goes to slot 0
  * until a free changes its contig hint (as Linux). */
 #define PCPU_SLOT_FAIL_THRESHOLD 3
+/* Chunks that may hold pending frees at once (pcpu_alloc_note_pending()). */
+#define PCPU_PENDING_CHUNKS 4
 
 /**
  * The allocator's record of one chunk: its bitmap state plus where it
@@ -76,6 +79,7 @@ struct pcpu_alloc_chunk {
 	int list;                  /**< Slot or list it is on; -1: none. */
 	uint32_t index;            /**< Chunk number inside a unit. */
 	int isolated;              /**< On the to-depopulate list. */
+	int on_pending;            /**< Listed in pcpu_alloc.pending[]. */
 	/**
 	 * Known-zero map: a bit per granule set once an object was
 	 * allocated over it since its page was populated. A new object none
@@ -106,8 +110,10 @@ struct pcpu_alloc {
 	struct pcpu_alloc_chunk **chunks; /**< By index; NULL: none. */
 	struct pcpu_chunk_list lists[PCPU_NR_LISTS];
 	uint64_t active_mask;     /**< Bit s: active slot s has chunks. */
-	/** The chunk whose bitmap may hold pending frees, or NULL. */
-	struct pcpu_alloc_chunk *pending;
+	/** The chunks whose bitmaps may hold pending frees (a cache flush
+	 * or a run of frees often alternates between a few chunks). */
+	struct pcpu_alloc_chunk *pending[PCPU_PENDING_CHUNKS];
+	uint32_t nr_pending;
 	void *lcore_cb;           /**< EAL lcore callback handle. */
 
 	/** Lcores with memory, including arriving ones (mutex). */
@@ -241,9 +247,27 @@ int pcpu_alloc_should_isolate(const struct pcpu_alloc_chunk *c);
 void pcpu_alloc_apply_effect(struct pcpu_alloc_chunk *c,
 		const struct pcpu_chunk_free_effect *eff);
 
-/** Settle the pending chunk, if any, and apply what its frees did. Call
- * before reading hints or page counts. */
+/** Settle every pending chunk and apply what its frees did. Call before
+ * reading hints or page counts. */
 void pcpu_alloc_settle(void);
+
+/** Settle chunk @p c if it is pending, and apply what its frees did. */
+void pcpu_alloc_settle_chunk(struct pcpu_alloc_chunk *c);
+
+/** Chunk @p c may now hold pending frees: list it (settling the oldest
+ * listed chunk if the list is full). */
+static inline void
+pcpu_alloc_note_pending(struct pcpu_alloc_chunk *c)
+{
+	struct pcpu_alloc *a = &pcpu_alloc;
+
+	if (c->on_pending)
+		return;
+	if (a->nr_pending == PCPU_PENDING_CHUNKS)
+		pcpu_alloc_settle_chunk(a->pending[0]);
+	a->pending[a->nr_pending++] = c;
+	c->on_pending = 1;
+}
 
 /** Name of list @p list, for messages. */
 const char *pcpu_alloc_list_name(int list);
@@ -251,8 +275,19 @@ const char *pcpu_alloc_list_name(int list);
 /** The chunk of @p handle and its bit in *bit, or NULL if @p handle is
  * not a granule-aligned address of lcore 0's unit inside a chunk. Index
  * lock held. */
-struct pcpu_alloc_chunk *pcpu_alloc_chunk_of(const void *handle,
-		uint32_t *bit);
+static inline struct pcpu_alloc_chunk *
+pcpu_alloc_chunk_of(const void *handle, uint32_t *bit)
+{
+	const struct pcpu_alloc *a = &pcpu_alloc;
+	uint64_t off = (uintptr_t)handle - a->arena.base;
+
+	/* below the base, off wraps: one compare covers both ends */
+	if (off >= a->arena.unit_stride || (off & (PCPU_MIN_ALLOC_SIZE - 1)))
+		return NULL;
+	*bit = (uint32_t)((off & (pcpu_alloc_chunk_bytes() - 1)) >>
+		PCPU_MIN_ALLOC_SHIFT);
+	return a->chunks[off >> a->chunk_shift];
+}
 
 /*
  * pcpu_alloc_populate.c: chunks and population (mutex held).

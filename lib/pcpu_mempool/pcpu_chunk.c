@@ -67,24 +67,9 @@ struct pcpu_chunk_priv {
 	uint64_t *dirty;         /* One bit per block: leaf is stale. */
 	uint32_t nr_leaves;      /* Power of two >= nr_blocks. */
 	uint32_t nr_dirty;       /* Dirty leaves. */
-	/*
-	 * Fit cache: while valid, no free run of hint_need bits or more
-	 * starts before block hint_block, so a request needing at least that
-	 * much may go straight to that block if its contig hint fits.
-	 * Frees at or before that block drop it.
-	 */
-	uint32_t hint_block;
-	uint32_t hint_need;
-	int hint_valid;
 	/* chunk_md.contig_hint may be below the largest free run (see the
 	 * top of the file); chunk_refresh() clears it. */
 	int hints_stale;
-	/* Deferred frees (see "Deferred frees" below): pending_n objects
-	 * freed in block pending_block since its hints were last exact, the
-	 * first of them at bit pending_off. */
-	uint32_t pending_block;
-	uint32_t pending_n;
-	uint32_t pending_off;
 };
 
 /* ---------------------------------------------------------------------- */
@@ -598,14 +583,13 @@ pcpu_chunk_init(struct pcpu_chunk *c, uint64_t chunk_size, uint64_t page_size)
 			chunk_size % PCPU_BLOCK_SIZE)
 		return -EINVAL;
 
+	/* no object, nothing populated, no fit cache, nothing pending */
+	memset(c, 0, sizeof(*c));
 	c->map_bits = (uint32_t)(chunk_size >> PCPU_MIN_ALLOC_SHIFT);
 	c->nr_blocks = c->map_bits / BLK_BITS;
 	c->nr_pages = (uint32_t)(chunk_size / page_size);
 	c->blocks_per_page = (uint32_t)(page_size / PCPU_BLOCK_SIZE);
 	c->free_bytes = (uint32_t)chunk_size;
-	c->nr_alloc = 0;
-	c->nr_populated = 0;
-	c->nr_empty_pop_pages = 0;
 
 	leaves = 1;
 	while (leaves < c->nr_blocks)
@@ -939,12 +923,12 @@ pcpu_chunk_alloc(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits,
 	need = need64 > c->map_bits ? c->map_bits + 1 : (uint32_t)need64;
 
 	/* fast path: the block the last search found still fits */
-	if (pv->hint_valid && need >= pv->hint_need && !pop_only &&
-			chunk_block_fits(&c->md_blocks[pv->hint_block],
-				pv->hint_block * BLK_BITS, bits, align_bits,
+	if (c->fit_valid && need >= c->fit_need && !pop_only &&
+			chunk_block_fits(&c->md_blocks[c->fit_block],
+				c->fit_block * BLK_BITS, bits, align_bits,
 				need)) {
-		struct pcpu_block_md *md = &c->md_blocks[pv->hint_block];
-		uint32_t bs = pv->hint_block * BLK_BITS;
+		struct pcpu_block_md *md = &c->md_blocks[c->fit_block];
+		uint32_t bs = c->fit_block * BLK_BITS;
 
 		off = chunk_area_scan(c, bs + chunk_block_search_start(md, need),
 				bs + BLK_BITS, bits, align_bits, &skip_s,
@@ -961,16 +945,16 @@ pcpu_chunk_alloc(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits,
 	if (bits > cmd->contig_hint)
 		return -1;
 
-	pv->hint_valid = 0;
+	c->fit_valid = 0;
 	if (pv->tree[1].max >= need) {
 		b = chunk_tree_first_fit(c, need, &pos);
 		if (b == UINT32_MAX) {
 			off = chunk_align_up(pos, align_bits);
 		} else {
 			if (!pop_only) {
-				pv->hint_valid = 1;
-				pv->hint_block = b;
-				pv->hint_need = need;
+				c->fit_valid = 1;
+				c->fit_block = b;
+				c->fit_need = need;
 			}
 			struct pcpu_block_md *md = &c->md_blocks[b];
 			uint32_t bs = b * BLK_BITS;
@@ -1091,12 +1075,11 @@ static inline void
 chunk_count_free_n(struct pcpu_chunk *c, uint32_t bits, uint32_t nobj,
 		uint32_t sb)
 {
-	struct pcpu_chunk_priv *pv = chunk_priv(c);
 
 	c->free_bytes += bits << PCPU_MIN_ALLOC_SHIFT;
 	c->nr_alloc -= nobj;
-	if (sb <= pv->hint_block)
-		pv->hint_valid = 0;
+	if (sb <= c->fit_block)
+		c->fit_valid = 0;
 }
 
 static inline void
@@ -1350,24 +1333,23 @@ chunk_block_rescan(struct pcpu_chunk *c, uint32_t b)
 static void
 chunk_pending_settle(struct pcpu_chunk *c, struct pcpu_chunk_free_effect *eff)
 {
-	struct pcpu_chunk_priv *pv = chunk_priv(c);
-	uint32_t b = pv->pending_block, n = pv->pending_n, end;
+	uint32_t b = c->pending_block, n = c->pending_n, end;
 	struct pcpu_block_md *md = &c->md_blocks[b];
 	struct pcpu_block_md *cmd = &c->chunk_md;
 	int full;
 
 	if (n == 0)
 		return;
-	pv->pending_n = 0;
+	c->pending_n = 0;
 	eff->settled++;
 	if (n <= PENDING_REPLAY_MAX) {
 		/* put the object back and free it exactly */
 		end = chunk_next_set(c->bound_map, c->map_bits + 1,
-			pv->pending_off + 1);
-		chunk_range_set(c->alloc_map, pv->pending_off, end);
-		c->free_bytes -= (end - pv->pending_off) << PCPU_MIN_ALLOC_SHIFT;
+			c->pending_off + 1);
+		chunk_range_set(c->alloc_map, c->pending_off, end);
+		c->free_bytes -= (end - c->pending_off) << PCPU_MIN_ALLOC_SHIFT;
 		c->nr_alloc++;
-		pcpu_chunk_free(c, pv->pending_off);
+		pcpu_chunk_free(c, c->pending_off);
 		return;
 	}
 	/* rescan: the hints were exact before the first pending free, so
@@ -1399,9 +1381,8 @@ static inline void
 chunk_pending_enter(struct pcpu_chunk *c, uint32_t b,
 		struct pcpu_chunk_free_effect *eff)
 {
-	struct pcpu_chunk_priv *pv = chunk_priv(c);
 
-	if (pv->pending_n != 0 && pv->pending_block != b)
+	if (c->pending_n != 0 && c->pending_block != b)
 		chunk_pending_settle(c, eff);
 }
 
@@ -1411,14 +1392,13 @@ static inline void
 chunk_pending_add(struct pcpu_chunk *c, uint32_t b, uint32_t off, uint32_t nobj,
 		uint32_t bits)
 {
-	struct pcpu_chunk_priv *pv = chunk_priv(c);
 
 	chunk_count_free_n(c, bits, nobj, b);
-	if (pv->pending_n == 0) {
-		pv->pending_block = b;
-		pv->pending_off = off;
+	if (c->pending_n == 0) {
+		c->pending_block = b;
+		c->pending_off = off;
 	}
-	pv->pending_n += nobj;
+	c->pending_n += nobj;
 }
 
 /* Free one object, deferring its hint update unless it spans blocks.
@@ -1427,28 +1407,28 @@ static inline int
 chunk_free_deferred_one(struct pcpu_chunk *c, uint32_t off,
 		struct pcpu_chunk_free_effect *eff)
 {
-	uint32_t sh = off % WORD_BITS, b = off / BLK_BITS, end;
+	uint32_t b = off / BLK_BITS, end, quick;
 	uint64_t a = 0;
-	int we = chunk_obj_word_end(c, off, &a);
 
+	int we;
+
+	quick = pcpu_chunk_free_quick(c, off);
+	if (quick != 0)
+		return (int)quick;
+	/* another block pending, or an object past its map word */
+	we = chunk_obj_word_end(c, off, &a);
 	if (we < 0)
 		return -1;
-	if (we > 0) {
-		/* the common case: the object ends in its map word */
-		chunk_pending_enter(c, b, eff);
-		c->alloc_map[off / WORD_BITS] = a & ~chunk_word_mask(sh, (uint32_t)we);
-		end = off - sh + (uint32_t)we;
-	} else {
-		end = chunk_next_set(c->bound_map, c->map_bits + 1, off + 1);
-		if (b != (end - 1) / BLK_BITS) {
-			/* spans blocks: exactly, after the pending block */
-			chunk_pending_settle(c, eff);
-			eff->settled++;
-			return pcpu_chunk_free(c, off);
-		}
-		chunk_pending_enter(c, b, eff);
-		chunk_range_clear(c->alloc_map, off, end);
+	end = we > 0 ? off - off % WORD_BITS + (uint32_t)we :
+		chunk_next_set(c->bound_map, c->map_bits + 1, off + 1);
+	if (b != (end - 1) / BLK_BITS) {
+		/* spans blocks: exactly, after the pending block */
+		chunk_pending_settle(c, eff);
+		eff->settled++;
+		return pcpu_chunk_free(c, off);
 	}
+	chunk_pending_enter(c, b, eff);
+	chunk_range_clear(c->alloc_map, off, end);
 	chunk_pending_add(c, b, off, 1, end - off);
 	return (int)(end - off);
 }
@@ -1515,16 +1495,19 @@ pcpu_chunk_free_batch(struct pcpu_chunk *c, const uint32_t *offs,
 	while (i < n) {
 		off = offs[i];
 		w = off / WORD_BITS;
-		/* the objects after it that start in the same map word */
-		starts = UINT64_C(1) << (off % WORD_BITS);
-		for (j = i + 1; grouping && j < n && offs[j] / WORD_BITS == w;
-		     j++) {
-			m = UINT64_C(1) << (offs[j] % WORD_BITS);
-			if (starts & m)
-				break; /* a repeated offset: freed alone */
-			starts |= m;
+		j = i + 1;
+		if (grouping && j < n && offs[j] / WORD_BITS == w &&
+		    off < c->map_bits) {
+			/* the objects after it that start in the same word */
+			starts = UINT64_C(1) << (off % WORD_BITS);
+			for (; j < n && offs[j] / WORD_BITS == w; j++) {
+				m = UINT64_C(1) << (offs[j] % WORD_BITS);
+				if (starts & m)
+					break; /* a repeated offset */
+				starts |= m;
+			}
 		}
-		if (j - i >= 2 && off < c->map_bits) {
+		if (j - i >= 2) {
 			chunk_pending_enter(c, off / BLK_BITS, eff);
 			freed = chunk_word_clear(c, w, starts);
 			if (freed != 0) {
@@ -1561,11 +1544,6 @@ pcpu_chunk_settle(struct pcpu_chunk *c, struct pcpu_chunk_free_effect *eff)
 	chunk_effect_close(c, eff, empty_before);
 }
 
-int
-pcpu_chunk_pending(const struct pcpu_chunk *c)
-{
-	return chunk_priv(c)->pending_n != 0;
-}
 
 uint32_t
 pcpu_chunk_obj_bits(const struct pcpu_chunk *c, uint32_t off)
@@ -1844,9 +1822,9 @@ pcpu_chunk_audit(const struct pcpu_chunk *c, char *msg, size_t len)
 		AUDIT_FAIL("geometry: map_bits %u nr_blocks %u nr_pages %u "
 			"blocks_per_page %u", c->map_bits, c->nr_blocks,
 			c->nr_pages, c->blocks_per_page);
-	if (pv->pending_n != 0)
+	if (c->pending_n != 0)
 		AUDIT_FAIL("%u frees pending in block %u (settle first)",
-			pv->pending_n, pv->pending_block);
+			c->pending_n, c->pending_block);
 
 	page_busy = calloc(c->nr_pages, sizeof(*page_busy));
 	if (page_busy == NULL)

@@ -73,6 +73,22 @@ struct pcpu_chunk {
 	uint32_t nr_populated;     /**< Populated pages. */
 	uint32_t nr_empty_pop_pages; /**< Populated pages that are empty. */
 
+	/**
+	 * Fit cache: while @c fit_valid, no free run of @c fit_need bits or
+	 * more starts before block @c fit_block, so a request needing at
+	 * least that much may go straight to that block. Frees at or
+	 * before that block drop it.
+	 */
+	uint32_t fit_block;
+	uint32_t fit_need;
+	int fit_valid;
+	/** Deferred frees (pcpu_chunk_free_batch()): @c pending_n objects
+	 * freed in block @c pending_block since its hints were last exact,
+	 * the first of them at bit @c pending_off. */
+	uint32_t pending_block;
+	uint32_t pending_n;
+	uint32_t pending_off;
+
 	uint64_t *alloc_map;       /**< map_bits bits, 1 = allocated. */
 	uint64_t *bound_map;       /**< map_bits + 1 bits. */
 	uint64_t *populated;       /**< nr_pages bits, 1 = populated. */
@@ -183,7 +199,55 @@ unsigned int pcpu_chunk_free_batch(struct pcpu_chunk *c, const uint32_t *offs,
 void pcpu_chunk_settle(struct pcpu_chunk *c, struct pcpu_chunk_free_effect *eff);
 
 /** Whether frees wait in a pending block (pcpu_chunk_settle() is due). */
-int pcpu_chunk_pending(const struct pcpu_chunk *c);
+static inline int
+pcpu_chunk_pending(const struct pcpu_chunk *c)
+{
+	return c->pending_n != 0;
+}
+
+/**
+ * The common case of pcpu_chunk_free_batch() for one object, inline for
+ * the free paths of the percpu allocator: an object that ends inside its
+ * 64-bit map word, in the pending block (or with no block pending), is
+ * freed deferred, as the batch would free it.
+ *
+ * @return The object's size in bits, or 0 when the general path is needed
+ *   (nothing changed): no live object starts at @p off, it reaches past
+ *   its map word, or another block is pending.
+ */
+static inline uint32_t
+pcpu_chunk_free_quick(struct pcpu_chunk *c, uint32_t off)
+{
+	uint32_t w = off / 64, sh = off % 64, b = off / PCPU_BLOCK_BITS, we;
+	uint64_t a, bound, above;
+
+	if (off >= c->map_bits || (c->pending_n != 0 && c->pending_block != b))
+		return 0;
+	a = c->alloc_map[w];
+	bound = c->bound_map[w];
+	if (((a & bound) >> sh & 1) == 0)
+		return 0;   /* no live object starts here */
+	/* its end: the next bound bit in the word, or bit 0 of the next
+	 * word (the bound map has map_bits + 1 bits) */
+	above = sh < 63 ? bound >> (sh + 1) : 0;
+	if (above != 0)
+		we = sh + 1 + (uint32_t)__builtin_ctzll(above);
+	else if (c->bound_map[w + 1] & 1)
+		we = 64;
+	else
+		return 0;
+	c->alloc_map[w] = a & ~((we == 64 ? ~UINT64_C(0) :
+		(UINT64_C(1) << we) - 1) & (~UINT64_C(0) << sh));
+	c->free_bytes += (we - sh) << PCPU_MIN_ALLOC_SHIFT;
+	c->nr_alloc--;
+	if (b <= c->fit_block)
+		c->fit_valid = 0;
+	if (c->pending_n++ == 0) {
+		c->pending_block = b;
+		c->pending_off = off;
+	}
+	return we - sh;
+}
 
 /**
  * Size in bits of the live object starting at @p off, or 0 if no live
