@@ -11,8 +11,13 @@
 #    no rebuild, nothing touches the real prefix);
 # 2. relocate the staged libpcpu_mempool.pc (its prefix points at the real
 #    prefix) into a private PKG_CONFIG_PATH;
-# 3. cc CONSUMER_C $(pkg-config --cflags --libs libpcpu_mempool);
-# 4. run it with --no-huge -m 256 --no-pci and check its verdict line.
+# 3. check that the .pc file does not opt consumers into experimental APIs:
+#    CONSUMER_C (which calls experimental functions) must draw DPDK's
+#    "not yet part of stable ABI" warning without -DALLOW_EXPERIMENTAL_API
+#    and build clean under -Werror with it, as with DPDK's own libdpdk.pc;
+# 4. cc -DALLOW_EXPERIMENTAL_API CONSUMER_C $(pkg-config --cflags --libs
+#    libpcpu_mempool);
+# 5. run it with --no-huge -m 256 --no-pci and check its verdict line.
 #
 # Environment: MESON (default: meson), CC (default: cc), KEEP_TMP=1 keeps
 # the staging directory. Exit 0 on success, 1 on failure.
@@ -98,8 +103,23 @@ done
 [ "$found_inc" = 1 ] ||
 	die "cflags do not name the installed include directory $want_inc"
 
+case " $cflags " in
+*ALLOW_EXPERIMENTAL_API*)
+	die "the .pc file opts every consumer into experimental APIs: $cflags" ;;
+esac
+warn_flags=(-std=gnu11 -Wall -Wextra -Wno-unused-parameter -Werror)
+
 # shellcheck disable=SC2086
-"$cc" -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Werror \
+if "$cc" "${warn_flags[@]}" $cflags -c "$src" -o "$tmp/consumer.o" \
+		2> "$tmp/noexp.log"; then
+	die "the consumer built without ALLOW_EXPERIMENTAL_API: no warning for its experimental calls"
+fi
+grep -q "is deprecated: Symbol is not yet part of stable ABI" "$tmp/noexp.log" ||
+	{ cat "$tmp/noexp.log" >&2; die "the build without ALLOW_EXPERIMENTAL_API failed for another reason"; }
+echo "test-consumer: without -DALLOW_EXPERIMENTAL_API: $(grep -c 'not yet part of stable ABI' "$tmp/noexp.log") experimental-API warnings, as expected"
+
+# shellcheck disable=SC2086
+"$cc" "${warn_flags[@]}" -DALLOW_EXPERIMENTAL_API \
 	$cflags "$src" -o "$tmp/consumer" $libs ||
 	die "the consumer does not build against the installed library"
 
