@@ -17,7 +17,9 @@
 #    and build clean under -Werror with it, as with DPDK's own libdpdk.pc;
 # 4. cc -DALLOW_EXPERIMENTAL_API CONSUMER_C $(pkg-config --cflags --libs
 #    libpcpu_mempool);
-# 5. run it with --no-huge -m 256 --no-pci and check its verdict line.
+# 5. run it with --no-huge -m 256 --no-pci and check its verdict line;
+# 6. the same with app/test/consumer/meson.build, a meson project of its
+#    own that says dependency('libpcpu_mempool') and nothing more.
 #
 # Environment: MESON (default: meson), CC (default: cc), KEEP_TMP=1 keeps
 # the staging directory. Exit 0 on success, 1 on failure.
@@ -139,4 +141,25 @@ case "$deps" in
 esac
 echo "$out" | grep -Eq '^consumer: lcores=[0-9]+ sum=([0-9]+) expected=\1 OK$' ||
 	die "no matching 'consumer: ... OK' line"
+
+# The meson route: the example project next to the consumer's source, when
+# it is there (a CONSUMER_C of your own is tested with cc only).
+mproj=$(dirname "$src")
+if [ -f "$mproj/meson.build" ]; then
+	"$meson" setup "$tmp/mbuild" "$mproj" -Dwerror=true \
+		> "$tmp/msetup.log" 2>&1 ||
+		{ cat "$tmp/msetup.log" >&2; die "meson setup of $mproj failed"; }
+	grep -q "^Run-time dependency libpcpu_mempool found: YES" "$tmp/msetup.log" ||
+		{ cat "$tmp/msetup.log" >&2; die "meson did not find libpcpu_mempool with pkg-config"; }
+	ninja -C "$tmp/mbuild" > "$tmp/mbuild.log" 2>&1 ||
+		{ cat "$tmp/mbuild.log" >&2; die "the meson consumer does not build"; }
+	rc=0
+	out=$(LD_LIBRARY_PATH=$dest$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+		"$tmp/mbuild/consumer" --no-huge -m 256 --no-pci \
+		--file-prefix="pcpu-consumer-m-$$" 2>&1) || rc=$?
+	[ "$rc" -eq 0 ] || { echo "$out" >&2; die "the meson consumer exited with status $rc"; }
+	echo "$out" | grep -Eq '^consumer: lcores=[0-9]+ sum=([0-9]+) expected=\1 OK$' ||
+		{ echo "$out" >&2; die "the meson consumer printed no 'consumer: ... OK' line"; }
+	echo "test-consumer: meson project $mproj: $(echo "$out" | tail -1)"
+fi
 echo "test-consumer: OK"
