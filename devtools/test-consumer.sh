@@ -19,7 +19,10 @@
 #    libpcpu_mempool);
 # 5. run it with --no-huge -m 256 --no-pci and check its verdict line;
 # 6. the same with app/test/consumer/meson.build, a meson project of its
-#    own that says dependency('libpcpu_mempool') and nothing more.
+#    own that says dependency('libpcpu_mempool') and nothing more;
+# 7. lcore_var_consumer.c beside CONSUMER_C, a program written to DPDK
+#    24.11's rte_lcore_var documentation, built with cc and the opt-in
+#    libpcpu_mempool_lcore_var.pc and by that meson project, and run.
 #
 # Environment: MESON (default: meson), CC (default: cc), KEEP_TMP=1 keeps
 # the staging directory. Exit 0 on success, 1 on failure.
@@ -79,13 +82,15 @@ if grep -q '^prefix=${pcfiledir}' "$pc"; then
 	# relocatable (-Dpkgconfig.relocatable=true): use it where it is
 	pcdir=$dest$libdir/pkgconfig
 else
-	# The staged file names the real prefix; point a copy at the stage.
-	grep -q "^prefix=$prefix\$" "$pc" ||
-		die "$pc: prefix is not $prefix: $(grep '^prefix=' "$pc")"
+	# The staged files name the real prefix; point copies at the stage.
 	pcdir=$tmp/pkgconfig
 	mkdir -p "$pcdir"
-	sed "s|^prefix=.*|prefix=$dest$prefix|" "$pc" \
-		> "$pcdir/libpcpu_mempool.pc"
+	for f in "$(dirname "$pc")"/libpcpu_mempool*.pc; do
+		grep -q "^prefix=$prefix\$" "$f" ||
+			die "$f: prefix is not $prefix: $(grep '^prefix=' "$f")"
+		sed "s|^prefix=.*|prefix=$dest$prefix|" "$f" \
+			> "$pcdir/$(basename "$f")"
+	done
 fi
 export PKG_CONFIG_PATH=$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 
@@ -142,6 +147,34 @@ esac
 echo "$out" | grep -Eq '^consumer: lcores=[0-9]+ sum=([0-9]+) expected=\1 OK$' ||
 	die "no matching 'consumer: ... OK' line"
 
+run_consumer() { # NAME EXE: run, print its verdict, check it
+	local name=$1 exe=$2 out rc=0
+
+	out=$(LD_LIBRARY_PATH=$dest$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+		"$exe" --no-huge -m 256 --no-pci --lcores="(0-3)@(${cpus})" \
+		--file-prefix="pcpu-consumer-$name-$$" 2>&1) || rc=$?
+	[ "$rc" -eq 0 ] || { echo "$out" >&2; die "$name exited with status $rc"; }
+	echo "$out" | grep -Eq "^$name: lcores=4 sum=([0-9]+) expected=\\1 OK\$" ||
+		{ echo "$out" >&2; die "$name printed no '$name: lcores=4 ... OK' line"; }
+	echo "test-consumer: $(echo "$out" | tail -1)"
+}
+cpus=$(python3 -c 'import os; print(",".join(str(c) for c in sorted(os.sched_getaffinity(0))[:2]))')
+
+# DPDK 24.11's lcore variables through the opt-in .pc, when the program
+# written to their documentation is beside CONSUMER_C
+lv_src=$(dirname "$src")/lcore_var_consumer.c
+if [ -f "$lv_src" ]; then
+	pkg-config --exists libpcpu_mempool_lcore_var ||
+		die "libpcpu_mempool_lcore_var.pc not installed"
+	# shellcheck disable=SC2046,SC2086
+	"$cc" "${warn_flags[@]}" -DALLOW_EXPERIMENTAL_API \
+		$(pkg-config --cflags libpcpu_mempool_lcore_var) "$lv_src" \
+		-o "$tmp/lcore_var_consumer" \
+		$(pkg-config --libs libpcpu_mempool_lcore_var) ||
+		die "the rte_lcore_var program does not build with libpcpu_mempool_lcore_var"
+	run_consumer lcore_var_consumer "$tmp/lcore_var_consumer"
+fi
+
 # The meson route: the example project next to the consumer's source, when
 # it is there (a CONSUMER_C of your own is tested with cc only).
 mproj=$(dirname "$src")
@@ -153,13 +186,10 @@ if [ -f "$mproj/meson.build" ]; then
 		{ cat "$tmp/msetup.log" >&2; die "meson did not find libpcpu_mempool with pkg-config"; }
 	ninja -C "$tmp/mbuild" > "$tmp/mbuild.log" 2>&1 ||
 		{ cat "$tmp/mbuild.log" >&2; die "the meson consumer does not build"; }
-	rc=0
-	out=$(LD_LIBRARY_PATH=$dest$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
-		"$tmp/mbuild/consumer" --no-huge -m 256 --no-pci \
-		--file-prefix="pcpu-consumer-m-$$" 2>&1) || rc=$?
-	[ "$rc" -eq 0 ] || { echo "$out" >&2; die "the meson consumer exited with status $rc"; }
-	echo "$out" | grep -Eq '^consumer: lcores=[0-9]+ sum=([0-9]+) expected=\1 OK$' ||
-		{ echo "$out" >&2; die "the meson consumer printed no 'consumer: ... OK' line"; }
-	echo "test-consumer: meson project $mproj: $(echo "$out" | tail -1)"
+	echo "test-consumer: meson project $mproj:"
+	run_consumer consumer "$tmp/mbuild/consumer"
+	if [ -f "$lv_src" ]; then
+		run_consumer lcore_var_consumer "$tmp/mbuild/lcore_var_consumer"
+	fi
 fi
 echo "test-consumer: OK"

@@ -22,7 +22,9 @@
 # 4. check that the consumer draws DPDK's experimental-API warning when
 #    its own -DALLOW_EXPERIMENTAL_API is removed from its compile command
 #    (the subproject does not opt it in, as the .pc file does not);
-# 5. run the consumer (--no-huge -m 256 --no-pci) and check its verdict.
+# 5. run the consumer and lcore_var_consumer (a program written to DPDK
+#    24.11's rte_lcore_var documentation, through the opt-in dependency
+#    libpcpu_mempool_lcore_var) and check their verdicts.
 #
 # Environment: MESON (default: meson), KEEP_TMP=1 keeps the directory.
 # Exit 0 on success, 1 on failure.
@@ -68,12 +70,13 @@ cat > "$parent/subprojects/pcpu_mempool.wrap" <<'WRAP'
 directory = pcpu_mempool
 
 [provide]
-dependency_names = libpcpu_mempool
+dependency_names = libpcpu_mempool, libpcpu_mempool_lcore_var
 WRAP
 
 b=$parent/build
 "$meson" setup "$b" "$parent" -Dwerror=true \
-	--force-fallback-for=libpcpu_mempool > "$tmp/setup.log" 2>&1 ||
+	--force-fallback-for=libpcpu_mempool,libpcpu_mempool_lcore_var \
+	> "$tmp/setup.log" 2>&1 ||
 	{ cat "$tmp/setup.log" >&2; die "meson setup of the parent failed"; }
 grep -q "^Executing subproject pcpu_mempool" "$tmp/setup.log" &&
 	grep -q "^Dependency libpcpu_mempool found: YES .*(overridden)" "$tmp/setup.log" ||
@@ -138,11 +141,14 @@ grep -q "is deprecated: Symbol is not yet part of stable ABI" "$tmp/noexp.log" |
 echo "test-subproject: without the consumer's -DALLOW_EXPERIMENTAL_API:" \
 	"$(grep -c 'not yet part of stable ABI' "$tmp/noexp.log") experimental-API warnings, as expected"
 
-rc=0
-out=$("$b/consumer" --no-huge -m 256 --no-pci \
-	--file-prefix="pcpu-subproject-$$" 2>&1) || rc=$?
-echo "$out" | tail -1
-[ "$rc" -eq 0 ] || { echo "$out" >&2; die "the consumer exited with status $rc"; }
-echo "$out" | grep -Eq '^consumer: lcores=[0-9]+ sum=([0-9]+) expected=\1 OK$' ||
-	die "no matching 'consumer: ... OK' line"
+cpus=$(python3 -c 'import os; print(",".join(str(c) for c in sorted(os.sched_getaffinity(0))[:2]))')
+for name in consumer lcore_var_consumer; do
+	rc=0
+	out=$("$b/$name" --no-huge -m 256 --no-pci --lcores="(0-3)@($cpus)" \
+		--file-prefix="pcpu-subproject-$name-$$" 2>&1) || rc=$?
+	[ "$rc" -eq 0 ] || { echo "$out" >&2; die "$name exited with status $rc"; }
+	echo "$out" | grep -Eq "^$name: lcores=4 sum=([0-9]+) expected=\\1 OK\$" ||
+		{ echo "$out" >&2; die "$name printed no '$name: lcores=4 ... OK' line"; }
+	echo "test-subproject: $(echo "$out" | tail -1)"
+done
 echo "test-subproject: OK"
