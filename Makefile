@@ -13,7 +13,9 @@
 #   make bench-smoke  deps + build + every benchmark case, briefly
 #   make docs         API reference (Doxygen) and guides (Sphinx), with
 #                     warnings as errors, into $(BUILDDIR)/doc
-#   make hugepages    reserve $(HUGEPAGES) 2 MiB hugepages (root; optional)
+#   make hugepages    make sure $(HUGEPAGES) 2 MiB hugepages are free (root;
+#                     optional; never lowers the host's count)
+#   make hugepages-release  give back the pages make hugepages added
 #   make test-asan    ASan+UBSan build in $(ASAN_BUILDDIR), unit and fast
 #                     tests on --no-huge
 #   make valgrind     deps + build + valgrind memcheck over the unit tests
@@ -50,7 +52,7 @@ DOXYGEN     ?= doxygen
 .NOTPARALLEL:
 
 .PHONY: all deps build test demo bench bench-smoke docs doc-api doc-guides \
-	hugepages clean help test-asan valgrind fuzz stress
+	hugepages hugepages-release clean help test-asan valgrind fuzz stress
 
 all: build
 
@@ -123,6 +125,9 @@ doc-guides:
 
 hugepages:
 	@$(DEVTOOLS)/hugepages.sh reserve $(HUGEPAGES)
+
+hugepages-release:
+	@$(DEVTOOLS)/hugepages.sh release
 
 # Robustness gates (see each script's header).
 test-asan: deps
