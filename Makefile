@@ -23,6 +23,8 @@
 #                     for $(FUZZ_SECONDS) s
 #   make stress       deps + build + the stress-tests suite, each test for
 #                     $(STRESS_SECONDS) s
+#   make check-abi    abidiff of the library against devtools/abi/ (build-abi/)
+#   make abi-update   regenerate devtools/abi/ (commit it with the ABI change)
 #   make clean        remove $(BUILDDIR)
 #
 # Variables: BUILDDIR (default build), WERROR (true|false, default false),
@@ -52,7 +54,8 @@ DOXYGEN     ?= doxygen
 .NOTPARALLEL:
 
 .PHONY: all deps build test demo bench bench-smoke docs doc-api doc-guides \
-	hugepages hugepages-release clean help test-asan valgrind fuzz stress
+	hugepages hugepages-release clean help test-asan valgrind fuzz stress \
+	check-abi abi-update
 
 all: build
 
@@ -142,6 +145,13 @@ fuzz: deps
 stress: deps build
 	PCPU_STRESS_SECONDS=$(STRESS_SECONDS) $(DEVTOOLS)/run-tests.sh \
 		$(BUILDDIR) --suite stress-tests
+
+# ABI: a fresh build of the library alone in build-abi/, fixed options
+check-abi: deps
+	$(DEVTOOLS)/check-abi.sh
+
+abi-update: deps
+	$(DEVTOOLS)/check-abi.sh --update
 
 clean:
 	@if [ -n "$(BUILDDIR)" ] && [ "$(BUILDDIR)" != "/" ]; then \

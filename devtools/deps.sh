@@ -28,6 +28,7 @@ set -euo pipefail
 #   python3-matplotlib         benchmark plots
 #   tshark tcpdump             capture tools and reference flow counts
 #   valgrind clang libclang-rt-14-dev   memcheck, sanitizers, libFuzzer
+#   abigail-tools              abidw/abidiff: devtools/check-abi.sh
 PACKAGES=(
 	make meson ninja-build pkg-config gcc g++
 	libdpdk-dev dpdk dpdk-dev
@@ -35,6 +36,7 @@ PACKAGES=(
 	doxygen python3-sphinx python3-matplotlib
 	tshark tcpdump
 	valgrind clang libclang-rt-14-dev
+	abigail-tools
 )
 
 missing_packages() {
