@@ -23,6 +23,8 @@
 #                     for $(FUZZ_SECONDS) s
 #   make stress       deps + build + the stress-tests suite, each test for
 #                     $(STRESS_SECONDS) s
+#   make deb          Debian packages into $(DEB_DIR) (dpkg-buildpackage), then
+#                     lintian and the installed-package tests
 #   make check-abi    abidiff of the library against devtools/abi/ (build-abi/)
 #   make abi-update   regenerate devtools/abi/ (commit it with the ABI change)
 #   make clean        remove $(BUILDDIR)
@@ -30,7 +32,7 @@
 # Variables: BUILDDIR (default build), WERROR (true|false, default false),
 # MESON_OPTS (extra -D options for meson setup), HUGEPAGES (default 512),
 # ASAN_BUILDDIR (build-asan), FUZZ_BUILDDIR (build-fuzz), FUZZ_SECONDS (60),
-# STRESS_SECONDS (60).
+# STRESS_SECONDS (60), DEB_DIR (build-deb).
 
 BUILDDIR   ?= build
 WERROR     ?= false
@@ -40,6 +42,7 @@ ASAN_BUILDDIR  ?= build-asan
 FUZZ_BUILDDIR  ?= build-fuzz
 FUZZ_SECONDS   ?= 60
 STRESS_SECONDS ?= 60
+DEB_DIR        ?= build-deb
 
 SRCDIR     := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 DEVTOOLS   := $(SRCDIR)/devtools
@@ -55,7 +58,7 @@ DOXYGEN     ?= doxygen
 
 .PHONY: all deps build test demo bench bench-smoke docs doc-api doc-guides \
 	hugepages hugepages-release clean help test-asan valgrind fuzz stress \
-	check-abi abi-update
+	check-abi abi-update deb
 
 all: build
 
@@ -145,6 +148,10 @@ fuzz: deps
 stress: deps build
 	PCPU_STRESS_SECONDS=$(STRESS_SECONDS) $(DEVTOOLS)/run-tests.sh \
 		$(BUILDDIR) --suite stress-tests
+
+# from a clean copy of the tree: the build tree is not used
+deb: deps
+	$(DEVTOOLS)/test-packages.sh $(DEB_DIR)
 
 # ABI: a fresh build of the library alone in build-abi/, fixed options
 check-abi: deps

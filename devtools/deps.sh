@@ -29,6 +29,7 @@ set -euo pipefail
 #   tshark tcpdump             capture tools and reference flow counts
 #   valgrind clang libclang-rt-14-dev   memcheck, sanitizers, libFuzzer
 #   abigail-tools              abidw/abidiff: devtools/check-abi.sh
+#   dpkg-dev debhelper lintian  Debian packages: devtools/test-packages.sh
 PACKAGES=(
 	make meson ninja-build pkg-config gcc g++
 	libdpdk-dev dpdk dpdk-dev
@@ -37,6 +38,7 @@ PACKAGES=(
 	tshark tcpdump
 	valgrind clang libclang-rt-14-dev
 	abigail-tools
+	dpkg-dev debhelper lintian
 )
 
 missing_packages() {

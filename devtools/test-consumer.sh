@@ -6,10 +6,13 @@
 # *installed* library with nothing but pkg-config:
 #
 #   devtools/test-consumer.sh BUILD_DIR [CONSUMER_C]
+#   devtools/test-consumer.sh --root ROOT [CONSUMER_C]
 #
 # 1. meson install BUILD_DIR into a temporary staging directory (--destdir,
-#    no rebuild, nothing touches the real prefix);
-# 2. relocate the staged libpcpu_mempool.pc (its prefix points at the real
+#    no rebuild, nothing touches the real prefix); or, with --root, use
+#    ROOT, a clean directory where the Debian packages were unpacked
+#    (prefix /usr, devtools/test-packages.sh);
+# 2. relocate the staged .pc files (their prefix points at the real
 #    prefix) into a private PKG_CONFIG_PATH;
 # 3. check that the .pc file does not opt consumers into experimental APIs:
 #    CONSUMER_C (which calls experimental functions) must draw DPDK's
@@ -34,8 +37,15 @@ die() {
 	exit 1
 }
 
+root=
+if [ "${1:-}" = --root ]; then
+	[ $# -ge 2 ] || { echo "usage: $0 --root ROOT [CONSUMER_C]" >&2; exit 2; }
+	root=$(cd "$2" && pwd) || die "no directory '$2'"
+	shift 2
+	set -- "$root" "$@"
+fi
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
-	echo "usage: $0 BUILD_DIR [CONSUMER_C]" >&2
+	echo "usage: $0 BUILD_DIR [CONSUMER_C] | --root ROOT [CONSUMER_C]" >&2
 	exit 2
 fi
 build=$(cd "$1" && pwd) || die "no build directory '$1'"
@@ -54,20 +64,30 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# where the build installs to
-read -r prefix libdir includedir < <(
-	"$meson" introspect --buildoptions "$build" | python3 -c '
+if [ -n "$root" ]; then
+	# unpacked packages: Debian's layout
+	prefix=/usr
+	libdir=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null ||
+		gcc -print-multiarch)
+	includedir=/usr/include
+	dest=$root
+	echo "test-consumer: packages unpacked in $root, libdir $libdir"
+else
+	# where the build installs to
+	read -r prefix libdir includedir < <(
+		"$meson" introspect --buildoptions "$build" | python3 -c '
 import json, sys
 o = {x["name"]: x["value"] for x in json.load(sys.stdin)}
 print(o["prefix"], o["libdir"], o["includedir"])')
-case "$libdir" in /*) ;; *) libdir=$prefix/$libdir ;; esac
-case "$includedir" in /*) ;; *) includedir=$prefix/$includedir ;; esac
-echo "test-consumer: build $build, prefix $prefix, libdir $libdir"
+	case "$libdir" in /*) ;; *) libdir=$prefix/$libdir ;; esac
+	case "$includedir" in /*) ;; *) includedir=$prefix/$includedir ;; esac
+	echo "test-consumer: build $build, prefix $prefix, libdir $libdir"
 
-dest=$tmp/stage
-"$meson" install -C "$build" --no-rebuild --quiet --destdir "$dest" \
-	> "$tmp/install.log" 2>&1 ||
-	{ cat "$tmp/install.log" >&2; die "meson install failed"; }
+	dest=$tmp/stage
+	"$meson" install -C "$build" --no-rebuild --quiet --destdir "$dest" \
+		> "$tmp/install.log" 2>&1 ||
+		{ cat "$tmp/install.log" >&2; die "meson install failed"; }
+fi
 
 pc=$dest$libdir/pkgconfig/libpcpu_mempool.pc
 [ -f "$pc" ] || die "meson install did not install $libdir/pkgconfig/libpcpu_mempool.pc"
