@@ -6,18 +6,22 @@
 # DPDK's own (DPDK 24.11 and later), whatever the order of the include
 # path, and provides the API itself with an older DPDK:
 #
-#   lcore_var_include.sh "CC [ARGS]" COMPAT_DIR LIB_DIR
+#   lcore_var_include.sh "CC [ARGS]" "CXX [ARGS]" COMPAT_DIR LIB_DIR
 #
 # A stand-in for DPDK 24.11 is two headers in a temporary directory: an
 # rte_version.h saying 24.11.0 and an rte_lcore_var.h that defines a marker.
 # Each case compiles (and the ENOTSUP case runs) a small program; the real
-# DPDK's other headers come from pkg-config libdpdk. Exit 0 on success.
+# DPDK's other headers come from pkg-config libdpdk. Both headers must
+# also compile alone as C11 and C++11 with -Wall -Wextra -Wpedantic, as
+# the library's other installed headers do (DPDK's as system headers).
+# Exit 0 on success.
 
 set -eu
 
 cc=$1
-compat=$2
-lib=$3
+cxx=$2
+compat=$3
+lib=$4
 dpdk_cflags=$(pkg-config --cflags libdpdk)
 dpdk_libs=$(pkg-config --libs libdpdk)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pcpu-lcore-var-inc.XXXXXX")
@@ -87,4 +91,20 @@ $cc -DALLOW_EXPERIMENTAL_API -Werror -I"$compat" -I"$lib" $dpdk_cflags \
 	-c "$tmp/compat.c" -o "$tmp/compat.o" ||
 	fail "DPDK $(pkg-config --modversion libdpdk): no API from <rte_lcore_var.h>"
 echo "lcore_var_include: DPDK $(pkg-config --modversion libdpdk): pcpu_mempool's API"
+
+dpdk_sys=$(pkg-config --cflags-only-I libdpdk | sed 's/-I/-isystem /g')
+dpdk_other=$(pkg-config --cflags-only-other libdpdk)
+for h in rte_lcore_var.h rte_pcpu_lcore_var.h; do
+	echo "#include <$h>" > "$tmp/alone.c"
+	cp "$tmp/alone.c" "$tmp/alone.cpp"
+	# shellcheck disable=SC2086
+	$cc -std=c11 -Wall -Wextra -Wpedantic -Werror -DALLOW_EXPERIMENTAL_API \
+		$dpdk_other $dpdk_sys -I"$compat" -I"$lib" \
+		-fsyntax-only "$tmp/alone.c" || fail "$h alone as C11"
+	# shellcheck disable=SC2086
+	$cxx -std=c++11 -Wall -Wextra -Wpedantic -Werror -DALLOW_EXPERIMENTAL_API \
+		$dpdk_other $dpdk_sys -I"$compat" -I"$lib" \
+		-fsyntax-only "$tmp/alone.cpp" || fail "$h alone as C++11"
+done
+echo "lcore_var_include: both headers compile alone as C11 and C++11, -Wpedantic"
 echo "lcore_var_include: OK"

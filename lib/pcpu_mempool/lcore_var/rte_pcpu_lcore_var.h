@@ -14,6 +14,10 @@
  * @b EXPERIMENTAL: this API may change without prior notice (as DPDK's
  * rte_lcore_var API, also experimental).
  *
+ * Define ALLOW_EXPERIMENTAL_API before including it, as for DPDK 24.11's
+ * API: without it the compiler warns at the calls of rte_pcpu_alloc() and
+ * rte_pcpu_free() in this header, as well as in the application.
+ *
  * Opt-in: the pkg-config package (and meson dependency)
  * @c libpcpu_mempool_lcore_var puts a directory on the include path that
  * holds this header and an <rte_lcore_var.h> of its own. That
@@ -214,12 +218,6 @@ rte_lcore_var_lcore(unsigned int lcore_id, void *handle)
 #define RTE_LCORE_VAR_FOREACH(lcore_id, value, handle) \
 	RTE_PCPU_FOREACH(lcore_id, value, handle)
 
-/* rte_pcpu_alloc() and rte_pcpu_free() are experimental: the warning
- * belongs at the application's calls of the wrappers below, which are
- * experimental themselves. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-
 /**
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
@@ -299,8 +297,6 @@ rte_pcpu_lcore_var_free(void *handle)
 {
 	return rte_pcpu_free(handle);
 }
-
-#pragma GCC diagnostic pop
 
 #ifdef __cplusplus
 }
