@@ -13,7 +13,9 @@
 #   make bench-smoke  deps + build + every benchmark case, briefly
 #   make docs         API reference (Doxygen) and guides (Sphinx), with
 #                     warnings as errors, into $(BUILDDIR)/doc
-#   make hugepages    reserve $(HUGEPAGES) 2 MiB hugepages (root; optional)
+#   make hugepages    make sure $(HUGEPAGES) 2 MiB hugepages are free (root;
+#                     optional; never lowers the host's count)
+#   make hugepages-release  give back the pages make hugepages added
 #   make test-asan    ASan+UBSan build in $(ASAN_BUILDDIR), unit and fast
 #                     tests on --no-huge
 #   make valgrind     deps + build + valgrind memcheck over the unit tests
@@ -21,12 +23,16 @@
 #                     for $(FUZZ_SECONDS) s
 #   make stress       deps + build + the stress-tests suite, each test for
 #                     $(STRESS_SECONDS) s
+#   make deb          Debian packages into $(DEB_DIR) (dpkg-buildpackage), then
+#                     lintian and the installed-package tests
+#   make check-abi    abidiff of the library against devtools/abi/ (build-abi/)
+#   make abi-update   regenerate devtools/abi/ (commit it with the ABI change)
 #   make clean        remove $(BUILDDIR)
 #
 # Variables: BUILDDIR (default build), WERROR (true|false, default false),
 # MESON_OPTS (extra -D options for meson setup), HUGEPAGES (default 512),
 # ASAN_BUILDDIR (build-asan), FUZZ_BUILDDIR (build-fuzz), FUZZ_SECONDS (60),
-# STRESS_SECONDS (60).
+# STRESS_SECONDS (60), DEB_DIR (build-deb).
 
 BUILDDIR   ?= build
 WERROR     ?= false
@@ -36,6 +42,7 @@ ASAN_BUILDDIR  ?= build-asan
 FUZZ_BUILDDIR  ?= build-fuzz
 FUZZ_SECONDS   ?= 60
 STRESS_SECONDS ?= 60
+DEB_DIR        ?= build-deb
 
 SRCDIR     := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 DEVTOOLS   := $(SRCDIR)/devtools
@@ -50,7 +57,8 @@ DOXYGEN     ?= doxygen
 .NOTPARALLEL:
 
 .PHONY: all deps build test demo bench bench-smoke docs doc-api doc-guides \
-	hugepages clean help test-asan valgrind fuzz stress
+	hugepages hugepages-release clean help test-asan valgrind fuzz stress \
+	check-abi abi-update deb
 
 all: build
 
@@ -124,6 +132,9 @@ doc-guides:
 hugepages:
 	@$(DEVTOOLS)/hugepages.sh reserve $(HUGEPAGES)
 
+hugepages-release:
+	@$(DEVTOOLS)/hugepages.sh release
+
 # Robustness gates (see each script's header).
 test-asan: deps
 	WERROR=$(WERROR) $(DEVTOOLS)/test-asan.sh $(ASAN_BUILDDIR)
@@ -137,6 +148,17 @@ fuzz: deps
 stress: deps build
 	PCPU_STRESS_SECONDS=$(STRESS_SECONDS) $(DEVTOOLS)/run-tests.sh \
 		$(BUILDDIR) --suite stress-tests
+
+# from a clean copy of the tree: the build tree is not used
+deb: deps
+	$(DEVTOOLS)/test-packages.sh $(DEB_DIR)
+
+# ABI: a fresh build of the library alone in build-abi/, fixed options
+check-abi: deps
+	$(DEVTOOLS)/check-abi.sh
+
+abi-update: deps
+	$(DEVTOOLS)/check-abi.sh --update
 
 clean:
 	@if [ -n "$(BUILDDIR)" ] && [ "$(BUILDDIR)" != "/" ]; then \

@@ -28,6 +28,8 @@ set -euo pipefail
 #   python3-matplotlib         benchmark plots
 #   tshark tcpdump             capture tools and reference flow counts
 #   valgrind clang libclang-rt-14-dev   memcheck, sanitizers, libFuzzer
+#   abigail-tools              abidw/abidiff: devtools/check-abi.sh
+#   dpkg-dev debhelper lintian  Debian packages: devtools/test-packages.sh
 PACKAGES=(
 	make meson ninja-build pkg-config gcc g++
 	libdpdk-dev dpdk dpdk-dev
@@ -35,6 +37,8 @@ PACKAGES=(
 	doxygen python3-sphinx python3-matplotlib
 	tshark tcpdump
 	valgrind clang libclang-rt-14-dev
+	abigail-tools
+	dpkg-dev debhelper lintian
 )
 
 missing_packages() {

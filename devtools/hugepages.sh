@@ -3,28 +3,51 @@
 # Copyright(c) 2026 The pcpu_mempool authors
 #
 # Reserve and inspect 2 MiB hugepages for the tests, the benchmarks and the
-# demo. Everything here is optional: the library and its tests also run
-# with 4 KiB pages (EAL --no-huge), so failures are reported, not fatal.
+# demo, without disturbing what the host already has. Everything here is
+# optional: the library and its tests also run with 4 KiB pages (EAL
+# --no-huge), so failures are reported, not fatal.
 #
-#   devtools/hugepages.sh status         print total / free / mount point
-#   devtools/hugepages.sh reserve N      as root: ask the kernel for N pages
-#                                        (system-wide, default node policy)
-#                                        and mount hugetlbfs on /dev/hugepages
-#                                        if nothing is mounted yet
-#   devtools/hugepages.sh release        as root: give all 2 MiB pages back
-#   devtools/hugepages.sh free           print the number of free pages only
+#   devtools/hugepages.sh status       print total / free / mount point, and
+#                                      the pages this script has added
+#   devtools/hugepages.sh free         print the number of free pages only
+#   devtools/hugepages.sh reserve N    make sure N pages are free: raise the
+#                                      system's count by the pages missing
+#                                      (never lower it), remember how many
+#                                      it added, and mount hugetlbfs on
+#                                      /dev/hugepages if nothing is mounted
+#   devtools/hugepages.sh release      lower the count by the pages that
+#                                      reserve added, and only those
 #
-# reserve and release always exit 0; the kernel may grant fewer pages than
-# asked (fragmented memory, containers without the right), and status says
-# how many there are.
+# Why not Debian's dpdk-hugepages.py: its --reserve sets the total (so on
+# a host that had more pages it shrinks them) and --clear sets it to 0 for
+# everyone. Here a reserve on a host with 1,024 pages, 600 of them free,
+# adds nothing for N = 512 and 112 for N = 712, and release gives back
+# exactly what the reserves added (recorded in the state file below).
+# The system-wide 2 MiB pool is used (default NUMA policy: interleaved).
+#
+# Writing needs root (or write access to the sysfs file); without it,
+# reserve and release print the command to run. Both always exit 0: the
+# kernel may grant fewer pages than asked (fragmented memory, containers),
+# and status says how many there are.
+#
+# Environment: PCPU_HUGEPAGES_SYSFS (default
+# /sys/kernel/mm/hugepages/hugepages-2048kB), PCPU_HUGEPAGES_STATE (default
+# /run/pcpu_mempool-hugepages: pages added and not yet released),
+# PCPU_HUGEPAGES_MOUNT (default /dev/hugepages; empty: do not mount). The
+# test hugepages_helper runs it on a stand-in sysfs directory.
 
 set -uo pipefail
 
-NR=/proc/sys/vm/nr_hugepages
-MNT=/dev/hugepages
+SYSFS=${PCPU_HUGEPAGES_SYSFS:-/sys/kernel/mm/hugepages/hugepages-2048kB}
+STATE=${PCPU_HUGEPAGES_STATE:-/run/pcpu_mempool-hugepages}
+MNT=${PCPU_HUGEPAGES_MOUNT-/dev/hugepages}
+NR=$SYSFS/nr_hugepages
 
-meminfo() {
-	awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo 2>/dev/null
+read_count() { # FILE: its number, 0 if unreadable
+	local v
+	v=$(cat "$1" 2>/dev/null) || v=0
+	[[ "$v" =~ ^[0-9]+$ ]] || v=0
+	echo "$v"
 }
 
 hugetlbfs_mount() {
@@ -32,59 +55,108 @@ hugetlbfs_mount() {
 }
 
 status() {
-	local total free size mnt
-	total=$(meminfo HugePages_Total)
-	free=$(meminfo HugePages_Free)
-	size=$(meminfo Hugepagesize)
-	mnt=$(hugetlbfs_mount)
-	echo "hugepages: size ${size:-?} kB, total ${total:-0}, free ${free:-0}," \
-		"hugetlbfs ${mnt:-not mounted}"
+	echo "hugepages: 2 MiB pages: total $(read_count "$NR")," \
+		"free $(read_count "$SYSFS/free_hugepages")," \
+		"added by this script $(read_count "$STATE")," \
+		"hugetlbfs $(hugetlbfs_mount || true)"
+}
+
+# Run "$@" holding a lock on the state file, so that two scripts that
+# reserve at once do not both read the same count.
+locked() {
+	local lock=$STATE.lock
+	if command -v flock > /dev/null 2>&1 && : 2> /dev/null >> "$lock"; then
+		flock "$lock" "$0" --locked "$@"
+	else
+		"$0" --locked "$@"
+	fi
+}
+
+# Write COUNT to nr_hugepages; print what the kernel then reports.
+set_total() {
+	if ! echo "$1" > "$NR" 2> /dev/null; then
+		echo "hugepages: could not write $1 to $NR (tolerated)" >&2
+	fi
+	read_count "$NR"
 }
 
 reserve() {
-	local want=$1 got
-	if ! [[ "$want" =~ ^[0-9]+$ ]]; then
-		echo "hugepages: reserve needs a page count, got '$want'" >&2
-		exit 2
-	fi
-	if [ "$(id -u)" -ne 0 ]; then
-		echo "hugepages: not root; as root run: echo $want > $NR" >&2
-		status
-		return 0
-	fi
-	if ! echo "$want" > "$NR" 2>/dev/null; then
-		echo "hugepages: could not write $NR (tolerated)" >&2
-	fi
-	got=$(cat "$NR" 2>/dev/null || echo 0)
-	if [ "$got" -lt "$want" ]; then
-		echo "hugepages: asked for $want, the kernel granted $got (tolerated)" >&2
+	local want=$1 free total got added
+	free=$(read_count "$SYSFS/free_hugepages")
+	total=$(read_count "$NR")
+	if [ "$free" -ge "$want" ]; then
+		echo "hugepages: $free free, $want wanted: nothing to add"
+	else
+		got=$(set_total $(( total + want - free )))
+		added=$(( got > total ? got - total : 0 ))
+		echo $(( $(read_count "$STATE") + added )) > "$STATE"
+		echo "hugepages: $free free, $want wanted: asked the kernel for" \
+			"$(( want - free )) more, it granted $added"
+		if [ "$added" -lt $(( want - free )) ]; then
+			echo "hugepages: fewer pages than asked (tolerated)" >&2
+		fi
 	fi
 	# EAL in hugepage mode wants a hugetlbfs mount (not --in-memory)
-	if [ "$got" -gt 0 ] && [ -z "$(hugetlbfs_mount)" ]; then
-		mkdir -p "$MNT" 2>/dev/null &&
-			mount -t hugetlbfs -o pagesize=2M nodev "$MNT" 2>/dev/null ||
+	if [ -n "$MNT" ] && [ "$(read_count "$NR")" -gt 0 ] &&
+			[ -z "$(hugetlbfs_mount)" ]; then
+		mkdir -p "$MNT" 2> /dev/null &&
+			mount -t hugetlbfs -o pagesize=2M nodev "$MNT" 2> /dev/null ||
 			echo "hugepages: could not mount hugetlbfs on $MNT (tolerated)" >&2
 	fi
-	status
 }
+
+release() {
+	local added total got given
+	added=$(read_count "$STATE")
+	if [ "$added" -eq 0 ]; then
+		echo "hugepages: this script added no pages: nothing to release"
+		return
+	fi
+	total=$(read_count "$NR")
+	got=$(set_total $(( total > added ? total - added : 0 )))
+	given=$(( total > got ? total - got : 0 ))
+	echo $(( added > given ? added - given : 0 )) > "$STATE"
+	echo "hugepages: gave back $given of the $added pages this script added"
+}
+
+writable() { # ACTION N: 0 if we may write, else print the command
+	if [ -w "$NR" ]; then
+		return 0
+	fi
+	echo "hugepages: cannot write $NR (not root?); as root run: $0 $*" >&2
+	return 1
+}
+
+if [ "${1:-}" = --locked ]; then
+	shift
+	case "$1" in
+	reserve) reserve "$2" ;;
+	release) release ;;
+	esac
+	exit 0
+fi
 
 case "${1:-status}" in
 status)
 	status
 	;;
 free)
-	free=$(meminfo HugePages_Free)
-	echo "${free:-0}"
+	read_count "$SYSFS/free_hugepages"
 	;;
 reserve)
-	reserve "${2:-512}"
+	want=${2:-512}
+	if ! [[ "$want" =~ ^[0-9]+$ ]]; then
+		echo "hugepages: reserve needs a page count, got '$want'" >&2
+		exit 2
+	fi
+	if writable reserve "$want"; then
+		locked reserve "$want"
+	fi
+	status
 	;;
 release)
-	if [ "$(id -u)" -eq 0 ]; then
-		echo 0 > "$NR" 2>/dev/null ||
-			echo "hugepages: could not write $NR (tolerated)" >&2
-	else
-		echo "hugepages: not root; as root run: echo 0 > $NR" >&2
+	if writable release; then
+		locked release
 	fi
 	status
 	;;

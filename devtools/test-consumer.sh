@@ -6,13 +6,26 @@
 # *installed* library with nothing but pkg-config:
 #
 #   devtools/test-consumer.sh BUILD_DIR [CONSUMER_C]
+#   devtools/test-consumer.sh --root ROOT [CONSUMER_C]
 #
 # 1. meson install BUILD_DIR into a temporary staging directory (--destdir,
-#    no rebuild, nothing touches the real prefix);
-# 2. relocate the staged libpcpu_mempool.pc (its prefix points at the real
+#    no rebuild, nothing touches the real prefix); or, with --root, use
+#    ROOT, a clean directory where the Debian packages were unpacked
+#    (prefix /usr, devtools/test-packages.sh);
+# 2. relocate the staged .pc files (their prefix points at the real
 #    prefix) into a private PKG_CONFIG_PATH;
-# 3. cc CONSUMER_C $(pkg-config --cflags --libs libpcpu_mempool);
-# 4. run it with --no-huge -m 256 --no-pci and check its verdict line.
+# 3. check that the .pc file does not opt consumers into experimental APIs:
+#    CONSUMER_C (which calls experimental functions) must draw DPDK's
+#    "not yet part of stable ABI" warning without -DALLOW_EXPERIMENTAL_API
+#    and build clean under -Werror with it, as with DPDK's own libdpdk.pc;
+# 4. cc -DALLOW_EXPERIMENTAL_API CONSUMER_C $(pkg-config --cflags --libs
+#    libpcpu_mempool);
+# 5. run it with --no-huge -m 256 --no-pci and check its verdict line;
+# 6. the same with app/test/consumer/meson.build, a meson project of its
+#    own that says dependency('libpcpu_mempool') and nothing more;
+# 7. lcore_var_consumer.c beside CONSUMER_C, a program written to DPDK
+#    24.11's rte_lcore_var documentation, built with cc and the opt-in
+#    libpcpu_mempool_lcore_var.pc and by that meson project, and run.
 #
 # Environment: MESON (default: meson), CC (default: cc), KEEP_TMP=1 keeps
 # the staging directory. Exit 0 on success, 1 on failure.
@@ -24,8 +37,15 @@ die() {
 	exit 1
 }
 
+root=
+if [ "${1:-}" = --root ]; then
+	[ $# -ge 2 ] || { echo "usage: $0 --root ROOT [CONSUMER_C]" >&2; exit 2; }
+	root=$(cd "$2" && pwd) || die "no directory '$2'"
+	shift 2
+	set -- "$root" "$@"
+fi
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
-	echo "usage: $0 BUILD_DIR [CONSUMER_C]" >&2
+	echo "usage: $0 BUILD_DIR [CONSUMER_C] | --root ROOT [CONSUMER_C]" >&2
 	exit 2
 fi
 build=$(cd "$1" && pwd) || die "no build directory '$1'"
@@ -44,20 +64,30 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# where the build installs to
-read -r prefix libdir includedir < <(
-	"$meson" introspect --buildoptions "$build" | python3 -c '
+if [ -n "$root" ]; then
+	# unpacked packages: Debian's layout
+	prefix=/usr
+	libdir=/usr/lib/$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null ||
+		gcc -print-multiarch)
+	includedir=/usr/include
+	dest=$root
+	echo "test-consumer: packages unpacked in $root, libdir $libdir"
+else
+	# where the build installs to
+	read -r prefix libdir includedir < <(
+		"$meson" introspect --buildoptions "$build" | python3 -c '
 import json, sys
 o = {x["name"]: x["value"] for x in json.load(sys.stdin)}
 print(o["prefix"], o["libdir"], o["includedir"])')
-case "$libdir" in /*) ;; *) libdir=$prefix/$libdir ;; esac
-case "$includedir" in /*) ;; *) includedir=$prefix/$includedir ;; esac
-echo "test-consumer: build $build, prefix $prefix, libdir $libdir"
+	case "$libdir" in /*) ;; *) libdir=$prefix/$libdir ;; esac
+	case "$includedir" in /*) ;; *) includedir=$prefix/$includedir ;; esac
+	echo "test-consumer: build $build, prefix $prefix, libdir $libdir"
 
-dest=$tmp/stage
-"$meson" install -C "$build" --no-rebuild --quiet --destdir "$dest" \
-	> "$tmp/install.log" 2>&1 ||
-	{ cat "$tmp/install.log" >&2; die "meson install failed"; }
+	dest=$tmp/stage
+	"$meson" install -C "$build" --no-rebuild --quiet --destdir "$dest" \
+		> "$tmp/install.log" 2>&1 ||
+		{ cat "$tmp/install.log" >&2; die "meson install failed"; }
+fi
 
 pc=$dest$libdir/pkgconfig/libpcpu_mempool.pc
 [ -f "$pc" ] || die "meson install did not install $libdir/pkgconfig/libpcpu_mempool.pc"
@@ -72,13 +102,15 @@ if grep -q '^prefix=${pcfiledir}' "$pc"; then
 	# relocatable (-Dpkgconfig.relocatable=true): use it where it is
 	pcdir=$dest$libdir/pkgconfig
 else
-	# The staged file names the real prefix; point a copy at the stage.
-	grep -q "^prefix=$prefix\$" "$pc" ||
-		die "$pc: prefix is not $prefix: $(grep '^prefix=' "$pc")"
+	# The staged files name the real prefix; point copies at the stage.
 	pcdir=$tmp/pkgconfig
 	mkdir -p "$pcdir"
-	sed "s|^prefix=.*|prefix=$dest$prefix|" "$pc" \
-		> "$pcdir/libpcpu_mempool.pc"
+	for f in "$(dirname "$pc")"/libpcpu_mempool*.pc; do
+		grep -q "^prefix=$prefix\$" "$f" ||
+			die "$f: prefix is not $prefix: $(grep '^prefix=' "$f")"
+		sed "s|^prefix=.*|prefix=$dest$prefix|" "$f" \
+			> "$pcdir/$(basename "$f")"
+	done
 fi
 export PKG_CONFIG_PATH=$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 
@@ -98,8 +130,23 @@ done
 [ "$found_inc" = 1 ] ||
 	die "cflags do not name the installed include directory $want_inc"
 
+case " $cflags " in
+*ALLOW_EXPERIMENTAL_API*)
+	die "the .pc file opts every consumer into experimental APIs: $cflags" ;;
+esac
+warn_flags=(-std=gnu11 -Wall -Wextra -Wno-unused-parameter -Werror)
+
 # shellcheck disable=SC2086
-"$cc" -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Werror \
+if "$cc" "${warn_flags[@]}" $cflags -c "$src" -o "$tmp/consumer.o" \
+		2> "$tmp/noexp.log"; then
+	die "the consumer built without ALLOW_EXPERIMENTAL_API: no warning for its experimental calls"
+fi
+grep -q "is deprecated: Symbol is not yet part of stable ABI" "$tmp/noexp.log" ||
+	{ cat "$tmp/noexp.log" >&2; die "the build without ALLOW_EXPERIMENTAL_API failed for another reason"; }
+echo "test-consumer: without -DALLOW_EXPERIMENTAL_API: $(grep -c 'not yet part of stable ABI' "$tmp/noexp.log") experimental-API warnings, as expected"
+
+# shellcheck disable=SC2086
+"$cc" "${warn_flags[@]}" -DALLOW_EXPERIMENTAL_API \
 	$cflags "$src" -o "$tmp/consumer" $libs ||
 	die "the consumer does not build against the installed library"
 
@@ -119,4 +166,50 @@ case "$deps" in
 esac
 echo "$out" | grep -Eq '^consumer: lcores=[0-9]+ sum=([0-9]+) expected=\1 OK$' ||
 	die "no matching 'consumer: ... OK' line"
+
+run_consumer() { # NAME EXE: run, print its verdict, check it
+	local name=$1 exe=$2 out rc=0
+
+	out=$(LD_LIBRARY_PATH=$dest$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+		"$exe" --no-huge -m 256 --no-pci --lcores="(0-3)@(${cpus})" \
+		--file-prefix="pcpu-consumer-$name-$$" 2>&1) || rc=$?
+	[ "$rc" -eq 0 ] || { echo "$out" >&2; die "$name exited with status $rc"; }
+	echo "$out" | grep -Eq "^$name: lcores=4 sum=([0-9]+) expected=\\1 OK\$" ||
+		{ echo "$out" >&2; die "$name printed no '$name: lcores=4 ... OK' line"; }
+	echo "test-consumer: $(echo "$out" | tail -1)"
+}
+cpus=$(python3 -c 'import os; print(",".join(str(c) for c in sorted(os.sched_getaffinity(0))[:2]))')
+
+# DPDK 24.11's lcore variables through the opt-in .pc, when the program
+# written to their documentation is beside CONSUMER_C
+lv_src=$(dirname "$src")/lcore_var_consumer.c
+if [ -f "$lv_src" ]; then
+	pkg-config --exists libpcpu_mempool_lcore_var ||
+		die "libpcpu_mempool_lcore_var.pc not installed"
+	# shellcheck disable=SC2046,SC2086
+	"$cc" "${warn_flags[@]}" -DALLOW_EXPERIMENTAL_API \
+		$(pkg-config --cflags libpcpu_mempool_lcore_var) "$lv_src" \
+		-o "$tmp/lcore_var_consumer" \
+		$(pkg-config --libs libpcpu_mempool_lcore_var) ||
+		die "the rte_lcore_var program does not build with libpcpu_mempool_lcore_var"
+	run_consumer lcore_var_consumer "$tmp/lcore_var_consumer"
+fi
+
+# The meson route: the example project next to the consumer's source, when
+# it is there (a CONSUMER_C of your own is tested with cc only).
+mproj=$(dirname "$src")
+if [ -f "$mproj/meson.build" ]; then
+	"$meson" setup "$tmp/mbuild" "$mproj" -Dwerror=true \
+		> "$tmp/msetup.log" 2>&1 ||
+		{ cat "$tmp/msetup.log" >&2; die "meson setup of $mproj failed"; }
+	grep -q "^Run-time dependency libpcpu_mempool found: YES" "$tmp/msetup.log" ||
+		{ cat "$tmp/msetup.log" >&2; die "meson did not find libpcpu_mempool with pkg-config"; }
+	ninja -C "$tmp/mbuild" > "$tmp/mbuild.log" 2>&1 ||
+		{ cat "$tmp/mbuild.log" >&2; die "the meson consumer does not build"; }
+	echo "test-consumer: meson project $mproj:"
+	run_consumer consumer "$tmp/mbuild/consumer"
+	if [ -f "$lv_src" ]; then
+		run_consumer lcore_var_consumer "$tmp/mbuild/lcore_var_consumer"
+	fi
+fi
 echo "test-consumer: OK"
