@@ -3,16 +3,12 @@
  */
 
 /*
- * The library's side of every case of dpdk-test-pcpu-perf, and the runner
- * that puts a body on several lcores at once (rte_eal_remote_launch, the
- * main lcore taking part as index 0).
+ * The library's side of every case of dpdk-test-pcpu-perf: its bodies, the
+ * setup of the objects they use and the checks that every counted
+ * operation happened. How a case measures is perf_runner.c's concern.
  */
 
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* rte_cpuset_t, CPU_* */
-#endif
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +18,6 @@
 #include <rte_errno.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
-#include <rte_pause.h>
 
 #include <rte_pcpu.h>
 #include <rte_pcpu_mempool.h>
@@ -30,272 +25,12 @@
 #include "perf_shim.h"
 #include "../test/test_pcpu_live_pages.h"
 
-static int perf_smoke;
 static unsigned int perf_naive_mb = 256;
-
-void
-perf_set_smoke(int smoke)
-{
-	perf_smoke = smoke;
-}
-
-int
-perf_is_smoke(void)
-{
-	return perf_smoke;
-}
 
 void
 perf_set_naive_budget_mb(unsigned int mb)
 {
 	perf_naive_mb = mb;
-}
-
-double
-perf_measure_ms(void)
-{
-	return perf_smoke ? 5.0 : 30.0;
-}
-
-/* Many short windows, best kept: on a shared machine some of them run
- * without interference. */
-unsigned int
-perf_repeats(void)
-{
-	return perf_smoke ? 1 : 12;
-}
-
-void
-perf_result_set(struct perf_result *r, const char *name, double v)
-{
-	unsigned int i;
-
-	for (i = 0; i < r->nb_counters; i++) {
-		if (strcmp(r->counters[i].name, name) == 0) {
-			r->counters[i].value = v;
-			return;
-		}
-	}
-	if (r->nb_counters == PERF_MAX_COUNTERS)
-		return;
-	snprintf(r->counters[i].name, PERF_NAME_LEN, "%s", name);
-	r->counters[i].value = v;
-	r->nb_counters++;
-}
-
-void
-perf_result_label(struct perf_result *r, const char *fmt, ...)
-{
-	size_t len = strlen(r->label);
-	va_list ap;
-
-	if (len + 1 >= sizeof(r->label))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(r->label + len, sizeof(r->label) - len, fmt, ap);
-	va_end(ap);
-}
-
-static int
-perf_fail(struct perf_result *r, const char *what)
-{
-	r->error = 1;
-	perf_result_label(r, "%s%s: %s", r->label[0] ? "; " : "", what,
-		rte_strerror(rte_errno));
-	return -1;
-}
-
-static int
-perf_skip(struct perf_result *r, const char *why)
-{
-	r->skipped = 1;
-	r->label[0] = '\0';
-	perf_result_label(r, "skipped: %s", why);
-	perf_result_set(r, "skipped", 1);
-	return 0;
-}
-
-unsigned int
-perf_nb_lcores(void)
-{
-	return rte_lcore_count();
-}
-
-/* The lcores of a run: the main lcore, then workers in id order. */
-static unsigned int
-run_lcores(unsigned int want, unsigned int *ids)
-{
-	unsigned int l, n = 0;
-
-	ids[n++] = rte_get_main_lcore();
-	RTE_LCORE_FOREACH_WORKER(l) {
-		if (n == want)
-			break;
-		ids[n++] = l;
-	}
-	return n;
-}
-
-unsigned int
-perf_nb_cpus(unsigned int nb_lcores)
-{
-	unsigned int ids[RTE_MAX_LCORE], n, i;
-	rte_cpuset_t all, one;
-
-	n = run_lcores(RTE_MIN(nb_lcores, (unsigned int)RTE_MAX_LCORE), ids);
-	CPU_ZERO(&all);
-	for (i = 0; i < n; i++) {
-		one = rte_lcore_cpuset(ids[i]);
-		CPU_OR(&all, &all, &one);
-	}
-	return (unsigned int)CPU_COUNT(&all);
-}
-
-/* Runner */
-
-struct lrun {
-	perf_loop_fn *fn;
-	void *arg;
-	unsigned int idx;
-	uint64_t dur;
-	uint64_t ops;
-	uint64_t cycles;
-	volatile int *go;
-};
-
-static int
-lrun_main(void *p)
-{
-	struct lrun *l = p;
-	uint64_t t0;
-
-	while (!__atomic_load_n(l->go, __ATOMIC_ACQUIRE))
-		rte_pause();
-	t0 = rte_rdtsc_precise();
-	l->ops = l->fn(l->arg, l->idx, t0 + l->dur);
-	l->cycles = rte_rdtsc_precise() - t0;
-	return 0;
-}
-
-int
-perf_run_lcores(unsigned int nb_lcores, perf_loop_fn *fn, void *arg,
-		double ms, struct perf_lcores_res *res)
-{
-	struct lrun runs[PERF_MAX_RUN_LCORES];
-	unsigned int ids[PERF_MAX_RUN_LCORES], n, i;
-	volatile int go = 0;
-	double hz = (double)rte_get_tsc_hz(), wall;
-	uint64_t t0, ops = 0;
-
-	if (nb_lcores == 0 || nb_lcores > PERF_MAX_RUN_LCORES)
-		return -EINVAL;
-	n = run_lcores(nb_lcores, ids);
-	if (n < nb_lcores)
-		return -ENODEV;
-	memset(res, 0, sizeof(*res));
-	for (i = 0; i < n; i++) {
-		runs[i] = (struct lrun){ .fn = fn, .arg = arg, .idx = i,
-			.dur = (uint64_t)(ms * hz / 1e3), .go = &go };
-		res->lcore_id[i] = ids[i];
-	}
-	for (i = 1; i < n; i++) {
-		int ret = rte_eal_remote_launch(lrun_main, &runs[i], ids[i]);
-
-		if (ret != 0) {
-			while (--i > 0)
-				rte_eal_wait_lcore(ids[i]);
-			return ret;
-		}
-	}
-	t0 = rte_rdtsc_precise();
-	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
-	lrun_main(&runs[0]);
-	for (i = 1; i < n; i++)
-		rte_eal_wait_lcore(ids[i]);
-	wall = (double)(rte_rdtsc_precise() - t0) / hz;
-	res->nb_lcores = n;
-	for (i = 0; i < n; i++) {
-		res->ops[i] = runs[i].ops;
-		res->cycles[i] = runs[i].cycles;
-		ops += runs[i].ops;
-	}
-	/* all operations over the time from start to the last lcore's end:
-	 * lcores that share a CPU do not add up to more than it can do */
-	res->seconds = wall;
-	res->total_rate = wall > 0 ? (double)ops / wall : 0;
-	return 0;
-}
-
-void
-perf_report_lcores(const struct perf_lcores_res *lr, struct perf_result *r)
-{
-	double hz = (double)rte_get_tsc_hz(), ns = 0;
-	unsigned int i, cpus = perf_nb_cpus(lr->nb_lcores);
-	char name[PERF_NAME_LEN];
-
-	for (i = 0; i < lr->nb_lcores; i++) {
-		double s = (double)lr->cycles[i] / hz;
-
-		snprintf(name, sizeof(name), "lcore%u_Mops", lr->lcore_id[i]);
-		perf_result_set(r, name, s > 0 ? lr->ops[i] / s / 1e6 : 0);
-		if (lr->ops[i] > 0)
-			ns += s * 1e9 / (double)lr->ops[i];
-	}
-	perf_result_set(r, "lcores", lr->nb_lcores);
-	perf_result_set(r, "cpus", cpus);
-	perf_result_set(r, "oversubscribed", lr->nb_lcores > cpus);
-	perf_result_set(r, "total_Mops", lr->total_rate / 1e6);
-	perf_result_set(r, "per_lcore_Mops",
-		lr->total_rate / 1e6 / lr->nb_lcores);
-	perf_result_set(r, "items_per_second", lr->total_rate);
-	perf_result_set(r, "ns_per_op", ns / lr->nb_lcores);
-	r->seconds = lr->seconds;
-	if (lr->nb_lcores > cpus)
-		perf_result_label(r, "%soversubscribed: %u lcores on %u CPUs",
-			r->label[0] ? "; " : "", lr->nb_lcores, cpus);
-}
-
-/*
- * Best of perf_repeats() runs by total rate; with fn2, its windows
- * alternate with fn's (best kept apart), so that a paired baseline sees
- * the same machine state.
- */
-static int
-run_best2(unsigned int nb_lcores, perf_loop_fn *fn, void *arg,
-		perf_loop_fn *fn2, void *arg2, struct perf_lcores_res *best,
-		struct perf_lcores_res *best2)
-{
-	struct perf_lcores_res cur;
-	unsigned int k;
-	int ret;
-
-	memset(best, 0, sizeof(*best));
-	if (best2 != NULL)
-		memset(best2, 0, sizeof(*best2));
-	for (k = 0; k < perf_repeats(); k++) {
-		ret = perf_run_lcores(nb_lcores, fn, arg, perf_measure_ms(),
-			&cur);
-		if (ret != 0)
-			return ret;
-		if (cur.total_rate > best->total_rate)
-			*best = cur;
-		if (fn2 == NULL)
-			continue;
-		ret = perf_run_lcores(nb_lcores, fn2, arg2, perf_measure_ms(),
-			&cur);
-		if (ret != 0)
-			return ret;
-		if (cur.total_rate > best2->total_rate)
-			*best2 = cur;
-	}
-	return 0;
-}
-
-static int
-run_best(unsigned int nb_lcores, perf_loop_fn *fn, void *arg,
-		struct perf_lcores_res *best)
-{
-	return run_best2(nb_lcores, fn, arg, NULL, NULL, best, NULL);
 }
 
 static int
@@ -322,44 +57,63 @@ pcpu_reinit(const struct rte_pcpu_conf *conf)
 	return rte_pcpu_init(conf);
 }
 
-static void
-report_pcpu_memory(struct perf_result *r)
+/* Thread CPU time between two perf_thread_cpu_ns() readings, ms. */
+static double
+cpu_ms(uint64_t t0, uint64_t t1)
 {
-	struct rte_pcpu_stats st;
+	return (double)(t1 - t0) / 1e6;
+}
 
-	if (rte_pcpu_stats_get(&st) != 0)
-		return;
-	perf_result_set(r, "page_size", (double)st.page_size);
-	perf_result_set(r, "lcores_with_memory", st.nr_lcores);
-	perf_result_set(r, "populated_bytes", (double)st.populated_bytes);
-	perf_result_set(r, "peak_populated_bytes",
-		(double)st.max_populated_bytes);
+/* Counter NAME (+ _lo, _hi) of @p n samples. */
+static void
+report_samples(struct perf_result *r, const char *name, const double *v,
+		unsigned int n)
+{
+	struct perf_stat s;
+
+	perf_stat_of(v, n, &s);
+	perf_result_stat(r, name, &s);
+}
+
+/* Counter NAME (+ _lo, _hi) of the per-round ratios a[k] / b[k]. */
+static void
+report_ratio(struct perf_result *r, const char *name, const double *a,
+		const double *b, unsigned int n)
+{
+	double x[PERF_MAX_ROUNDS];
+	unsigned int k, m = 0;
+
+	for (k = 0; k < n && k < PERF_MAX_ROUNDS; k++)
+		if (b[k] > 0)
+			x[m++] = a[k] / b[k];
+	report_samples(r, name, x, m);
 }
 
 /* 1. Access */
 
+/* The handle carried in the stream, as a flow table entry carries it. */
 static uint64_t
-access_pcpu_seq(void *arg, unsigned int idx, uint64_t deadline)
+access_pcpu(void *arg, unsigned int idx, uint64_t deadline)
 {
 	struct perf_access_ctx *c = arg;
 
-	return PERF_ACCESS_LOOP(c, idx, deadline, 0, ({
-		struct perf_pair *p = RTE_PCPU((struct perf_pair *)
-			c->handles[o]);
+	return PERF_ACCESS_LOOP(c, idx, deadline, c->stream_h, ({
+		struct perf_pair *p = RTE_PCPU((struct perf_pair *)e);
 
 		p->packets++;
 		p->bytes += 64;
 	}));
 }
 
+/* The object number in the stream, its handle in a side table. */
 static uint64_t
-access_pcpu_rnd(void *arg, unsigned int idx, uint64_t deadline)
+access_pcpu_side(void *arg, unsigned int idx, uint64_t deadline)
 {
 	struct perf_access_ctx *c = arg;
 
-	return PERF_ACCESS_LOOP(c, idx, deadline, 1, ({
+	return PERF_ACCESS_LOOP(c, idx, deadline, c->stream_i, ({
 		struct perf_pair *p = RTE_PCPU((struct perf_pair *)
-			c->handles[o]);
+			c->handles[e]);
 
 		p->packets++;
 		p->bytes += 64;
@@ -372,11 +126,16 @@ access_pcpu_free(struct perf_access_ctx *c)
 	uint32_t i;
 
 	for (i = 0; c->handles != NULL && i < c->nb_objs; i++)
-		rte_pcpu_free(c->handles[i]);
+		if (c->handles[i] != NULL)
+			rte_pcpu_free(c->handles[i]);
 	free(c->handles);
+	free(c->stream_h);
 	c->handles = NULL;
+	c->stream_h = NULL;
 }
 
+/* Objects allocated one by one through the caches, as a flow table
+ * allocates them when flows arrive; handles in allocation order. */
 static int
 access_pcpu_setup(struct perf_access_ctx *c)
 {
@@ -385,13 +144,17 @@ access_pcpu_setup(struct perf_access_ctx *c)
 
 	rte_pcpu_stats_get(&st0);
 	c->handles = calloc(c->nb_objs, sizeof(void *));
-	if (c->handles == NULL)
+	c->stream_h = calloc(c->nb_objs, sizeof(void *));
+	if (c->handles == NULL || c->stream_h == NULL)
 		return -1;
 	for (i = 0; i < c->nb_objs; i++) {
 		c->handles[i] = rte_pcpu_alloc(sizeof(struct perf_pair), 0);
 		if (c->handles[i] == NULL)
 			return -1;
 	}
+	for (i = 0; i < c->nb_objs; i++)
+		c->stream_h[i] = c->handles[c->order[i]];
+	c->stream_i = (uint32_t *)(uintptr_t)c->order;
 	rte_pcpu_stats_get(&st1);
 	c->populated = st1.populated_bytes - st0.populated_bytes;
 	return 0;
@@ -420,8 +183,10 @@ rnd64(uint64_t *s)
 	return *s * UINT64_C(2685821657736338717);
 }
 
+/* The object number at each stream position: a random permutation, or
+ * 0..n-1 (sequential: the entries are read from memory all the same). */
 static uint32_t *
-random_order(uint32_t n)
+stream_order(uint32_t n, int random)
 {
 	uint32_t *ord = malloc(sizeof(*ord) * n), i;
 	uint64_t seed = UINT64_C(0x9e3779b97f4a7c15) ^ n;
@@ -430,7 +195,7 @@ random_order(uint32_t n)
 		return NULL;
 	for (i = 0; i < n; i++)
 		ord[i] = i;
-	for (i = n - 1; i > 0; i--) {
+	for (i = n - 1; random && i > 0; i--) {
 		uint32_t j = (uint32_t)(rnd64(&seed) % (i + 1)), t = ord[i];
 
 		ord[i] = ord[j];
@@ -439,140 +204,202 @@ random_order(uint32_t n)
 	return ord;
 }
 
-int
-perf_access(enum perf_scheme s, uint32_t nb_objs, int random,
-		unsigned int nb_lcores, struct perf_result *r)
+/* How linear a walk of the handles in allocation order is: consecutive
+ * handles one object apart, in either direction and ascending only. */
+static void
+report_handle_order(struct perf_result *r, void * const *h, uint32_t n,
+		size_t size)
 {
-	struct perf_access_ctx c = { .scheme = s, .nb_objs = nb_objs,
-		.nb_lcores = nb_lcores };
-	struct perf_access_ctx pair_tls = { .scheme = PERF_SCHEME_TLS };
-	struct perf_lcores_res lr, lr_tls;
-	perf_loop_fn *fn, *tls_fn = NULL;
-	uint32_t *ord = NULL;
-	uint64_t total = 0, sum;
-	unsigned int k, i;
-	int ret = -1;
+	uint32_t adj = 0, asc = 0, i;
 
-	if (nb_objs > perf_scheme_max_objs(s))
-		return perf_skip(r, "more objects than the scheme holds");
-	if (random && nb_objs > 1) {
-		ord = random_order(nb_objs);
-		if (ord == NULL)
-			return perf_fail(r, "order");
-		c.order = ord;
-	}
-	if (s == PERF_SCHEME_PCPU) {
-		if (access_pcpu_setup(&c) != 0) {
-			perf_fail(r, "rte_pcpu_alloc");
-			goto out;
-		}
-		fn = c.order != NULL ? access_pcpu_rnd : access_pcpu_seq;
-	} else {
-		if (perf_baseline_access_setup(&c) != 0) {
-			perf_fail(r, "baseline setup");
-			goto out;
-		}
-		fn = perf_baseline_access_loop(s, c.order != NULL);
-	}
-	/*
-	 * One object through RTE_PCPU(): TLS windows alternate with ours in
-	 * the same case, so that the ratio the target is about sees the
-	 * same machine state.
-	 */
-	if (s == PERF_SCHEME_PCPU && nb_objs == 1) {
-		pair_tls.scheme = PERF_SCHEME_TLS;
-		pair_tls.nb_objs = 1;
-		pair_tls.nb_lcores = nb_lcores;
-		if (perf_baseline_access_setup(&pair_tls) != 0) {
-			perf_fail(r, "TLS setup");
-			goto out;
-		}
-		tls_fn = perf_baseline_access_loop(PERF_SCHEME_TLS, 0);
-	}
-	/* best of perf_repeats(), counting every increment for the check */
-	memset(&lr, 0, sizeof(lr));
-	memset(&lr_tls, 0, sizeof(lr_tls));
-	for (k = 0; k < perf_repeats(); k++) {
-		struct perf_lcores_res cur;
+	if (n < 2)
+		return;
+	for (i = 1; i < n; i++) {
+		uintptr_t a = (uintptr_t)h[i - 1], b = (uintptr_t)h[i];
 
-		if (perf_run_lcores(nb_lcores, fn, &c, perf_measure_ms(),
-				&cur) != 0) {
-			perf_fail(r, "launch");
-			goto out;
-		}
-		for (i = 0; i < cur.nb_lcores; i++)
-			total += cur.ops[i];
-		if (cur.total_rate > lr.total_rate)
-			lr = cur;
-		if (tls_fn == NULL)
+		adj += (a > b ? a - b : b - a) == size;
+		asc += b > a && b - a == size;
+	}
+	perf_result_set(r, "adjacent_handles_pct", 100.0 * adj / (n - 1));
+	perf_result_set(r, "ascending_handles_pct", 100.0 * asc / (n - 1));
+}
+
+/* Everything one access case holds: the schemes' objects and streams. */
+struct access_case {
+	uint32_t *order;
+	struct perf_access_ctx ctx[PERF_SCHEME_MAX];
+	struct perf_variant v[PERF_SCHEME_MAX];
+	int ready[PERF_SCHEME_MAX];
+};
+
+/*
+ * Set up the schemes of @p want (a bit per enum perf_scheme) on @p nb_objs
+ * objects; a scheme that cannot hold them here is left out and named in
+ * the label. -1 on failure.
+ */
+static int
+access_case_setup(struct access_case *ac, uint32_t want, uint32_t nb_objs,
+		int random, unsigned int nb_lcores, struct perf_result *r)
+{
+	char why[160];
+	int s, ret;
+
+	memset(ac, 0, sizeof(*ac));
+	ac->order = stream_order(nb_objs, random && nb_objs > 1);
+	if (ac->order == NULL)
+		return perf_fail(r, "stream");
+	for (s = 0; s < PERF_SCHEME_MAX; s++) {
+		struct perf_access_ctx *c = &ac->ctx[s];
+
+		c->scheme = (enum perf_scheme)s;
+		c->nb_objs = nb_objs;
+		c->nb_lcores = nb_lcores;
+		c->order = ac->order;
+		ac->v[s].name = perf_scheme_name(c->scheme);
+		ac->v[s].arg = c;
+		if (!(want & (1u << s)))
 			continue;
-		if (perf_run_lcores(nb_lcores, tls_fn, &pair_tls,
-				perf_measure_ms(), &cur) != 0) {
-			perf_fail(r, "launch");
-			goto out;
+		switch (s) {
+		case PERF_SCHEME_PCPU:
+			if (access_pcpu_setup(c) != 0)
+				return perf_fail(r, "rte_pcpu_alloc");
+			ac->v[s].fn = access_pcpu;
+			break;
+		case PERF_SCHEME_PCPU_SIDE:
+			/* the same objects as PERF_SCHEME_PCPU, which the
+			 * enum sets up first */
+			if (!ac->ready[PERF_SCHEME_PCPU])
+				continue;
+			c->handles = ac->ctx[PERF_SCHEME_PCPU].handles;
+			c->stream_i = ac->ctx[PERF_SCHEME_PCPU].stream_i;
+			c->populated = ac->ctx[PERF_SCHEME_PCPU].populated;
+			ac->v[s].fn = access_pcpu_side;
+			break;
+		default:
+			ret = perf_baseline_access_setup(c, why, sizeof(why));
+			if (ret != 0)
+				perf_baseline_access_free(c);
+			if (ret < 0)
+				return perf_fail(r, perf_scheme_name(c->scheme));
+			if (ret > 0) {
+				perf_result_label(r, "%sn/a: %s (%s)",
+					r->label[0] ? "; " : "",
+					perf_scheme_name(c->scheme), why);
+				continue;
+			}
+			ac->v[s].fn = perf_baseline_access_loop(c->scheme);
+			break;
 		}
-		if (cur.total_rate > lr_tls.total_rate)
-			lr_tls = cur;
+		ac->ready[s] = 1;
 	}
-	perf_report_lcores(&lr, r);
-	if (tls_fn != NULL && lr_tls.total_rate > 0) {
-		perf_result_set(r, "paired_tls_Mops", lr_tls.total_rate / 1e6);
-		perf_result_set(r, "pcpu_cost_over_tls",
-			lr_tls.total_rate / lr.total_rate);
-	}
-	perf_result_set(r, "objects", nb_objs);
-	perf_result_set(r, "bytes_memory", (double)c.populated);
-	if (s == PERF_SCHEME_PCPU) {
-		uint32_t adj = 0;
+	return 0;
+}
 
-		/* how linear a walk in index order is in memory (either
-		 * direction) */
-		for (i = 1; i < nb_objs; i++) {
-			uintptr_t a = (uintptr_t)c.handles[i - 1];
-			uintptr_t b = (uintptr_t)c.handles[i];
+/* Every counted increment landed: -1 (and the label says where) if not. */
+static int
+access_case_check(struct access_case *ac, const struct perf_rounds_res *rr,
+		struct perf_result *r)
+{
+	int s, ret = 0;
 
-			adj += (a > b ? a - b : b - a) ==
-				sizeof(struct perf_pair);
+	for (s = 0; s < PERF_SCHEME_MAX; s++) {
+		struct perf_access_ctx *c = &ac->ctx[s];
+		uint64_t want = 0, got;
+		unsigned int l;
+
+		if (!ac->ready[s] || s == PERF_SCHEME_PCPU_SIDE)
+			continue;
+		for (l = 0; l < rr->nb_lcores; l++) {
+			/* TLS of other lcores is out of reach */
+			if (s == PERF_SCHEME_TLS && l > 0)
+				break;
+			want += rr->ops[s][l];
+			if (s == PERF_SCHEME_PCPU)
+				want += rr->ops[PERF_SCHEME_PCPU_SIDE][l];
 		}
-		if (nb_objs > 1)
-			perf_result_set(r, "adjacent_handles_pct",
-				100.0 * adj / (nb_objs - 1));
-		report_pcpu_memory(r);
-		sum = access_pcpu_sum(&c);
-	} else {
-		sum = perf_baseline_access_sum(&c);
+		got = s == PERF_SCHEME_PCPU ? access_pcpu_sum(c) :
+			perf_baseline_access_sum(c);
+		if (got != want) {
+			r->error = 1;
+			perf_result_label(r, "%scount check of %s failed: "
+				"%llu != %llu", r->label[0] ? "; " : "",
+				perf_scheme_name(c->scheme),
+				(unsigned long long)got,
+				(unsigned long long)want);
+			ret = -1;
+		}
 	}
-	/* TLS of other lcores is out of reach: check the main lcore alone */
-	if (s == PERF_SCHEME_TLS && nb_lcores > 1)
-		sum = total;
-	if (s == PERF_SCHEME_PCPU)
-		perf_result_label(r, "%s", nb_objs == 1 ?
-			"baseline: tls (target <= 1.1x); also static_array, "
-			"lcore_var_layout, zmalloc_table, vpp_vectors, "
-			"atomic_shared" :
-			"baselines: static_array, lcore_var_layout, "
-			"zmalloc_table, vpp_vectors, atomic_shared");
-	else
-		perf_result_label(r, "baseline for: pcpu");
-	if (sum != total) {
-		r->error = 1;
-		perf_result_label(r, "; count check failed: %llu != %llu",
-			(unsigned long long)sum, (unsigned long long)total);
-		goto out;
-	}
-	ret = 0;
-out:
-	if (tls_fn != NULL)
-		perf_baseline_access_free(&pair_tls);
-	if (s == PERF_SCHEME_PCPU)
-		access_pcpu_free(&c);
-	else
-		perf_baseline_access_free(&c);
-	free(ord);
 	return ret;
 }
 
-/* 2. The seed table, without caches */
+static void
+access_case_free(struct access_case *ac)
+{
+	int s;
+
+	for (s = 0; s < PERF_SCHEME_MAX; s++) {
+		struct perf_access_ctx *c = &ac->ctx[s];
+
+		if (s == PERF_SCHEME_PCPU) {
+			access_pcpu_free(c);
+		} else if (s == PERF_SCHEME_PCPU_SIDE) {
+			/* borrowed from PERF_SCHEME_PCPU */
+			c->handles = NULL;
+		} else if (ac->ready[s]) {
+			perf_baseline_access_free(c);
+		}
+	}
+	free(ac->order);
+}
+
+int
+perf_access(uint32_t nb_objs, int random, unsigned int nb_lcores,
+		struct perf_result *r)
+{
+	struct access_case *ac = calloc(1, sizeof(*ac));
+	struct perf_rounds_res *rr = calloc(1, sizeof(*rr));
+	char key[PERF_NAME_LEN];
+	int s, ret = -1;
+
+	if (ac == NULL || rr == NULL) {
+		free(ac);
+		free(rr);
+		return perf_fail(r, "calloc");
+	}
+	if (access_case_setup(ac, (1u << PERF_SCHEME_MAX) - 1, nb_objs, random,
+			nb_lcores, r) != 0)
+		goto out;
+	if (perf_rounds_run(nb_lcores, ac->v, PERF_SCHEME_MAX, rr) != 0) {
+		perf_fail(r, "launch");
+		goto out;
+	}
+	perf_rounds_report(r, rr, ac->v);
+	for (s = 0; s < PERF_SCHEME_MAX; s++) {
+		if (s != PERF_SCHEME_PCPU)
+			perf_rounds_ratio(r, rr, ac->v, PERF_SCHEME_PCPU, s);
+		if (!ac->ready[s])
+			continue;
+		snprintf(key, sizeof(key), "%s_bytes",
+			perf_scheme_name((enum perf_scheme)s));
+		perf_result_set(r, key, (double)ac->ctx[s].populated);
+	}
+	perf_rounds_ratio(r, rr, ac->v, PERF_SCHEME_PCPU_SIDE,
+		PERF_SCHEME_VPP);
+	perf_result_set(r, "objects", nb_objs);
+	report_handle_order(r, ac->ctx[PERF_SCHEME_PCPU].handles, nb_objs,
+		sizeof(struct perf_pair));
+	perf_result_label(r, "%sinterleaved: RTE_PCPU with the handle in the "
+		"stream, beside the side-table variant and every baseline",
+		r->label[0] ? "; " : "");
+	ret = access_case_check(ac, rr, r);
+out:
+	access_case_free(ac);
+	free(ac);
+	free(rr);
+	return ret;
+}
+
+/* 2. The seed table */
 
 #define SEED_N (1u << 20)
 
@@ -588,13 +415,22 @@ static const struct {
 	{ 1024, 3520, 200 },
 };
 
-static const char * const order_name[] = { "in_order", "alternating",
-	"reverse" };
+#define SEED_ORDERS 3
+static const char * const order_name[SEED_ORDERS] = { "in_order",
+	"alternating", "reverse" };
 
 static unsigned int
 seed_n(void)
 {
-	return perf_smoke ? SEED_N / 16 : SEED_N;
+	return perf_is_smoke() ? SEED_N / 16 : SEED_N;
+}
+
+/* Runs per order: with 2 MiB pages, and with 4 KiB pages (where each run
+ * populates its pages, seconds for the large sizes). */
+static unsigned int
+seed_runs(int huge)
+{
+	return perf_is_smoke() ? 1 : huge ? 5 : 3;
 }
 
 static int
@@ -631,58 +467,75 @@ seed_linux_idx(size_t size)
 		}							\
 	} while (0)
 
+/* Times of one seed case, ms, per order and run (scaled to 2^20). */
+struct seed_times {
+	unsigned int nb_orders;
+	unsigned int runs;
+	double alloc[SEED_ORDERS][PERF_MAX_ROUNDS];
+	double free[SEED_ORDERS][PERF_MAX_ROUNDS];
+};
+
+/*
+ * alloc_ms and free_ms: the worst order's median (the target is about the
+ * worst order), with that order's range; each order's median beside.
+ */
 static void
 seed_report(struct perf_result *r, size_t size, unsigned int n,
-		unsigned int nb_orders, const double *alloc_ms,
-		const double *free_ms, double linux_alloc, double linux_free)
+		const struct seed_times *t, double linux_alloc,
+		double linux_free)
 {
-	double scale = (double)SEED_N / n, wa = 0, wf = 0;
-	unsigned int o;
+	struct perf_stat sa, sf, wa = { 0 }, wf = { 0 };
 	char name[PERF_NAME_LEN];
+	unsigned int o;
 
-	for (o = 0; o < nb_orders; o++) {
-		wa = RTE_MAX(wa, alloc_ms[o] * scale);
-		wf = RTE_MAX(wf, free_ms[o] * scale);
+	for (o = 0; o < t->nb_orders; o++) {
+		perf_stat_of(t->alloc[o], t->runs, &sa);
+		perf_stat_of(t->free[o], t->runs, &sf);
+		if (sa.med > wa.med)
+			wa = sa;
+		if (sf.med > wf.med)
+			wf = sf;
 		snprintf(name, sizeof(name), "alloc_ms_%s", order_name[o]);
-		perf_result_set(r, name, alloc_ms[o] * scale);
+		perf_result_set(r, name, sa.med);
 		snprintf(name, sizeof(name), "free_ms_%s", order_name[o]);
-		perf_result_set(r, name, free_ms[o] * scale);
+		perf_result_set(r, name, sf.med);
 	}
 	perf_result_set(r, "size", (double)size);
 	perf_result_set(r, "objects", n);
-	perf_result_set(r, "alloc_ms", wa);
-	perf_result_set(r, "free_ms", wf);
+	perf_result_set(r, "runs_per_order", t->runs);
+	perf_result_stat(r, "alloc_ms", &wa);
+	perf_result_stat(r, "free_ms", &wf);
 	perf_result_set(r, "linux_alloc_ms", linux_alloc);
-	perf_result_set(r, "alloc_vs_linux", wa / linux_alloc);
+	perf_result_set(r, "alloc_vs_linux", wa.med / linux_alloc);
 	if (linux_free > 0) {
 		perf_result_set(r, "linux_free_ms", linux_free);
-		perf_result_set(r, "free_vs_linux", wf / linux_free);
+		perf_result_set(r, "free_vs_linux", wf.med / linux_free);
 	}
 	perf_result_set(r, "lcores_with_memory", rte_lcore_count());
-	perf_result_set(r, "items_per_second",
-		(double)SEED_N / ((wa + wf) / 1e3));
-	perf_result_set(r, "ns_per_op", (wa + wf) * 1e6 / SEED_N / 2);
-	r->seconds = (wa + wf) / 1e3;
+	r->seconds = (wa.med + wf.med) / 1e3;
 	if (n != SEED_N)
 		perf_result_label(r, "%s%u objects, times scaled to 2^20",
 			r->label[0] ? "; " : "", n);
 }
 
 /*
- * The seed table on one page mode: each order @p runs times, the best run
- * kept (the first run of a size also populates pages). With 2 MiB pages
- * (@p huge) and too few free hugepages the case reports itself skipped.
- * @p cache: with the cache buckets (the default) instead of without.
+ * The seed table on one page mode: the orders take turns in seed_runs()
+ * rounds, every run from empty caches and reclaimed pages (the first run
+ * of a size is one sample among the others). With 2 MiB pages (@p huge)
+ * and too few free hugepages the case reports itself skipped. @p cache:
+ * with the cache buckets (the default) instead of without.
  */
 static int
-seed_pcpu(size_t size, size_t align, int huge, unsigned int runs, int cache,
+seed_pcpu(size_t size, size_t align, int huge, int cache,
 		struct perf_result *r)
 {
 	struct rte_pcpu_conf conf = {
 		.flags = cache ? 0 : RTE_PCPU_F_NO_CACHE,
 		.page_policy = huge ? RTE_PCPU_PAGE_HUGE : RTE_PCPU_PAGE_NORMAL };
-	unsigned int n = seed_n(), o, i, k, nb_orders = align ? 1 : 3;
-	double alloc_ms[3], free_ms[3], hz = (double)rte_get_tsc_hz();
+	unsigned int n = seed_n(), o, i, k;
+	double scale = (double)SEED_N / n;
+	struct seed_times t = { .nb_orders = align ? 1 : SEED_ORDERS,
+		.runs = RTE_MIN(seed_runs(huge), (unsigned int)PERF_MAX_ROUNDS) };
 	struct rte_pcpu_stats st;
 	int li = seed_linux_idx(size);
 	void **objs;
@@ -696,16 +549,15 @@ seed_pcpu(size_t size, size_t align, int huge, unsigned int runs, int cache,
 	objs = malloc(sizeof(void *) * n);
 	if (objs == NULL)
 		return perf_fail(r, "malloc");
-	for (o = 0; o < nb_orders; o++) {
-		alloc_ms[o] = free_ms[o] = 1e300;
-		for (k = 0; k < runs; k++) {
-			t0 = rte_rdtsc_precise();
+	for (k = 0; k < t.runs; k++) {
+		for (o = 0; o < t.nb_orders; o++) {
+			t0 = perf_thread_cpu_ns();
 			for (i = 0; i < n; i++) {
 				objs[i] = rte_pcpu_alloc(size, align);
 				if (unlikely(objs[i] == NULL))
 					break;
 			}
-			t1 = rte_rdtsc_precise();
+			t1 = perf_thread_cpu_ns();
 			if (i < n) {
 				while (i-- > 0)
 					rte_pcpu_free(objs[i]);
@@ -715,15 +567,13 @@ seed_pcpu(size_t size, size_t align, int huge, unsigned int runs, int cache,
 					return perf_skip(r, "2 MiB pages ran out");
 				return perf_fail(r, "rte_pcpu_alloc");
 			}
-			alloc_ms[o] = RTE_MIN(alloc_ms[o],
-				(double)(t1 - t0) * 1e3 / hz);
+			t.alloc[o][k] = cpu_ms(t0, t1) * scale;
 #define PCPU_FREE_ONE(k) rte_pcpu_free(objs[k])
-			t0 = rte_rdtsc_precise();
+			t0 = perf_thread_cpu_ns();
 			FREE_IN_ORDER(o, n, PCPU_FREE_ONE);
-			t1 = rte_rdtsc_precise();
+			t1 = perf_thread_cpu_ns();
 #undef PCPU_FREE_ONE
-			free_ms[o] = RTE_MIN(free_ms[o],
-				(double)(t1 - t0) * 1e3 / hz);
+			t.free[o][k] = cpu_ms(t0, t1) * scale;
 			if (o == 0 && k == 0) {
 				rte_pcpu_stats_get(&st);
 				perf_result_set(r, "page_size",
@@ -738,47 +588,41 @@ seed_pcpu(size_t size, size_t align, int huge, unsigned int runs, int cache,
 			rte_pcpu_reclaim();
 		}
 	}
-	perf_result_set(r, "runs_per_order", runs);
 	perf_result_set(r, "cache", cache);
 	free(objs);
 	if (align != 0) {
-		seed_report(r, size, n, 1, alloc_ms, free_ms, 16000, 0);
+		seed_report(r, size, n, &t, 16000, 0);
 		perf_result_set(r, "align", (double)align);
 		perf_result_set(r, "target_alloc_ms", 500);
 		perf_result_label(r, "%sbaseline: Linux bitmap allocator "
 			"(about 16 s); target < 500 ms", r->label[0] ? "; " : "");
 	} else {
-		seed_report(r, size, n, 3, alloc_ms, free_ms,
-			seed_linux[li].alloc_ms, seed_linux[li].free_ms);
+		seed_report(r, size, n, &t, seed_linux[li].alloc_ms,
+			seed_linux[li].free_ms);
 		perf_result_set(r, "target_ratio", 0.2);
 		perf_result_label(r, "%sbaselines: Linux bitmap allocator "
-			"(published, target <= 0.2x), naive_zmalloc (same run)",
-			r->label[0] ? "; " : "");
+			"(published, target <= 0.2x), naive_zmalloc (its own "
+			"case)", r->label[0] ? "; " : "");
 	}
 	if (rte_pcpu_audit() != 0)
 		return perf_fail(r, "rte_pcpu_audit");
 	return pcpu_reinit(NULL) == 0 ? 0 : perf_fail(r, "rte_pcpu_init");
 }
 
-/*
- * 4 KiB pages, one run per order: every run populates its pages, which is
- * what allocating 1 GiB per lcore of fresh memory costs.
- */
+/* 4 KiB pages: every run populates its pages, which is what allocating
+ * 1 GiB per lcore of fresh memory costs. */
 int
 perf_seed_pcpu(size_t size, size_t align, struct perf_result *r)
 {
-	return seed_pcpu(size, align, 0, 1, 0, r);
+	return seed_pcpu(size, align, 0, 0, r);
 }
 
-/*
- * 2 MiB pages, the page mode the library picks when hugepages are free:
- * 2^20 objects of 1 KiB need 1 GiB per lcore of them. Best of 3 runs per
- * order.
- */
+/* 2 MiB pages, the page mode the library picks when hugepages are free:
+ * 2^20 objects of 1 KiB need 1 GiB per lcore of them. */
 int
 perf_seed_pcpu_huge(size_t size, struct perf_result *r)
 {
-	return seed_pcpu(size, 0, 1, 3, 0, r);
+	return seed_pcpu(size, 0, 1, 0, r);
 }
 
 /* The same with the cache buckets on, as rte_pcpu_alloc() runs by
@@ -786,18 +630,20 @@ perf_seed_pcpu_huge(size_t size, struct perf_result *r)
 int
 perf_seed_pcpu_huge_cached(size_t size, struct perf_result *r)
 {
-	return seed_pcpu(size, 0, 1, 3, 1, r);
+	return seed_pcpu(size, 0, 1, 1, r);
 }
 
 int
 perf_seed_naive(size_t size, struct perf_result *r)
 {
-	double alloc_ms[3], free_ms[3], hz = (double)rte_get_tsc_hz();
 	/* rte_malloc: 64 B header, data rounded to cache lines */
 	uint64_t per = 64 + RTE_ALIGN_CEIL(size, 64), budget;
-	unsigned int n = seed_n(), o, i;
+	struct seed_times t = { .nb_orders = SEED_ORDERS,
+		.runs = RTE_MIN(seed_runs(0), (unsigned int)PERF_MAX_ROUNDS) };
+	unsigned int n = seed_n(), o, i, k;
 	struct perf_naive *na;
 	uint64_t t0, t1;
+	double scale;
 	int li = seed_linux_idx(size);
 
 	budget = (uint64_t)perf_naive_mb << 20;
@@ -806,6 +652,7 @@ perf_seed_naive(size_t size, struct perf_result *r)
 	n &= ~1u;
 	if (n < 1024)
 		return perf_skip(r, "EAL memory budget too small");
+	scale = (double)SEED_N / n;
 	na = perf_naive_create(n, size);
 	if (na == NULL)
 		return perf_fail(r, "naive create");
@@ -815,31 +662,137 @@ perf_seed_naive(size_t size, struct perf_result *r)
 		;
 	while (i-- > 0)
 		perf_naive_free(na, i);
-	for (o = 0; o < 3; o++) {
-		t0 = rte_rdtsc_precise();
-		for (i = 0; i < n; i++)
-			if (unlikely(perf_naive_alloc(na, i) != 0))
-				break;
-		t1 = rte_rdtsc_precise();
-		if (i < n) {
-			perf_naive_destroy(na);
-			return perf_fail(r, "rte_zmalloc_socket");
-		}
-		alloc_ms[o] = (double)(t1 - t0) * 1e3 / hz;
+	for (k = 0; k < t.runs; k++) {
+		for (o = 0; o < SEED_ORDERS; o++) {
+			t0 = perf_thread_cpu_ns();
+			for (i = 0; i < n; i++)
+				if (unlikely(perf_naive_alloc(na, i) != 0))
+					break;
+			t1 = perf_thread_cpu_ns();
+			if (i < n) {
+				perf_naive_destroy(na);
+				return perf_fail(r, "rte_zmalloc_socket");
+			}
+			t.alloc[o][k] = cpu_ms(t0, t1) * scale;
 #define NAIVE_FREE_ONE(k) perf_naive_free(na, k)
-		t0 = rte_rdtsc_precise();
-		FREE_IN_ORDER(o, n, NAIVE_FREE_ONE);
-		t1 = rte_rdtsc_precise();
+			t0 = perf_thread_cpu_ns();
+			FREE_IN_ORDER(o, n, NAIVE_FREE_ONE);
+			t1 = perf_thread_cpu_ns();
 #undef NAIVE_FREE_ONE
-		free_ms[o] = (double)(t1 - t0) * 1e3 / hz;
+			t.free[o][k] = cpu_ms(t0, t1) * scale;
+		}
 	}
 	perf_naive_destroy(na);
-	seed_report(r, size, n, 3, alloc_ms, free_ms,
-		seed_linux[li].alloc_ms, seed_linux[li].free_ms);
+	seed_report(r, size, n, &t, seed_linux[li].alloc_ms,
+		seed_linux[li].free_ms);
 	perf_result_set(r, "extrapolated", n != SEED_N);
 	perf_result_label(r, "%sbaseline for: pcpu (rte_zmalloc_socket per "
 		"lcore per object)", r->label[0] ? "; " : "");
 	return 0;
+}
+
+/*
+ * rte_pcpu_alloc() of 2^20 objects against the library's own pool handing
+ * out 2^20 objects of the same size (zero on get, cache 256, prefilled):
+ * both warm (pages populated by an untimed first round and kept: the
+ * reserve of empty pages covers the whole unit), caches on, the two
+ * taking turns. The free and put phases are timed too.
+ */
+int
+perf_alloc_vs_pool(size_t size, struct perf_result *r)
+{
+	struct rte_pcpu_conf conf = { 0 };
+	unsigned int n = seed_n(), i, k, runs = perf_is_smoke() ? 1 : 5;
+	double a[PERF_MAX_ROUNDS], f[PERF_MAX_ROUNDS], g[PERF_MAX_ROUNDS];
+	double p[PERF_MAX_ROUNDS], scale = (double)SEED_N / n;
+	struct rte_pcpu_mempool *pool = NULL;
+	struct rte_pcpu_stats st;
+	uint64_t t0, t1, t2;
+	void **objs;
+	int ret = -1;
+
+	if (pcpu_reinit(NULL) != 0 || rte_pcpu_stats_get(&st) != 0)
+		return perf_fail(r, "rte_pcpu_init");
+	conf.empty_pages_reserve = (uint32_t)(st.unit_stride >> 12);
+	if (pcpu_reinit(&conf) != 0)
+		return perf_fail(r, "rte_pcpu_init (page reserve)");
+	objs = malloc(sizeof(void *) * n);
+	if (objs == NULL)
+		return perf_fail(r, "malloc");
+	pool = rte_pcpu_mempool_create("perf_avp", n, size, 256, 0, NULL, NULL,
+		RTE_PCPU_MEMPOOL_F_PREFILL);
+	if (pool == NULL) {
+		perf_fail(r, "rte_pcpu_mempool_create");
+		goto out;
+	}
+	/* round -1 warms both; rounds 0.. are timed */
+	for (k = 0; k <= runs; k++) {
+		t0 = perf_thread_cpu_ns();
+		for (i = 0; i < n; i++)
+			if (unlikely((objs[i] = rte_pcpu_alloc(size, 0)) ==
+					NULL))
+				break;
+		t1 = perf_thread_cpu_ns();
+		if (i < n) {
+			while (i-- > 0)
+				rte_pcpu_free(objs[i]);
+			perf_fail(r, "rte_pcpu_alloc");
+			goto out;
+		}
+		for (i = 0; i < n; i++)
+			rte_pcpu_free(objs[i]);
+		t2 = perf_thread_cpu_ns();
+		if (k > 0) {
+			a[k - 1] = cpu_ms(t0, t1) * scale;
+			f[k - 1] = cpu_ms(t1, t2) * scale;
+		}
+		t0 = perf_thread_cpu_ns();
+		for (i = 0; i < n; i++)
+			if (unlikely(rte_pcpu_mempool_get(pool, &objs[i]) != 0))
+				break;
+		t1 = perf_thread_cpu_ns();
+		if (i < n) {
+			while (i-- > 0)
+				rte_pcpu_mempool_put(pool, objs[i]);
+			perf_fail(r, "rte_pcpu_mempool_get");
+			goto out;
+		}
+		for (i = 0; i < n; i++)
+			rte_pcpu_mempool_put(pool, objs[i]);
+		t2 = perf_thread_cpu_ns();
+		if (k > 0) {
+			g[k - 1] = cpu_ms(t0, t1) * scale;
+			p[k - 1] = cpu_ms(t1, t2) * scale;
+		}
+	}
+	rte_pcpu_stats_get(&st);
+	perf_result_set(r, "size", (double)size);
+	perf_result_set(r, "objects", n);
+	perf_result_set(r, "rounds", runs);
+	perf_result_set(r, "page_size", (double)st.page_size);
+	perf_result_set(r, "lcores_with_memory", st.nr_lcores);
+	report_samples(r, "alloc_ms", a, runs);
+	report_samples(r, "free_ms", f, runs);
+	report_samples(r, "pool_get_ms", g, runs);
+	report_samples(r, "pool_put_ms", p, runs);
+	report_ratio(r, "alloc_over_pool_get", a, g, runs);
+	report_ratio(r, "free_over_pool_put", f, p, runs);
+	r->seconds = (a[0] + g[0]) / 1e3;
+	perf_result_label(r, "baseline: rte_pcpu_mempool_get of the same count"
+		" and size (zero on get, cache 256, prefilled), rounds "
+		"alternating; warm, caches on%s", n != SEED_N ?
+		"; times scaled to 2^20" : "");
+	ret = 0;
+out:
+	if (pool != NULL && (rte_pcpu_mempool_audit(pool) != 0 ||
+			rte_pcpu_mempool_free(pool) != 0) && ret == 0)
+		ret = perf_fail(r, "rte_pcpu_mempool_free");
+	free(objs);
+	if (ret == 0 && rte_pcpu_audit() != 0)
+		ret = perf_fail(r, "rte_pcpu_audit");
+	if (pcpu_reinit(NULL) != 0 && ret == 0)
+		ret = perf_fail(r, "rte_pcpu_init");
+	return ret;
 }
 
 /* 3. Cached pairs */
@@ -848,11 +801,11 @@ const char *
 perf_pair_name(enum perf_pair_kind k)
 {
 	static const char * const names[PERF_PAIR_MAX] = {
+		[PERF_PAIR_RTE_MEMPOOL] = "rte_mempool",
 		[PERF_PAIR_POOL_ZERO] = "pool_get_put",
 		[PERF_PAIR_POOL_NO_ZERO] = "pool_get_put_no_zero",
 		[PERF_PAIR_PCPU_ALLOC] = "pcpu_alloc_free",
 		[PERF_PAIR_PCPU_NOCACHE] = "pcpu_alloc_free_nocache",
-		[PERF_PAIR_RTE_MEMPOOL] = "rte_mempool_get_put",
 	};
 
 	return (unsigned int)k < PERF_PAIR_MAX ? names[k] : "?";
@@ -909,83 +862,111 @@ pairs_alloc_loop(void *arg, unsigned int idx, uint64_t deadline)
 	return ops;
 }
 
+/* The pair kinds of @p want (a bit per enum perf_pair_kind) set up in
+ * @p v / @p a; the pools they create in @p a[k].pool. */
+static int
+pairs_setup(uint32_t want, size_t size, void **mp, struct pairs_arg *a,
+		struct perf_variant *v, struct perf_result *r)
+{
+	int k;
+
+	for (k = 0; k < PERF_PAIR_MAX; k++) {
+		v[k].name = perf_pair_name((enum perf_pair_kind)k);
+		v[k].fn = NULL;
+		v[k].arg = &a[k];
+		a[k] = (struct pairs_arg){ .size = size };
+		if (!(want & (1u << k)))
+			continue;
+		switch (k) {
+		case PERF_PAIR_RTE_MEMPOOL:
+			*mp = perf_mempool_create(size, 16383);
+			if (*mp == NULL)
+				return perf_fail(r, "rte_mempool_create");
+			v[k].fn = perf_mempool_pair_loop;
+			v[k].arg = *mp;
+			break;
+		case PERF_PAIR_POOL_ZERO:
+		case PERF_PAIR_POOL_NO_ZERO:
+			a[k].pool = rte_pcpu_mempool_create(
+				k == PERF_PAIR_POOL_ZERO ? "perf_pairs_z" :
+				"perf_pairs_nz", 16384, size, 256, 0, NULL,
+				NULL, k == PERF_PAIR_POOL_NO_ZERO ?
+				RTE_PCPU_MEMPOOL_F_NO_ZERO : 0);
+			if (a[k].pool == NULL)
+				return perf_fail(r, "rte_pcpu_mempool_create");
+			v[k].fn = pairs_pool_loop;
+			break;
+		default:
+			v[k].fn = pairs_alloc_loop;
+			break;
+		}
+	}
+	return 0;
+}
+
+static int
+pairs_free(void *mp, struct pairs_arg *a, struct perf_result *r)
+{
+	int k, ret = 0;
+
+	if (mp != NULL)
+		perf_mempool_free(mp);
+	for (k = 0; k < PERF_PAIR_MAX; k++) {
+		if (a[k].err)
+			ret = perf_fail(r, "get or alloc failed");
+		if (a[k].pool == NULL)
+			continue;
+		if (rte_pcpu_mempool_audit(a[k].pool) != 0 ||
+		    rte_pcpu_mempool_free(a[k].pool) != 0)
+			ret = perf_fail(r, "rte_pcpu_mempool_free");
+		a[k].pool = NULL;
+	}
+	return ret;
+}
+
 int
-perf_pairs(enum perf_pair_kind k, size_t size, unsigned int nb_lcores,
+perf_pairs(int no_cache, size_t size, unsigned int nb_lcores,
 		struct perf_result *r)
 {
 	struct rte_pcpu_conf conf = { .flags = RTE_PCPU_F_NO_CACHE };
-	struct pairs_arg a = { .size = size };
-	struct perf_lcores_res lr, lr_ref;
-	perf_loop_fn *fn;
-	void *mp;
-	int ret;
+	struct pairs_arg a[PERF_PAIR_MAX];
+	struct perf_variant v[PERF_PAIR_MAX];
+	struct perf_rounds_res *rr = calloc(1, sizeof(*rr));
+	uint32_t want = no_cache ?
+		(1u << PERF_PAIR_RTE_MEMPOOL) | (1u << PERF_PAIR_PCPU_NOCACHE) :
+		(1u << PERF_PAIR_PCPU_NOCACHE) - 1;
+	void *mp = NULL;
+	int k, ret = -1;
 
-	/* rte_mempool alone, or as the paired baseline of every other kind */
-	mp = perf_mempool_create(size, 16383);
-	if (mp == NULL)
-		return perf_fail(r, "rte_mempool_create");
-	if (k == PERF_PAIR_RTE_MEMPOOL) {
-		ret = run_best(nb_lcores, perf_mempool_pair_loop, mp, &lr);
-		perf_mempool_free(mp);
-		if (ret != 0)
-			return perf_fail(r, "launch");
-		perf_report_lcores(&lr, r);
-		perf_result_set(r, "size", (double)size);
-		perf_result_label(r, "baseline for: pool_get_put, "
-			"pcpu_alloc_free (cache 256)");
-		return 0;
-	}
-	switch (k) {
-	case PERF_PAIR_POOL_ZERO:
-	case PERF_PAIR_POOL_NO_ZERO:
-		a.pool = rte_pcpu_mempool_create("perf_pairs", 16384,
-			size, 256, 0, NULL, NULL,
-			k == PERF_PAIR_POOL_NO_ZERO ?
-				RTE_PCPU_MEMPOOL_F_NO_ZERO : 0);
-		if (a.pool == NULL) {
-			perf_mempool_free(mp);
-			return perf_fail(r, "rte_pcpu_mempool_create");
-		}
-		fn = pairs_pool_loop;
-		perf_result_label(r, "baseline: rte_mempool_get_put, windows "
-			"alternating (target >= 30 M pairs/s per lcore, <= 1.5x"
-			" its cost)");
-		break;
-	case PERF_PAIR_PCPU_NOCACHE:
-		if (pcpu_reinit(&conf) != 0) {
-			perf_mempool_free(mp);
-			return perf_fail(r, "rte_pcpu_init");
-		}
-		fn = pairs_alloc_loop;
-		perf_result_label(r, "baselines: rte_mempool_get_put (windows "
-			"alternating), pcpu_alloc_free (caches on)");
-		break;
-	default:
-		fn = pairs_alloc_loop;
-		perf_result_label(r, "baseline: rte_mempool_get_put, windows "
-			"alternating");
-		break;
-	}
-	ret = run_best2(nb_lcores, fn, &a, perf_mempool_pair_loop, mp, &lr,
-		&lr_ref);
-	if (a.pool != NULL)
-		rte_pcpu_mempool_free(a.pool);
-	perf_mempool_free(mp);
-	if (k == PERF_PAIR_PCPU_NOCACHE && pcpu_reinit(NULL) != 0)
+	if (rr == NULL)
+		return perf_fail(r, "calloc");
+	if (no_cache && pcpu_reinit(&conf) != 0) {
+		free(rr);
+		pcpu_reinit(NULL);
 		return perf_fail(r, "rte_pcpu_init");
-	if (ret != 0)
-		return perf_fail(r, "launch");
-	if (a.err)
-		return perf_fail(r, "get or alloc failed");
-	perf_report_lcores(&lr, r);
-	perf_result_set(r, "size", (double)size);
-	if (lr.total_rate > 0 && lr_ref.total_rate > 0) {
-		perf_result_set(r, "paired_mempool_per_lcore_Mops",
-			lr_ref.total_rate / 1e6 / lr_ref.nb_lcores);
-		perf_result_set(r, "cost_over_mempool",
-			lr_ref.total_rate / lr.total_rate);
 	}
-	return 0;
+	if (pairs_setup(want, size, &mp, a, v, r) != 0)
+		goto out;
+	if (perf_rounds_run(nb_lcores, v, PERF_PAIR_MAX, rr) != 0) {
+		perf_fail(r, "launch");
+		goto out;
+	}
+	perf_rounds_report(r, rr, v);
+	for (k = 1; k < PERF_PAIR_MAX; k++)
+		perf_rounds_ratio(r, rr, v, k, PERF_PAIR_RTE_MEMPOOL);
+	perf_result_set(r, "size", (double)size);
+	perf_result_set(r, "lcores_with_memory", rte_lcore_count());
+	perf_result_label(r, "%sbaseline: rte_mempool (%s, cache 256), "
+		"interleaved", r->label[0] ? "; " : "",
+		perf_mempool_ops_name(mp));
+	ret = 0;
+out:
+	if (pairs_free(mp, a, r) != 0)
+		ret = -1;
+	free(rr);
+	if (no_cache && pcpu_reinit(NULL) != 0)
+		ret = perf_fail(r, "rte_pcpu_init");
+	return ret;
 }
 
 /* 4. Churn (bench bpf_ma) */
@@ -996,25 +977,43 @@ static const size_t churn_sizes[] = {
 
 #define CHURN_BATCH 64
 #define CHURN_WARMUP 64u
+#define CHURN_MAX_WINDOWS 16u
 
 struct churn_lcore {
-	uint64_t alloc_cyc;
-	uint64_t free_cyc;
-	uint64_t objs;
+	uint64_t alloc_cyc[CHURN_MAX_WINDOWS];
+	uint64_t free_cyc[CHURN_MAX_WINDOWS];
+	uint64_t objs[CHURN_MAX_WINDOWS];
+	/** share of the window's wall time the thread was on a CPU */
+	double on_cpu[CHURN_MAX_WINDOWS];
+	uint64_t total;
 	int err;
 } __rte_cache_aligned;
 
-static struct churn_lcore churn_st[PERF_MAX_RUN_LCORES];
+struct churn_arg {
+	unsigned int nb_windows;
+	uint64_t window_cyc;
+	struct churn_lcore st[PERF_MAX_RUN_LCORES];
+};
 
+/*
+ * Windows of window_cyc, back to back after CHURN_WARMUP rounds; rates
+ * per window count only the time inside the alloc and free phases, as
+ * bench bpf_ma does (TSC: a phase the thread spent descheduled counts, so
+ * the share of each window it was on a CPU is kept beside the rates;
+ * scaling the rates by it would charge the lost time to both phases
+ * alike, which the phases, a few microseconds each, do not share).
+ */
 static uint64_t
 churn_loop(void *arg, unsigned int idx, uint64_t deadline)
 {
-	struct churn_lcore *st = &churn_st[idx];
+	struct churn_arg *ca = arg;
+	struct churn_lcore *st = &ca->st[idx];
 	void *objs[CHURN_BATCH];
-	uint64_t t0, t1, t2;
-	unsigned int r = 0, i;
+	uint64_t t0, t1, t2, end = 0, w0 = 0, c0 = 0;
+	double hz = (double)rte_get_tsc_hz();
+	unsigned int r = 0, i, w = 0;
 
-	RTE_SET_USED(arg);
+	RTE_SET_USED(deadline);
 	memset(st, 0, sizeof(*st));
 	for (;; r++) {
 		size_t size = churn_sizes[r % RTE_DIM(churn_sizes)];
@@ -1026,22 +1025,37 @@ churn_loop(void *arg, unsigned int idx, uint64_t deadline)
 				st->err = 1;
 				while (i-- > 0)
 					rte_pcpu_free(objs[i]);
-				return st->objs;
+				return st->total;
 			}
 		}
 		t1 = rte_rdtsc();
 		for (i = 0; i < CHURN_BATCH; i++)
 			rte_pcpu_free(objs[i]);
 		t2 = rte_rdtsc();
-		if (r >= CHURN_WARMUP) {
-			st->alloc_cyc += t1 - t0;
-			st->free_cyc += t2 - t1;
-			st->objs += CHURN_BATCH;
+		if (r < CHURN_WARMUP)
+			continue;
+		if (r == CHURN_WARMUP) {
+			c0 = perf_thread_cpu_ns();
+			w0 = rte_rdtsc();
+			end = w0 + ca->window_cyc;
 		}
-		if (r >= CHURN_WARMUP && t2 >= deadline)
-			break;
+		st->alloc_cyc[w] += t1 - t0;
+		st->free_cyc[w] += t2 - t1;
+		st->objs[w] += CHURN_BATCH;
+		st->total += CHURN_BATCH;
+		if (t2 >= end) {
+			uint64_t c1 = perf_thread_cpu_ns(), w1 = rte_rdtsc();
+
+			st->on_cpu[w] = RTE_MIN((double)(c1 - c0) /
+				((double)(w1 - w0) / hz * 1e9), 1.0);
+			c0 = c1;
+			w0 = w1;
+			if (++w == ca->nb_windows)
+				break;
+			end = w1 + ca->window_cyc;
+		}
 	}
-	return st->objs;
+	return st->total;
 }
 
 int
@@ -1052,70 +1066,85 @@ perf_churn(unsigned int producers, int huge, int no_cache,
 		.page_policy = huge ? RTE_PCPU_PAGE_HUGE : RTE_PCPU_PAGE_NORMAL,
 		.flags = no_cache ? RTE_PCPU_F_NO_CACHE : 0,
 	};
-	double hz = (double)rte_get_tsc_hz(), a = 0, f = 0, mib, lim;
+	double hz = (double)rte_get_tsc_hz(), mib, lim;
+	double av[CHURN_MAX_WINDOWS], fv[CHURN_MAX_WINDOWS];
+	double on_cpu[CHURN_MAX_WINDOWS * PERF_MAX_RUN_LCORES];
+	double win_ms = perf_is_smoke() ? 5 : 100;
+	struct churn_arg *ca = calloc(1, sizeof(*ca));
+	struct perf_stat sa, sf, so;
 	struct perf_lcores_res lr;
 	struct rte_pcpu_stats st;
-	unsigned int i;
-	char name[PERF_NAME_LEN];
+	unsigned int i, w;
 	int ret;
 
+	if (ca == NULL)
+		return perf_fail(r, "calloc");
+	ca->nb_windows = perf_is_smoke() ? 3 : 10;
+	ca->window_cyc = (uint64_t)(win_ms * hz / 1e3);
 	if (pcpu_reinit(&conf) != 0) {
+		free(ca);
 		pcpu_reinit(NULL);
 		return perf_skip(r, huge ? "no 2 MiB pages" : "init failed");
 	}
-	ret = perf_run_lcores(producers, churn_loop, NULL,
-		perf_smoke ? 20 : 1000, &lr);
+	ret = perf_run_lcores(producers, churn_loop, ca, 0,
+		win_ms * ca->nb_windows, &lr);
 	if (ret != 0) {
+		free(ca);
 		pcpu_reinit(NULL);
 		return perf_fail(r, "launch");
 	}
 	for (i = 0; i < lr.nb_lcores; i++) {
-		if (churn_st[i].err) {
+		if (ca->st[i].err) {
+			free(ca);
 			pcpu_reinit(NULL);
 			if (huge)
 				return perf_skip(r, "2 MiB pages ran out");
 			return perf_fail(r, "rte_pcpu_alloc");
 		}
 	}
-	perf_report_lcores(&lr, r);
-	for (i = 0; i < lr.nb_lcores; i++) {
-		double ar = churn_st[i].objs / (churn_st[i].alloc_cyc / hz);
-		double fr = churn_st[i].objs / (churn_st[i].free_cyc / hz);
+	/* per window: the mean over producers of each one's rate */
+	for (w = 0; w < ca->nb_windows; w++) {
+		for (i = 0; i < lr.nb_lcores; i++)
+			on_cpu[w * lr.nb_lcores + i] = ca->st[i].on_cpu[w];
+		av[w] = fv[w] = 0;
+		for (i = 0; i < lr.nb_lcores; i++) {
+			const struct churn_lcore *c = &ca->st[i];
 
-		snprintf(name, sizeof(name), "lcore%u_alloc_Mps",
-			lr.lcore_id[i]);
-		perf_result_set(r, name, ar / 1e6);
-		snprintf(name, sizeof(name), "lcore%u_free_Mps",
-			lr.lcore_id[i]);
-		perf_result_set(r, name, fr / 1e6);
-		a += ar;
-		f += fr;
+			av[w] += c->alloc_cyc[w] ? c->objs[w] /
+				(c->alloc_cyc[w] / hz) / 1e6 : 0;
+			fv[w] += c->free_cyc[w] ? c->objs[w] /
+				(c->free_cyc[w] / hz) / 1e6 : 0;
+		}
+		av[w] /= lr.nb_lcores;
+		fv[w] /= lr.nb_lcores;
 	}
-	a /= lr.nb_lcores;
-	f /= lr.nb_lcores;
+	perf_stat_of(av, ca->nb_windows, &sa);
+	perf_stat_of(fv, ca->nb_windows, &sf);
+	perf_stat_of(on_cpu, ca->nb_windows * lr.nb_lcores, &so);
+	free(ca);
 	rte_pcpu_stats_get(&st);
 	mib = (double)st.max_populated_bytes / st.nr_lcores / (1 << 20);
 	lim = st.page_size == 4096 ? 1.0 : 4.0;
 	perf_result_set(r, "producers", producers);
-	perf_result_set(r, "alloc_Mps", a / 1e6);
-	perf_result_set(r, "free_Mps", f / 1e6);
-	perf_result_set(r, "items_per_second", (a + f) / 2 * lr.nb_lcores);
-	perf_result_set(r, "ns_per_op", 1e9 / a / 2 + 1e9 / f / 2);
+	perf_result_set(r, "lcores", lr.nb_lcores);
+	perf_result_set(r, "cpus", perf_nb_cpus(lr.nb_lcores));
+	perf_result_set(r, "windows", w);
+	perf_result_set(r, "window_ms", win_ms);
+	perf_result_stat(r, "alloc_Mps", &sa);
+	perf_result_stat(r, "free_Mps", &sf);
+	perf_result_set(r, "on_cpu", so.med);
 	perf_result_set(r, "page_size", (double)st.page_size);
 	perf_result_set(r, "lcores_with_memory", st.nr_lcores);
 	perf_result_set(r, "peak_populated_bytes",
 		(double)st.max_populated_bytes);
 	perf_result_set(r, "peak_MiB_per_lcore", mib);
 	perf_result_set(r, "target_MiB_per_lcore", lim);
-	perf_result_set(r, "seed_fast_alloc_Mps", 14.16);
-	perf_result_set(r, "seed_fast_free_Mps", 36.18);
-	perf_result_set(r, "seed_fast_MiB", 183.71);
-	perf_result_set(r, "seed_small_alloc_Mps", 0.86);
-	perf_result_set(r, "seed_small_free_Mps", 37.29);
-	perf_result_set(r, "targets_met", a / 1e6 >= 14.2 && f / 1e6 >= 36.2 &&
+	perf_result_set(r, "targets_met", sa.med >= 14.2 && sf.med >= 36.2 &&
 		mib <= lim);
+	r->seconds = lr.seconds;
 	perf_result_label(r, "baseline: seed bench bpf_ma (Linux 6.8): "
-		"14.16/36.18 M/s with 183.7 MiB, 0.86/37.29 M/s with ~0 MiB");
+		"14.16/36.18 M/s with 183.7 MiB, 0.86/37.29 M/s with ~0 MiB; "
+		"median of %u windows of %g ms", w, win_ms);
 	if (rte_pcpu_audit() != 0)
 		return perf_fail(r, "rte_pcpu_audit");
 	return pcpu_reinit(NULL) == 0 ? 0 : perf_fail(r, "rte_pcpu_init");
@@ -1157,59 +1186,216 @@ init_pool(const char *name, enum perf_init_mode m, size_t size,
 		flags | (m == PERF_INIT_NONE ? RTE_PCPU_MEMPOOL_F_NO_ZERO : 0));
 }
 
-int
-perf_init(enum perf_init_mode m, size_t size, struct perf_result *r)
+/* ns per object of a first use: create prefilled, get and put every
+ * object once; -1 on failure. */
+static double
+init_first_use(enum perf_init_mode m, size_t size, unsigned int n,
+		void **objs)
 {
-	struct pairs_arg a = { .size = size };
-	struct perf_lcores_res lr;
-	unsigned int n = size >= 1024 ? 256 : 2048, k;
-	double hz = (double)rte_get_tsc_hz(), first = -1;
-	void **objs;
-	int ret;
+	struct rte_pcpu_mempool *p;
+	uint64_t t0 = perf_thread_cpu_ns(), t1;
 
-	/* steady state: cached get+put on the main lcore */
-	a.pool = init_pool("perf_init", m, size, 1024, 64, 0);
-	if (a.pool == NULL)
-		return perf_fail(r, "rte_pcpu_mempool_create");
-	ret = run_best(1, pairs_pool_loop, &a, &lr);
-	rte_pcpu_mempool_free(a.pool);
-	if (ret != 0 || a.err)
-		return perf_fail(r, "pairs");
-	perf_report_lcores(&lr, r);
-	/* first use: create prefilled, get and put every object once */
-	objs = malloc(sizeof(void *) * n);
-	if (objs == NULL)
-		return perf_fail(r, "malloc");
-	for (k = 0; k < perf_repeats(); k++) {
-		struct rte_pcpu_mempool *p;
-		uint64_t t0 = rte_rdtsc_precise(), t1;
-
-		p = init_pool("perf_first", m, size, n, 0,
-			RTE_PCPU_MEMPOOL_F_PREFILL);
-		if (p == NULL) {
-			free(objs);
-			return perf_fail(r, "prefilled pool");
-		}
-		if (rte_pcpu_mempool_get_bulk(p, objs, n) != 0 ||
-		    rte_pcpu_mempool_put_bulk(p, objs, n) != 0) {
-			rte_pcpu_mempool_free(p);
-			free(objs);
-			return perf_fail(r, "bulk");
-		}
-		t1 = rte_rdtsc_precise();
+	p = init_pool("perf_first", m, size, n, 0, RTE_PCPU_MEMPOOL_F_PREFILL);
+	if (p == NULL)
+		return -1;
+	if (rte_pcpu_mempool_get_bulk(p, objs, n) != 0 ||
+	    rte_pcpu_mempool_put_bulk(p, objs, n) != 0) {
 		rte_pcpu_mempool_free(p);
-		if (first < 0 || (t1 - t0) * 1e9 / hz / n < first)
-			first = (t1 - t0) * 1e9 / hz / n;
+		return -1;
 	}
-	free(objs);
+	t1 = perf_thread_cpu_ns();
+	rte_pcpu_mempool_free(p);
+	return (double)(t1 - t0) / n;
+}
+
+int
+perf_init(size_t size, struct perf_result *r)
+{
+	struct pairs_arg a[PERF_INIT_MAX];
+	struct perf_variant v[PERF_INIT_MAX];
+	struct perf_rounds_res *rr = calloc(1, sizeof(*rr));
+	double first[PERF_INIT_MAX][PERF_MAX_ROUNDS];
+	unsigned int n = size >= 1024 ? 256 : 2048, k, runs;
+	char name[PERF_NAME_LEN];
+	void **objs = malloc(sizeof(void *) * n);
+	int m, ret = -1;
+
+	memset(a, 0, sizeof(a));
+	if (rr == NULL || objs == NULL) {
+		perf_fail(r, "calloc");
+		goto out;
+	}
+	/* steady state: cached get+put on the main lcore, modes in turn */
+	for (m = 0; m < PERF_INIT_MAX; m++) {
+		snprintf(name, sizeof(name), "perf_init%d", m);
+		a[m].pool = init_pool(name, (enum perf_init_mode)m, size, 1024,
+			64, 0);
+		if (a[m].pool == NULL) {
+			perf_fail(r, "rte_pcpu_mempool_create");
+			goto out;
+		}
+		v[m] = (struct perf_variant){
+			.name = perf_init_name((enum perf_init_mode)m),
+			.fn = pairs_pool_loop, .arg = &a[m] };
+	}
+	if (perf_rounds_run(1, v, PERF_INIT_MAX, rr) != 0) {
+		perf_fail(r, "launch");
+		goto out;
+	}
+	perf_rounds_report(r, rr, v);
+	/* first use: an untimed round populates the pages, then the modes
+	 * take turns */
+	runs = RTE_MIN(perf_rounds(), (unsigned int)PERF_MAX_ROUNDS);
+	for (k = 0; k <= runs; k++) {
+		for (m = 0; m < PERF_INIT_MAX; m++) {
+			double t = init_first_use((enum perf_init_mode)m, size,
+				n, objs);
+
+			if (t < 0) {
+				perf_fail(r, "prefilled pool");
+				goto out;
+			}
+			if (k > 0)
+				first[m][k - 1] = t;
+		}
+	}
+	for (m = 0; m < PERF_INIT_MAX; m++) {
+		snprintf(name, sizeof(name), "%s_first_ns",
+			perf_init_name((enum perf_init_mode)m));
+		report_samples(r, name, first[m], runs);
+	}
 	perf_result_set(r, "size", (double)size);
 	perf_result_set(r, "lcores_with_memory", rte_lcore_count());
-	perf_result_set(r, "ns_per_pair", 1e9 / lr.total_rate);
-	perf_result_set(r, "first_use_ns_per_obj", first);
-	perf_result_label(r, "%sbaselines: the other two init modes; pairs "
-		"run on the main lcore, zeroing writes every lcore's copy",
-		r->label[0] ? "; " : "");
-	return 0;
+	perf_result_label(r, "%sbaselines: the other two init modes, "
+		"interleaved; pairs run on the main lcore, zeroing writes every "
+		"lcore's copy", r->label[0] ? "; " : "");
+	ret = 0;
+out:
+	for (m = 0; m < PERF_INIT_MAX; m++) {
+		if (a[m].err && ret == 0)
+			ret = perf_fail(r, "get failed");
+		if (a[m].pool != NULL)
+			rte_pcpu_mempool_free(a[m].pool);
+	}
+	free(objs);
+	free(rr);
+	return ret;
+}
+
+/* 7. Scaling: the same bodies on 1, 2, 4, 8 lcores */
+
+enum scaling_variant {
+	SCALING_PCPU_ACCESS = 0,
+	SCALING_ATOMIC_ACCESS,
+	SCALING_POOL,
+	SCALING_PCPU_ALLOC,
+	SCALING_PCPU_NOCACHE,
+	SCALING_RTE_MEMPOOL,
+	SCALING_MAX,
+};
+
+#define SCALING_OBJS 10000u
+
+int
+perf_scaling(int no_cache, unsigned int nb_lcores, struct perf_result *r)
+{
+	static const char * const names[SCALING_MAX] = {
+		[SCALING_PCPU_ACCESS] = "pcpu_access",
+		[SCALING_ATOMIC_ACCESS] = "atomic_shared_access",
+		[SCALING_POOL] = "pool_get_put",
+		[SCALING_PCPU_ALLOC] = "pcpu_alloc_free",
+		[SCALING_PCPU_NOCACHE] = "pcpu_alloc_free_nocache",
+		[SCALING_RTE_MEMPOOL] = "rte_mempool_get_put",
+	};
+	struct rte_pcpu_conf conf = { .flags = RTE_PCPU_F_NO_CACHE };
+	struct access_case *ac = calloc(1, sizeof(*ac));
+	struct perf_rounds_res *rr = calloc(1, sizeof(*rr));
+	struct pairs_arg a[PERF_PAIR_MAX];
+	struct perf_variant pv[PERF_PAIR_MAX], v[SCALING_MAX];
+	void *mp = NULL;
+	int k, ret = -1, have_ac = 0;
+
+	memset(a, 0, sizeof(a));
+	if (ac == NULL || rr == NULL) {
+		free(ac);
+		free(rr);
+		return perf_fail(r, "calloc");
+	}
+	if (no_cache && pcpu_reinit(&conf) != 0) {
+		perf_fail(r, "rte_pcpu_init");
+		goto out;
+	}
+	if (pairs_setup(no_cache ? (1u << PERF_PAIR_RTE_MEMPOOL) |
+			(1u << PERF_PAIR_PCPU_NOCACHE) :
+			(1u << PERF_PAIR_RTE_MEMPOOL) |
+			(1u << PERF_PAIR_POOL_ZERO) |
+			(1u << PERF_PAIR_PCPU_ALLOC), 16, &mp, a, pv, r) != 0)
+		goto out;
+	if (!no_cache) {
+		have_ac = 1;
+		if (access_case_setup(ac, (1u << PERF_SCHEME_PCPU) |
+				(1u << PERF_SCHEME_ATOMIC), SCALING_OBJS, 1,
+				nb_lcores, r) != 0)
+			goto out;
+	}
+	for (k = 0; k < SCALING_MAX; k++)
+		v[k] = (struct perf_variant){ .name = names[k] };
+	if (!no_cache) {
+		v[SCALING_PCPU_ACCESS].fn = ac->v[PERF_SCHEME_PCPU].fn;
+		v[SCALING_PCPU_ACCESS].arg = ac->v[PERF_SCHEME_PCPU].arg;
+		v[SCALING_ATOMIC_ACCESS].fn = ac->v[PERF_SCHEME_ATOMIC].fn;
+		v[SCALING_ATOMIC_ACCESS].arg = ac->v[PERF_SCHEME_ATOMIC].arg;
+		v[SCALING_POOL].fn = pv[PERF_PAIR_POOL_ZERO].fn;
+		v[SCALING_POOL].arg = pv[PERF_PAIR_POOL_ZERO].arg;
+		v[SCALING_PCPU_ALLOC].fn = pv[PERF_PAIR_PCPU_ALLOC].fn;
+		v[SCALING_PCPU_ALLOC].arg = pv[PERF_PAIR_PCPU_ALLOC].arg;
+	} else {
+		v[SCALING_PCPU_NOCACHE].fn = pv[PERF_PAIR_PCPU_NOCACHE].fn;
+		v[SCALING_PCPU_NOCACHE].arg = pv[PERF_PAIR_PCPU_NOCACHE].arg;
+	}
+	v[SCALING_RTE_MEMPOOL].fn = pv[PERF_PAIR_RTE_MEMPOOL].fn;
+	v[SCALING_RTE_MEMPOOL].arg = pv[PERF_PAIR_RTE_MEMPOOL].arg;
+	if (perf_rounds_run(nb_lcores, v, SCALING_MAX, rr) != 0) {
+		perf_fail(r, "launch");
+		goto out;
+	}
+	perf_rounds_report(r, rr, v);
+	for (k = SCALING_POOL; k < SCALING_RTE_MEMPOOL; k++)
+		perf_rounds_ratio(r, rr, v, k, SCALING_RTE_MEMPOOL);
+	perf_result_set(r, "lcores_with_memory", rte_lcore_count());
+	perf_result_label(r, "%saccess: %u objects in random order, handle in "
+		"the stream; pairs: 16 B; interleaved", r->label[0] ? "; " : "",
+		SCALING_OBJS);
+	ret = 0;
+	if (have_ac) {
+		/* the check reads ops per scheme: map the rounds back */
+		struct perf_rounds_res *cr = calloc(1, sizeof(*cr));
+
+		if (cr == NULL) {
+			ret = perf_fail(r, "calloc");
+		} else {
+			cr->nb_lcores = rr->nb_lcores;
+			memcpy(cr->ops[PERF_SCHEME_PCPU],
+				rr->ops[SCALING_PCPU_ACCESS],
+				sizeof(cr->ops[0]));
+			memcpy(cr->ops[PERF_SCHEME_ATOMIC],
+				rr->ops[SCALING_ATOMIC_ACCESS],
+				sizeof(cr->ops[0]));
+			if (access_case_check(ac, cr, r) != 0)
+				ret = -1;
+			free(cr);
+		}
+	}
+out:
+	if (have_ac)
+		access_case_free(ac);
+	if (pairs_free(mp, a, r) != 0)
+		ret = -1;
+	free(ac);
+	free(rr);
+	if (no_cache && pcpu_reinit(NULL) != 0)
+		ret = perf_fail(r, "rte_pcpu_init");
+	return ret;
 }
 
 /* 6. Reclaim: 11,000 groups of 10 objects of 64 B .. 2 KiB */
@@ -1240,7 +1426,7 @@ perf_reclaim(int huge, struct perf_result *r)
 		free(sizes);
 		return perf_fail(r, "calloc");
 	}
-	t0 = rte_rdtsc_precise();
+	t0 = perf_thread_cpu_ns();
 	for (k = 0; k < n; k++) {
 		sizes[k] = (size_t)64 << (rnd64(&seed) % 6);
 		objs[k] = rte_pcpu_alloc(sizes[k], 0);
@@ -1270,7 +1456,7 @@ perf_reclaim(int huge, struct perf_result *r)
 	}
 	rte_pcpu_cache_flush();
 	given = rte_pcpu_reclaim();
-	t1 = rte_rdtsc_precise();
+	t1 = perf_thread_cpu_ns();
 	rte_pcpu_stats_get(&st);
 	final = st.populated_bytes;
 	/* 0 if there is no memory for the page map */
@@ -1299,7 +1485,7 @@ perf_reclaim(int huge, struct perf_result *r)
 		st.chunk_size * st.nr_lcores);
 	perf_result_set(r, "peak_populated_bytes", (double)peak);
 	perf_result_set(r, "populated_bytes", (double)final);
-	r->seconds = (double)(t1 - t0) / (double)rte_get_tsc_hz();
+	r->seconds = (double)(t1 - t0) / 1e9;
 	perf_result_label(r, "baseline: Linux 5.14 partial depopulation, "
 		"481,152 kB -> 135,552 kB (3.55x); bound: final <= 1.1 x live "
 		"pages + 1 chunk (4 KiB pages)");
