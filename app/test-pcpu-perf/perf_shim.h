@@ -8,9 +8,12 @@
 /*
  * The C side of dpdk-test-pcpu-perf. The Google Benchmark main (C++) only
  * registers cases and copies results into counters; every measured body
- * is C behind this header: the runner and the statistics in perf_runner.c,
- * the library's bodies in perf_bodies.c, the alternatives a DPDK user
- * would pick instead in baselines.c.
+ * is C behind this header: the runner and the statistics in perf_runner.c;
+ * the library's bodies in perf_access.c (access), perf_alloc.c (the
+ * allocator: seed table, allocation against pool gets, churn, reclaim) and
+ * perf_pools.c (cached pairs, initialisation modes, scaling), sharing
+ * perf_bodies.h; the alternatives a DPDK user would pick instead in
+ * baselines.c.
  *
  * How a case measures (the same for every case that times a loop): its
  * contenders (variants) take turns in interleaved rounds, A B C A B C ...,
