@@ -77,7 +77,7 @@ if [ ! -x "$BIN" ]; then
 	exit 1
 fi
 mkdir -p "$OUT"
-rm -f "$OUT"/results* "$OUT"/flowcount.txt "$OUT"/img/bench_*.png
+rm -f "$OUT"/results* "$OUT"/flowcount*.txt "$OUT"/img/bench_*.png
 
 # The first two CPUs this process may run on.
 cpus=()
@@ -163,7 +163,7 @@ run() {
 # quoted beside ours. Its script is the example's; this is the one place
 # that calls it.
 flowcount_bench() {
-	timeout --kill-after=10 150 "$TOP/devtools/flowcount-bench.sh" \
+	timeout --kill-after=10 400 "$TOP/devtools/flowcount-bench.sh" \
 		"$BUILDDIR" 100000 3
 }
 
@@ -178,9 +178,14 @@ if [ "$mode" = full ] && [ -x "$TOP/devtools/flowcount-bench.sh" ] &&
 	echo "bench: devtools/flowcount-bench.sh (load $(loadavg))"
 	if flowcount_bench > "$OUT/flowcount.txt" 2>&1; then
 		fc_args=(--flowcount "$OUT/flowcount.txt")
+		echo "flowcount=ran" >> "$env_file"
 	else
-		echo "bench: flowcount-bench.sh failed (not counted):" >&2
+		fc_rc=$?
+		echo "bench: flowcount-bench.sh failed, exit $fc_rc (124: time" \
+			"limit), not counted:" >&2
 		tail -5 "$OUT/flowcount.txt" >&2
+		mv "$OUT/flowcount.txt" "$OUT/flowcount-failed.txt"
+		echo "flowcount=failed (exit $fc_rc)" >> "$env_file"
 	fi
 fi
 echo "load_end=$(loadavg)" >> "$env_file"

@@ -174,8 +174,10 @@ class Flowcount:
         return None
 
     def why(self, res, ctx):
-        return 'flowcount-bench.sh not run' if not ctx.get('flowcount') \
-            else 'no row for %d workers' % self.workers
+        if ctx.get('flowcount'):
+            return 'no row for %d workers' % self.workers
+        state = ctx.get('env', {}).get('flowcount')
+        return 'flowcount-bench.sh %s' % (state or 'not run')
 
 
 class SeedFallback(J):
@@ -933,7 +935,7 @@ def main():
     if a.flowcount and os.path.exists(a.flowcount):
         with open(a.flowcount, encoding='utf-8') as f:
             flowcount = f.read()
-    ctx = {'flowcount': flowcount}
+    ctx = {'flowcount': flowcount, 'env': env}
     seed_t2, seed_rows2 = seed_table(res, 'pcpu_2m')
     seed_tc, _ = seed_table(res, 'pcpu_2m', 'alloc_cache')
     seed_t4, seed_rows4 = seed_table(res, 'pcpu')

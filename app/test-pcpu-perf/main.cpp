@@ -225,8 +225,10 @@ main(int argc, char **argv)
 				std::strcmp(argv[i], "-h") == 0)) {
 			std::printf("usage: %s [EAL args] -- [--smoke] "
 				"[--naive-mb=N] [Google Benchmark flags]\n"
-				"  --smoke        every case, briefly (one short "
-				"window each, fewer objects in the seed table)\n"
+				"  --smoke        every case, briefly (one round of "
+				"short windows, fewer objects in the\n"
+				"                 allocation cases; nothing to "
+				"judge a target by)\n"
 				"  --naive-mb=N   EAL memory the naive allocator "
 				"may use (default 256); beyond it, fewer objects\n"
 				"                 and times scaled to 2^20\n"
