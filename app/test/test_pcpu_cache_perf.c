@@ -258,10 +258,11 @@ test_perf_cache_churn(void)
 #define PAIR_ITERS (UINT64_C(4) * 1000 * 1000)
 #define PAIR_ROUNDS 9
 
+/* CPU time of the thread, ns, for @p iters pairs (UINT64_MAX: failed) */
 static __rte_noinline uint64_t
 pairs_pcpu(uint64_t iters)
 {
-	uint64_t i, t0 = rte_rdtsc_precise();
+	uint64_t i, t0 = pcpu_perf_thread_ns();
 
 	for (i = 0; i < iters; i++) {
 		void *h = rte_pcpu_alloc(16, 0);
@@ -270,13 +271,13 @@ pairs_pcpu(uint64_t iters)
 			return UINT64_MAX;
 		rte_pcpu_free(h);
 	}
-	return rte_rdtsc_precise() - t0;
+	return pcpu_perf_thread_ns() - t0;
 }
 
 static __rte_noinline uint64_t
 pairs_mempool(struct rte_mempool *mp, uint64_t iters)
 {
-	uint64_t i, t0 = rte_rdtsc_precise();
+	uint64_t i, t0 = pcpu_perf_thread_ns();
 	void *o;
 
 	for (i = 0; i < iters; i++) {
@@ -284,7 +285,7 @@ pairs_mempool(struct rte_mempool *mp, uint64_t iters)
 			return UINT64_MAX;
 		rte_mempool_put(mp, o);
 	}
-	return rte_rdtsc_precise() - t0;
+	return pcpu_perf_thread_ns() - t0;
 }
 
 /* The same pairs from a thread without an lcore id (no cache). */
@@ -302,7 +303,7 @@ int
 test_perf_cache_pairs(void)
 {
 	double p[PAIR_ROUNDS], m[PAIR_ROUNDS], x[PAIR_ROUNDS];
-	double hz = (double)rte_get_tsc_hz(), mp_ns, p_ns, mx, lo, hi, xl, xh;
+	double mp_ns, p_ns, mx, lo, hi, xl, xh;
 	struct rte_mempool *mp;
 	uint64_t c;
 	unsigned int r;
@@ -314,18 +315,19 @@ test_perf_cache_pairs(void)
 	for (r = 0; r < PAIR_ROUNDS; r++) {
 		c = pairs_pcpu(PAIR_ITERS);
 		TEST_ASSERT(c != UINT64_MAX, "alloc failed");
-		p[r] = (double)c / hz * 1e9 / PAIR_ITERS;
+		p[r] = (double)c / PAIR_ITERS;
 		m[r] = 0;
 		if (mp != NULL) {
 			c = pairs_mempool(mp, PAIR_ITERS);
 			TEST_ASSERT(c != UINT64_MAX, "rte_mempool_get failed");
-			m[r] = (double)c / hz * 1e9 / PAIR_ITERS;
+			m[r] = (double)c / PAIR_ITERS;
 			x[r] = p[r] / m[r];
 		}
 	}
 	p_ns = pcpu_perf_median(p, PAIR_ROUNDS, &lo, &hi);
-	printf("\nrte_pcpu_alloc(16)+rte_pcpu_free through the cache, median of"
-		" %u interleaved rounds of %" PRIu64 " [range]: %.1f ns "
+	printf("\nrte_pcpu_alloc(16)+rte_pcpu_free through the cache, thread "
+		"CPU time, median of %u interleaved rounds of %" PRIu64
+		" [range]: %.1f ns "
 		"[%.1f-%.1f] per pair (%.1f M pairs/s), %u lcores with memory\n",
 		PAIR_ROUNDS, PAIR_ITERS, p_ns, lo, hi, 1e3 / p_ns,
 		rte_lcore_count());
@@ -339,7 +341,7 @@ test_perf_cache_pairs(void)
 			printf("the same from an unregistered thread (locked "
 				"path, no cache), one run of %" PRIu64 " pairs: "
 				"%.1f ns per pair\n", PAIR_ITERS / 10,
-				(double)cyc / hz * 1e9 / (PAIR_ITERS / 10));
+				(double)cyc / (PAIR_ITERS / 10));
 	}
 	if (mp != NULL) {
 		mp_ns = pcpu_perf_median(m, PAIR_ROUNDS, &lo, &hi);

@@ -65,15 +65,21 @@ struct pair_arg {
 	struct rte_mempool *ref;
 	struct rte_pcpu_mempool *pool;
 	volatile int *start;
-	double cyc;      /* cycles per pair: median over stack positions */
+	/* cycles per pair of the thread's CPU time (see pair_measure()):
+	 * median over stack positions */
+	double cyc;
 	int err;
 };
 
-/* get+put pairs for @p limit TSC cycles; cycles per pair out */
+/*
+ * get+put pairs for @p limit TSC cycles; cycles per pair out, counted in
+ * the thread's CPU time (converted at the TSC rate), so that the time
+ * other work on a shared machine holds the CPU does not count.
+ */
 static __rte_noinline double
 pair_measure(struct pair_arg *a, uint64_t limit)
 {
-	uint64_t t0, t1, pairs = 0;
+	uint64_t t0, t1, c0, pairs = 0;
 	unsigned int i;
 	void *o;
 
@@ -91,6 +97,7 @@ pair_measure(struct pair_arg *a, uint64_t limit)
 				rte_pcpu_mempool_put(a->pool, o);
 		}
 	}
+	c0 = pcpu_perf_thread_ns();
 	t0 = rte_rdtsc_precise();
 	do {
 		if (a->kind == PAIR_RTE_MEMPOOL) {
@@ -114,7 +121,8 @@ pair_measure(struct pair_arg *a, uint64_t limit)
 		pairs += PAIR_BATCH;
 		t1 = rte_rdtsc_precise();
 	} while (t1 - t0 < limit);
-	return (double)(t1 - t0) / (double)pairs;
+	return (double)(pcpu_perf_thread_ns() - c0) *
+		(double)rte_get_tsc_hz() / 1e9 / (double)pairs;
 }
 
 /* pair_measure() with @p pad bytes more of stack below the caller */
@@ -272,9 +280,9 @@ test_perf_pool_vs_mempool(void)
 				}
 			}
 	printf("\npool get+put pairs, 16 B objects, cache 256, %u lcores with"
-		" memory (%u EAL lcores), per lcore; median of %u interleaved"
-		" rounds of %u ms [range], each round the median over %u stack"
-		" positions; rte_mempool: %s ops\n", perf_lcores_with_memory(),
+		" memory (%u EAL lcores), per lcore, thread CPU time; median of"
+		" %u interleaved rounds of %u ms [range], each round the median"
+		" over %u stack positions; rte_mempool: %s ops\n", perf_lcores_with_memory(),
 		rte_lcore_count(), PAIR_ROUNDS, MEASURE_MS, PAIR_SHIFTS,
 		rte_mempool_get_ops(ref->ops_index)->name);
 	printf("  %-24s %-7s %22s %20s %20s\n", "", "lcores",
@@ -419,9 +427,9 @@ out:
 }
 
 /*
- * ns per object for its first use: create with PREFILL (allocation,
- * obj_init), then get and put every object once (zeroing), so that both
- * modes have touched every copy once.
+ * ns of thread CPU time per object for its first use: create with PREFILL
+ * (allocation, obj_init), then get and put every object once (zeroing), so
+ * that both modes have touched every copy once.
  */
 static double
 init_first_use_once(size_t size, int init, unsigned int n, void **objs)
@@ -429,7 +437,7 @@ init_first_use_once(size_t size, int init, unsigned int n, void **objs)
 	struct rte_pcpu_mempool *pool;
 	uint64_t t0, t1;
 
-	t0 = rte_rdtsc_precise();
+	t0 = pcpu_perf_thread_ns();
 	pool = rte_pcpu_mempool_create("perf_entry", n, size, 0, 0,
 		init ? perf_noop_init : NULL, NULL,
 		RTE_PCPU_MEMPOOL_F_PREFILL);
@@ -439,9 +447,9 @@ init_first_use_once(size_t size, int init, unsigned int n, void **objs)
 	    rte_pcpu_mempool_put_bulk(pool, objs, n) != 0)
 		t1 = t0;
 	else
-		t1 = rte_rdtsc_precise();
+		t1 = pcpu_perf_thread_ns();
 	rte_pcpu_mempool_free(pool);
-	return (double)(t1 - t0) * 1e9 / (double)rte_get_tsc_hz() / n;
+	return (double)(t1 - t0) / n;
 }
 
 /*
@@ -477,8 +485,8 @@ test_perf_pool_init(void)
 	printf("\npool initialisation: ns per cached get+put pair on one lcore"
 		" (zeroing touches every lcore's copy),\n"
 		"and ns per object for its first use (create with PREFILL,"
-		" get and put once); medians of %u rounds, modes in turn:\n",
-		INIT_ROUNDS);
+		" get and put once); thread CPU time,\nmedians of %u rounds,"
+		" modes in turn:\n", INIT_ROUNDS);
 	printf("  %-7s %6s | %10s %10s %10s | %12s %12s\n", "lcores", "size",
 		"zero/get", "obj_init", "none", "first zero", "first init");
 	for (c = 0; c < RTE_DIM(counts); c++) {

@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
@@ -30,6 +31,16 @@ double
 pcpu_perf_ms(uint64_t cycles)
 {
 	return (double)cycles * 1000.0 / (double)rte_get_tsc_hz();
+}
+
+uint64_t
+pcpu_perf_thread_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static int
@@ -79,23 +90,24 @@ enum free_order { ORDER_IN, ORDER_ALT, ORDER_REV, ORDER_MAX };
 static const char * const order_name[] = { "in order", "alternating",
 	"reverse" };
 
+/* alloc_ns and free_ns: the thread's CPU time of each phase */
 static int
 seed_run(void **objs, size_t size, size_t align, unsigned int n,
-		enum free_order order, uint64_t *alloc_cyc, uint64_t *free_cyc)
+		enum free_order order, uint64_t *alloc_ns, uint64_t *free_ns)
 {
 	unsigned int i;
 	uint64_t t0;
 
-	t0 = rte_rdtsc_precise();
+	t0 = pcpu_perf_thread_ns();
 	for (i = 0; i < n; i++) {
 		objs[i] = rte_pcpu_alloc(size, align);
 		if (objs[i] == NULL)
 			break;
 	}
-	*alloc_cyc = rte_rdtsc_precise() - t0;
+	*alloc_ns = pcpu_perf_thread_ns() - t0;
 	TEST_ASSERT_EQUAL(i, n, "alloc %zu B failed: %s", size,
 		rte_strerror(rte_errno));
-	t0 = rte_rdtsc_precise();
+	t0 = pcpu_perf_thread_ns();
 	switch (order) {
 	case ORDER_IN:
 		for (i = 0; i < n; i++)
@@ -112,7 +124,7 @@ seed_run(void **objs, size_t size, size_t align, unsigned int n,
 			rte_pcpu_free(objs[i]);
 		break;
 	}
-	*free_cyc = rte_rdtsc_precise() - t0;
+	*free_ns = pcpu_perf_thread_ns() - t0;
 	return TEST_SUCCESS;
 }
 
@@ -131,8 +143,9 @@ perf_seed_table(int no_cache)
 	rte_pcpu_free(rte_pcpu_alloc(4, 0));
 	rte_pcpu_stats_get(&st);
 	printf("\nseed table: %u objects, %s, %" PRIu64 " KiB pages, %u lcores"
-		" with memory; worst of in order / alternating / reverse, each"
-		" the median of %u runs [range], the orders in turn\n", SEED_N,
+		" with memory; thread CPU time; worst of in order / alternating"
+		" / reverse, each the median of %u runs [range], the orders in"
+		" turn\n", SEED_N,
 		no_cache ? "cache buckets off" : "cache buckets on",
 		st.page_size >> 10, st.nr_lcores, SEED_RUNS);
 	printf("%8s %22s %9s %8s %22s %9s %8s  %s\n", "size", "alloc ms",
@@ -151,8 +164,8 @@ perf_seed_table(int no_cache)
 					&f), "run");
 				rte_pcpu_cache_flush();
 				rte_pcpu_reclaim();
-				am[o][r] = pcpu_perf_ms(a);
-				fm[o][r] = pcpu_perf_ms(f);
+				am[o][r] = (double)a / 1e6;
+				fm[o][r] = (double)f / 1e6;
 			}
 		}
 		for (o = 0; o < ORDER_MAX; o++) {
@@ -188,8 +201,8 @@ perf_seed_table(int no_cache)
 				ORDER_IN, &a, &f), "aligned run");
 			rte_pcpu_cache_flush();
 			rte_pcpu_reclaim();
-			am[r] = pcpu_perf_ms(a);
-			fm[r] = pcpu_perf_ms(f);
+			am[r] = (double)a / 1e6;
+			fm[r] = (double)f / 1e6;
 		}
 		ma = pcpu_perf_median(am, SEED_RUNS, &al, &ah);
 		mf = pcpu_perf_median(fm, SEED_RUNS, &fl, &fh);
@@ -232,10 +245,11 @@ static RTE_DEFINE_PER_LCORE(struct pair, tls_pair);
 #define ACCESS_ITERS (UINT64_C(10) * 1000 * 1000)
 #define ACCESS_ROUNDS 9
 
+/* CPU time of the thread, ns, for @p iters increments */
 static __rte_noinline uint64_t
 access_pcpu(struct pair *h, uint64_t iters)
 {
-	uint64_t i, t0 = rte_rdtsc_precise();
+	uint64_t i, t0 = pcpu_perf_thread_ns();
 
 	for (i = 0; i < iters; i++) {
 		struct pair *p = RTE_PCPU(h);
@@ -244,20 +258,20 @@ access_pcpu(struct pair *h, uint64_t iters)
 		p->bytes += 64;
 		rte_compiler_barrier();
 	}
-	return rte_rdtsc_precise() - t0;
+	return pcpu_perf_thread_ns() - t0;
 }
 
 static __rte_noinline uint64_t
 access_tls(uint64_t iters)
 {
-	uint64_t i, t0 = rte_rdtsc_precise();
+	uint64_t i, t0 = pcpu_perf_thread_ns();
 
 	for (i = 0; i < iters; i++) {
 		RTE_PER_LCORE(tls_pair).packets++;
 		RTE_PER_LCORE(tls_pair).bytes += 64;
 		rte_compiler_barrier();
 	}
-	return rte_rdtsc_precise() - t0;
+	return pcpu_perf_thread_ns() - t0;
 }
 
 static int
@@ -279,8 +293,9 @@ test_perf_access(void)
 	mp = pcpu_perf_median(p, ACCESS_ROUNDS, &lp, &hp);
 	mt = pcpu_perf_median(t, ACCESS_ROUNDS, &lt, &ht);
 	mx = pcpu_perf_median(x, ACCESS_ROUNDS, &lx, &hx);
-	printf("\naccess, {packets, bytes} increment, cycles, median of %u "
-		"interleaved rounds of %" PRIu64 " [range]: RTE_PCPU %.3f "
+	printf("\naccess, {packets, bytes} increment, ns of thread CPU time, "
+		"median of %u interleaved rounds of %" PRIu64 " [range]: "
+		"RTE_PCPU %.3f "
 		"[%.3f-%.3f], TLS %.3f [%.3f-%.3f], ratio %.3f [%.3f-%.3f] "
 		"(target <= 1.0)\n", ACCESS_ROUNDS, ACCESS_ITERS, mp, lp, hp,
 		mt, lt, ht, mx, lx, hx);

@@ -10,6 +10,9 @@
 /** TSC cycles to milliseconds. */
 double pcpu_perf_ms(uint64_t cycles);
 
+/** CPU time of the calling thread, ns (CLOCK_THREAD_CPUTIME_ID). */
+uint64_t pcpu_perf_thread_ns(void);
+
 /**
  * Median of @p n samples (@p v is sorted in place; even n: the mean of
  * the two middle ones), the lowest into @p lo and the highest into @p hi.
