@@ -4,12 +4,13 @@
 #
 # Run dpdk-test-pcpu-perf (make bench / make bench-smoke / make bench-docs).
 #
-#   devtools/bench.sh full    the whole suite (about 8 minutes on a 2-CPU
-#                             machine): JSON, the targets table and every
+#   devtools/bench.sh full    the whole suite (6 to 9 minutes on a shared
+#                             2-CPU machine, dpdk-flowcount's runs included):
+#                             JSON, the targets table and every
 #                             table in $BUILDDIR/bench/results.txt (printed),
 #                             figures in $BUILDDIR/bench/img/; nothing
 #                             outside $BUILDDIR is written
-#   devtools/bench.sh smoke   every case, briefly (well under a minute), in
+#   devtools/bench.sh smoke   every case, briefly (about 20 s), in
 #                             $BUILDDIR/bench-smoke/: checks that every case
 #                             ran and prints the targets table unjudged
 #   devtools/bench.sh docs    the programmer's guide's tables and figures

@@ -716,7 +716,7 @@ def context_lines(res, env):
 
 # ------------------------------------------------------------- figures
 
-def figures(res, outdir, seed_rows, churn_pts, scaling):
+def figures(res, outdir, seed_rows, seed_page, churn_pts, scaling):
     import matplotlib
     matplotlib.use('Agg')
     import matplotlib.pyplot as plt
@@ -794,7 +794,8 @@ def figures(res, outdir, seed_rows, churn_pts, scaling):
         ax.set_title(title)
         ax.grid(True, axis='y', which='both', alpha=0.3)
     axes[0].legend(fontsize=8)
-    fig.suptitle('Allocation and free: median of runs, bars: range')
+    fig.suptitle('Allocation and free, rte_pcpu on %s pages: median of '
+                 'runs, bars: range' % seed_page)
     fig.tight_layout()
     fig.savefig(os.path.join(outdir, 'bench_alloc.png'), dpi=90)
     plt.close(fig)
@@ -963,10 +964,11 @@ def main():
                 ' (smoke: not judged)' if a.smoke else ''))
     figs = []
     if a.figures:
-        seed_rows = seed_rows2 if any(r[1] is not None for r in seed_rows2) \
-            else seed_rows4
+        huge = any(r[1] is not None for r in seed_rows2)
+        seed_rows = seed_rows2 if huge else seed_rows4
         try:
-            figs = figures(res, a.figures, seed_rows, churn_pts, scaling)
+            figs = figures(res, a.figures, seed_rows,
+                           '2 MiB' if huge else '4 KiB', churn_pts, scaling)
         except ImportError as e:
             print('bench_report: no figures (%s); install '
                   'python3-matplotlib' % e, file=sys.stderr)
