@@ -326,7 +326,7 @@ def measured_text(stat, check):
 
 
 def targets_table(res, ctx, smoke):
-    t = Table('Targets (issue 17 and the allocator, cache and pool issues)',
+    t = Table('Targets',
               ['figure', 'target', 'measured: median [range]', 'status'])
     t.counts = {'met': 0, 'NOT met': 0, 'no data': 0}
     for figure, target, checks in TARGETS:
