@@ -9,8 +9,12 @@
 #   make build        meson setup (first time) + ninja, in $(BUILDDIR)
 #   make test         deps + build + the unit tests and fast autotests
 #   make demo         deps + build + the demo
-#   make bench        deps + build + the full benchmark suite
-#   make bench-smoke  deps + build + every benchmark case, briefly
+#   make bench        deps + build + the full benchmark suite, results
+#                     and the targets table in $(BUILDDIR)/bench
+#   make bench-smoke  deps + build + every benchmark case, briefly, in
+#                     $(BUILDDIR)/bench-smoke (no judgement)
+#   make bench-docs   copy the last `make bench` run's tables and figures
+#                     into the programmer's guide (runs nothing)
 #   make docs         API reference (Doxygen) and guides (Sphinx), with
 #                     warnings as errors, into $(BUILDDIR)/doc
 #   make hugepages    make sure $(HUGEPAGES) 2 MiB hugepages are free (root;
@@ -56,9 +60,9 @@ DOXYGEN     ?= doxygen
 # every target runs its steps in order, even under make -j
 .NOTPARALLEL:
 
-.PHONY: all deps build test demo bench bench-smoke docs doc-api doc-guides \
-	hugepages hugepages-release clean help test-asan valgrind fuzz stress \
-	check-abi abi-update deb
+.PHONY: all deps build test demo bench bench-smoke bench-docs docs doc-api \
+	doc-guides hugepages hugepages-release clean help test-asan valgrind \
+	fuzz stress check-abi abi-update deb
 
 all: build
 
@@ -106,6 +110,10 @@ bench-run:
 		exit 1; \
 	fi
 	BUILDDIR=$(BUILDDIR) $(DEVTOOLS)/bench.sh $(BENCH_MODE)
+
+# the guide's bench_results.rst and figures, from $(BUILDDIR)/bench
+bench-docs:
+	BUILDDIR=$(BUILDDIR) $(DEVTOOLS)/bench.sh docs
 
 docs: doc-api doc-guides doc-check
 	@echo "API reference: $(DOCDIR)/api/html/index.html"

@@ -3,28 +3,33 @@
  */
 
 /*
- * What a DPDK 22.11 user would write instead of rte_pcpu, each as plainly
- * as its users write it:
+ * What a DPDK 22.11 user would write instead of rte_pcpu, each laid out as
+ * its users lay it out:
  *
  * - TLS: one RTE_DEFINE_PER_LCORE variable (static, one object only);
- * - static: a [objects][RTE_MAX_LCORE] array of cache-aligned blocks in
- *   .bss (each lcore's copy on its own cache line, as DPDK apps pad their
- *   per-lcore stats); sized at build time, here for PERF_STATIC_OBJS;
+ * - static: `struct perf_pair stats[RTE_MAX_LCORE][PERF_STATIC_OBJS]` in
+ *   .bss, one row per lcore and the objects packed in it, as DPDK
+ *   applications keep per-lcore arrays (sized at build time; only the
+ *   rows of lcores that write are ever populated);
  * - lcore_var: the layout of rte_lcore_var (DPDK 24.11): a bump allocator
- *   over libc buffers of RTE_MAX_LCORE x PERF_LCORE_VAR_MAX bytes, copy of
- *   lcore i at handle + i x PERF_LCORE_VAR_MAX. rte_lcore_var zeroes the
- *   copies of all RTE_MAX_LCORE ids; here only the EAL lcores' copies are
- *   zeroed, so that 1 M objects do not populate 2 GiB;
+ *   over libc buffers of RTE_MAX_LCORE x PERF_LCORE_VAR_MAX bytes, lcore
+ *   i's copy at handle + i x PERF_LCORE_VAR_MAX, and, as
+ *   rte_lcore_var_alloc() does, every one of the RTE_MAX_LCORE copies
+ *   zeroed at allocation (1 M objects of 16 B populate 2 GiB);
  * - zmalloc: one rte_zmalloc_socket() block per lcore (on its socket)
  *   holding every object, reached through a per-lcore pointer table;
- * - vpp: per-lcore vectors on the libc heap, grown by doubling as objects
- *   are created, indexed by object (VPP's simple counters; growing them
- *   in a live dataplane needs a worker barrier, not modelled here);
+ * - vpp: VPP's combined counters: one vector per thread, index = object,
+ *   cache-line aligned, validated (grown, here by doubling) for every
+ *   thread as each object is created; growing them in a live dataplane
+ *   needs a worker barrier, not modelled here;
  * - atomic: one shared block per object, updated with relaxed atomic adds
  *   by every lcore.
  *
+ * Every loop reads its object's handle or index from the stream of flow
+ * entries (perf_access_ctx), as the RTE_PCPU loop reads its handle.
+ *
  * Also the naive percpu allocator (rte_zmalloc_socket per lcore per
- * object) and the rte_mempool get+put loop.
+ * object) and rte_mempool's get+put loop.
  */
 
 #include <stdio.h>
@@ -40,21 +45,23 @@
 
 #include "perf_shim.h"
 
-/* Objects the static layout holds: 10,000 x 128 lcores x 64 B = 78 MiB of
- * .bss (only the touched lines are populated). */
-#define PERF_STATIC_OBJS 10000u
+/*
+ * Objects the static layout holds: 100,000 x 128 lcores x 16 B = 195 MiB
+ * of .bss address space (rows of lcores that never write stay unpopulated).
+ * 1 M objects would take 2 GiB of .bss: the access table shows n/a there.
+ */
+#define PERF_STATIC_OBJS 100000u
 /* rte_lcore_var's per-variable (and per-buffer) size in DPDK 24.11. */
 #define PERF_LCORE_VAR_MAX (128u * 1024u)
+/* Most memory the lcore_var layout takes in a smoke run. */
+#define PERF_LCORE_VAR_SMOKE_MAX (UINT64_C(256) << 20)
 /* Objects of the access cases other than static: 1 M (and a margin). */
 #define PERF_HEAP_OBJS (1u << 21)
 
 static RTE_DEFINE_PER_LCORE(struct perf_pair, perf_tls_pair);
 
-struct perf_static_slot {
-	struct perf_pair p;
-} __rte_cache_aligned;
-
-static struct perf_static_slot perf_static[PERF_STATIC_OBJS][RTE_MAX_LCORE];
+static struct perf_pair perf_static[RTE_MAX_LCORE][PERF_STATIC_OBJS]
+	__rte_cache_aligned;
 
 uint32_t
 perf_scheme_max_objs(enum perf_scheme s)
@@ -76,6 +83,7 @@ perf_scheme_name(enum perf_scheme s)
 {
 	static const char * const names[PERF_SCHEME_MAX] = {
 		[PERF_SCHEME_PCPU] = "pcpu",
+		[PERF_SCHEME_PCPU_SIDE] = "pcpu_side_table",
 		[PERF_SCHEME_TLS] = "tls",
 		[PERF_SCHEME_STATIC] = "static_array",
 		[PERF_SCHEME_LCORE_VAR] = "lcore_var_layout",
@@ -87,6 +95,23 @@ perf_scheme_name(enum perf_scheme s)
 	return (unsigned int)s < PERF_SCHEME_MAX ? names[s] : "?";
 }
 
+/* MemAvailable of /proc/meminfo in bytes (0 if unknown). */
+static uint64_t
+perf_mem_available(void)
+{
+	unsigned long long kb = 0;
+	char line[128];
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return (uint64_t)kb << 10;
+}
+
 /* lcore_var layout: buffers of RTE_MAX_LCORE units, bump allocation */
 struct perf_lv {
 	void **bufs;
@@ -94,24 +119,43 @@ struct perf_lv {
 };
 
 static int
-lv_setup(struct perf_access_ctx *c)
+lv_setup(struct perf_access_ctx *c, char *why, size_t why_len)
 {
 	const size_t per_buf = PERF_LCORE_VAR_MAX / sizeof(struct perf_pair);
-	struct perf_lv *lv = calloc(1, sizeof(*lv));
+	const size_t buf_size = (size_t)PERF_LCORE_VAR_MAX * RTE_MAX_LCORE;
+	struct perf_lv *lv;
 	unsigned int b, l;
+	uint64_t need, avail;
 	uint32_t i;
 
+	need = (uint64_t)((c->nb_objs + per_buf - 1) / per_buf) * buf_size;
+	avail = perf_mem_available();
+	/* the smoke run (CI) skips the 2 GiB of 1 M objects */
+	if (perf_is_smoke() && need > PERF_LCORE_VAR_SMOKE_MAX) {
+		snprintf(why, why_len, "needs %.1f GiB (all %u copies zeroed), "
+			"not in a smoke run", (double)need / (1 << 30),
+			RTE_MAX_LCORE);
+		return 1;
+	}
+	/* every copy is written: leave the machine half of what it has */
+	if (avail != 0 && need > avail / 2) {
+		snprintf(why, why_len, "needs %.1f GiB (all %u copies zeroed), "
+			"%.1f GiB available", (double)need / (1 << 30),
+			RTE_MAX_LCORE, (double)avail / (1 << 30));
+		return 1;
+	}
+	lv = calloc(1, sizeof(*lv));
 	if (lv == NULL)
 		return -1;
 	c->priv = lv;
 	lv->nb_bufs = (c->nb_objs + per_buf - 1) / per_buf;
 	lv->bufs = calloc(lv->nb_bufs, sizeof(void *));
 	c->handles = calloc(c->nb_objs, sizeof(void *));
-	if (lv->bufs == NULL || c->handles == NULL)
+	c->stream_h = calloc(c->nb_objs, sizeof(void *));
+	if (lv->bufs == NULL || c->handles == NULL || c->stream_h == NULL)
 		return -1;
 	for (b = 0; b < lv->nb_bufs; b++) {
-		lv->bufs[b] = aligned_alloc(RTE_CACHE_LINE_SIZE,
-			(size_t)PERF_LCORE_VAR_MAX * RTE_MAX_LCORE);
+		lv->bufs[b] = aligned_alloc(RTE_CACHE_LINE_SIZE, buf_size);
 		if (lv->bufs[b] == NULL)
 			return -1;
 	}
@@ -120,12 +164,14 @@ lv_setup(struct perf_access_ctx *c)
 			(i % per_buf) * sizeof(struct perf_pair);
 
 		c->handles[i] = h;
-		RTE_LCORE_FOREACH(l)
+		/* rte_lcore_var_alloc(): every lcore id's copy */
+		for (l = 0; l < RTE_MAX_LCORE; l++)
 			memset(h + (size_t)l * PERF_LCORE_VAR_MAX, 0,
 				sizeof(struct perf_pair));
 	}
-	c->populated = (uint64_t)c->nb_objs * sizeof(struct perf_pair) *
-		rte_lcore_count();
+	for (i = 0; i < c->nb_objs; i++)
+		c->stream_h[i] = c->handles[c->order[i]];
+	c->populated = (uint64_t)lv->nb_bufs * buf_size;
 	return 0;
 }
 
@@ -143,7 +189,7 @@ lv_free(struct perf_access_ctx *c)
 	free(lv);
 }
 
-/* vpp: a vector per lcore, validated (grown by doubling) per new object */
+/* vpp: a vector per thread, validated (grown by doubling) per new object */
 struct perf_vec {
 	struct perf_pair *v;
 	uint32_t len;
@@ -151,7 +197,7 @@ struct perf_vec {
 };
 
 static int
-vec_validate(struct perf_vec *vec, uint32_t i)
+vec_validate_aligned(struct perf_vec *vec, uint32_t i)
 {
 	if (i >= vec->cap) {
 		uint32_t cap = vec->cap ? vec->cap : 16;
@@ -159,9 +205,14 @@ vec_validate(struct perf_vec *vec, uint32_t i)
 
 		while (cap <= i)
 			cap *= 2;
-		v = realloc(vec->v, (size_t)cap * sizeof(*v));
+		v = aligned_alloc(RTE_CACHE_LINE_SIZE,
+			RTE_ALIGN_CEIL((size_t)cap * sizeof(*v),
+				RTE_CACHE_LINE_SIZE));
 		if (v == NULL)
 			return -1;
+		if (vec->len > 0)
+			memcpy(v, vec->v, (size_t)vec->len * sizeof(*v));
+		free(vec->v);
 		vec->v = v;
 		vec->cap = cap;
 	}
@@ -183,7 +234,7 @@ vpp_setup(struct perf_access_ctx *c)
 	/* objects are created one by one, each validating every vector */
 	for (i = 0; i < c->nb_objs; i++)
 		RTE_LCORE_FOREACH(l)
-			if (vec_validate(&vecs[l], i) != 0)
+			if (vec_validate_aligned(&vecs[l], i) != 0)
 				return -1;
 	RTE_LCORE_FOREACH(l) {
 		c->per_lcore[l] = vecs[l].v;
@@ -193,32 +244,36 @@ vpp_setup(struct perf_access_ctx *c)
 }
 
 int
-perf_baseline_access_setup(struct perf_access_ctx *c)
+perf_baseline_access_setup(struct perf_access_ctx *c, char *why,
+		size_t why_len)
 {
 	unsigned int l;
-	uint32_t i;
 
-	if (c->nb_objs == 0 || c->nb_objs > perf_scheme_max_objs(c->scheme))
-		return -1;
+	why[0] = '\0';
+	if (c->nb_objs == 0 || c->nb_objs > perf_scheme_max_objs(c->scheme)) {
+		snprintf(why, why_len, "holds at most %u objects",
+			perf_scheme_max_objs(c->scheme));
+		return 1;
+	}
 	c->per_lcore = calloc(RTE_MAX_LCORE, sizeof(void *));
 	if (c->per_lcore == NULL)
 		return -1;
+	/* index schemes read the object number from the stream */
+	c->stream_i = (uint32_t *)(uintptr_t)c->order;
 	switch (c->scheme) {
 	case PERF_SCHEME_TLS:
-		RTE_LCORE_FOREACH(l)
-			c->per_lcore[l] = NULL;
 		RTE_PER_LCORE(perf_tls_pair) = (struct perf_pair){ 0, 0 };
 		c->populated = sizeof(struct perf_pair);
 		return 0;
 	case PERF_SCHEME_STATIC:
-		for (i = 0; i < c->nb_objs; i++)
-			RTE_LCORE_FOREACH(l)
-				perf_static[i][l].p = (struct perf_pair){ 0, 0 };
-		c->populated = (uint64_t)c->nb_objs * RTE_MAX_LCORE *
-			sizeof(struct perf_static_slot);
+		RTE_LCORE_FOREACH(l)
+			memset(perf_static[l], 0,
+				(size_t)c->nb_objs * sizeof(struct perf_pair));
+		c->populated = (uint64_t)c->nb_objs * rte_lcore_count() *
+			sizeof(struct perf_pair);
 		return 0;
 	case PERF_SCHEME_LCORE_VAR:
-		return lv_setup(c);
+		return lv_setup(c, why, why_len);
 	case PERF_SCHEME_ZMALLOC:
 		RTE_LCORE_FOREACH(l) {
 			c->per_lcore[l] = rte_zmalloc_socket("perf_zt",
@@ -244,6 +299,7 @@ perf_baseline_access_setup(struct perf_access_ctx *c)
 		c->populated = (uint64_t)c->nb_objs * sizeof(struct perf_pair);
 		return 0;
 	default:
+		snprintf(why, why_len, "not a baseline");
 		return -1;
 	}
 }
@@ -277,8 +333,11 @@ perf_baseline_access_free(struct perf_access_ctx *c)
 		break;
 	}
 	free(c->handles);
+	free(c->stream_h);
 	free(c->per_lcore);
 	c->handles = NULL;
+	c->stream_h = NULL;
+	c->stream_i = NULL;
 	c->per_lcore = NULL;
 	c->shared = NULL;
 	c->priv = NULL;
@@ -305,7 +364,7 @@ perf_baseline_access_sum(struct perf_access_ctx *c)
 
 			switch (c->scheme) {
 			case PERF_SCHEME_STATIC:
-				p = &perf_static[i][l].p;
+				p = &perf_static[l][i];
 				break;
 			case PERF_SCHEME_LCORE_VAR:
 				p = (const struct perf_pair *)
@@ -322,79 +381,72 @@ perf_baseline_access_sum(struct perf_access_ctx *c)
 	return sum;
 }
 
-/* The loops: only the UPDATE differs. */
+/* The loops: only the UPDATE differs; e is the stream entry. */
 
-#define LCORE_BLOCK(c) \
-	((struct perf_pair *)(c)->per_lcore[rte_lcore_id()])
-
-#define DEFINE_ACCESS(name, UPDATE)					\
+#define DEFINE_ACCESS(name, STREAM, UPDATE)				\
 static uint64_t								\
-access_##name##_seq(void *arg, unsigned int idx, uint64_t deadline)	\
+access_##name(void *arg, unsigned int idx, uint64_t deadline)		\
 {									\
 	struct perf_access_ctx *c = arg;				\
 									\
-	return PERF_ACCESS_LOOP(c, idx, deadline, 0, UPDATE);		\
-}									\
-static uint64_t								\
-access_##name##_rnd(void *arg, unsigned int idx, uint64_t deadline)	\
-{									\
-	struct perf_access_ctx *c = arg;				\
-									\
-	return PERF_ACCESS_LOOP(c, idx, deadline, 1, UPDATE);		\
+	return PERF_ACCESS_LOOP(c, idx, deadline, STREAM, UPDATE);	\
 }
 
-DEFINE_ACCESS(tls, ({
-	RTE_SET_USED(o);
+DEFINE_ACCESS(tls, c->stream_i, ({
+	RTE_SET_USED(e);
 	RTE_PER_LCORE(perf_tls_pair).packets++;
 	RTE_PER_LCORE(perf_tls_pair).bytes += 64;
 }))
 
-DEFINE_ACCESS(static, ({
-	struct perf_pair *p = &perf_static[o][rte_lcore_id()].p;
+/* stats[rte_lcore_id()][index] */
+DEFINE_ACCESS(static, c->stream_i, ({
+	struct perf_pair *p = &perf_static[rte_lcore_id()][e];
 
 	p->packets++;
 	p->bytes += 64;
 }))
 
-DEFINE_ACCESS(lcore_var, ({
+/* RTE_LCORE_VAR_VALUE(handle): handle + lcore id x RTE_MAX_LCORE_VAR */
+DEFINE_ACCESS(lcore_var, c->stream_h, ({
 	struct perf_pair *p = (struct perf_pair *)
-		((char *)c->handles[o] +
-		 (size_t)rte_lcore_id() * PERF_LCORE_VAR_MAX);
+		((char *)e + (size_t)rte_lcore_id() * PERF_LCORE_VAR_MAX);
 
 	p->packets++;
 	p->bytes += 64;
 }))
 
-/* zmalloc table and vpp vectors: table[lcore][object] */
-DEFINE_ACCESS(table, ({
-	struct perf_pair *p = LCORE_BLOCK(c) + o;
+/* zmalloc table and VPP's vlib_increment_combined_counter():
+ * counters[thread][index] */
+DEFINE_ACCESS(table, c->stream_i, ({
+	struct perf_pair *p = (struct perf_pair *)
+		c->per_lcore[rte_lcore_id()] + e;
 
 	p->packets++;
 	p->bytes += 64;
 }))
 
-DEFINE_ACCESS(atomic, ({
-	struct perf_pair *p = (struct perf_pair *)c->shared + o;
+DEFINE_ACCESS(atomic, c->stream_i, ({
+	struct perf_pair *p = (struct perf_pair *)c->shared + e;
 
 	__atomic_fetch_add(&p->packets, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&p->bytes, 64, __ATOMIC_RELAXED);
 }))
 
 perf_loop_fn *
-perf_baseline_access_loop(enum perf_scheme s, int random)
+perf_baseline_access_loop(enum perf_scheme s)
 {
 	switch (s) {
 	case PERF_SCHEME_TLS:
-		return random ? access_tls_rnd : access_tls_seq;
+		return access_tls;
 	case PERF_SCHEME_STATIC:
-		return random ? access_static_rnd : access_static_seq;
+		return access_static;
 	case PERF_SCHEME_LCORE_VAR:
-		return random ? access_lcore_var_rnd : access_lcore_var_seq;
+		return access_lcore_var;
 	case PERF_SCHEME_ZMALLOC:
 	case PERF_SCHEME_VPP:
-		return random ? access_table_rnd : access_table_seq;
+		return access_table;
 	case PERF_SCHEME_ATOMIC:
-		return random ? access_atomic_rnd : access_atomic_seq;
+		return access_atomic;
 	default:
 		return NULL;
 	}
@@ -473,7 +525,12 @@ perf_naive_destroy(struct perf_naive *na)
 	free(na);
 }
 
-/* rte_mempool with a per-lcore cache of 256 */
+/*
+ * rte_mempool as applications create it (l3fwd: rte_pktmbuf_pool_create,
+ * a cache of 256): rte_mempool_create() with no flags picks the
+ * "ring_mp_mc" ops, a multi-producer multi-consumer ring behind the
+ * per-lcore caches.
+ */
 void *
 perf_mempool_create(size_t size, unsigned int n)
 {
@@ -489,6 +546,15 @@ void
 perf_mempool_free(void *mp)
 {
 	rte_mempool_free(mp);
+}
+
+const char *
+perf_mempool_ops_name(void *mp)
+{
+	struct rte_mempool_ops *ops = rte_mempool_get_ops(
+		((struct rte_mempool *)mp)->ops_index);
+
+	return ops != NULL ? ops->name : "?";
 }
 
 uint64_t

@@ -11,9 +11,9 @@
  *   dpdk-test-pcpu-perf [EAL args] -- [--smoke] [--naive-mb=N]
  *           [Google Benchmark flags: --benchmark_filter=..., ...]
  *
- * Every case runs once (Iterations(1), manual time); repetitions and the
- * choice of the best are the C body's. Cases that need more lcores than
- * the EAL has are not registered.
+ * Every case runs once (Iterations(1), manual time): its interleaved
+ * rounds and their medians are the C body's (perf_shim.h). Cases that need
+ * more lcores than the EAL has are not registered.
  */
 
 #include <cstdio>
@@ -80,27 +80,15 @@ register_cases()
 	const unsigned int have = perf_nb_lcores();
 	const unsigned int objs[] = { 1, 100, 10000, 100000, 1000000 };
 
-	/* 1. access */
-	for (int s = 0; s < PERF_SCHEME_MAX; s++) {
-		auto scheme = static_cast<perf_scheme>(s);
-
-		for (unsigned int n : objs) {
-			if (n > perf_scheme_max_objs(scheme))
-				continue;
-			for (int rnd = 0; rnd < (n > 1 ? 2 : 1); rnd++) {
-				for (unsigned int l = 1; l <= 2 && l <= have; l++) {
-					add_case(std::string("access/") +
-						perf_scheme_name(scheme) +
-						"/objs:" + std::to_string(n) +
-						(rnd ? "/rand" : "/seq") + lc(l),
-						[=](perf_result *r) {
-							return perf_access(scheme,
-								n, rnd, l, r);
-						});
-				}
-			}
-		}
-	}
+	/* 1. access: every scheme interleaved in one case */
+	for (unsigned int n : objs)
+		for (int rnd = 0; rnd < (n > 1 ? 2 : 1); rnd++)
+			for (unsigned int l = 1; l <= 2 && l <= have; l++)
+				add_case("access/objs:" + std::to_string(n) +
+					(rnd ? "/rand" : "/seq") + lc(l),
+					[=](perf_result *r) {
+						return perf_access(n, rnd, l, r);
+					});
 
 	/* 2. the seed table: without caches, and with them (2 MiB pages) */
 	for (size_t size : { 4, 16, 64, 256, 1024 }) {
@@ -124,18 +112,21 @@ register_cases()
 	}
 	add_case("alloc_nocache/pcpu_aligned/size:4/align:8",
 		[](perf_result *r) { return perf_seed_pcpu(4, 8, r); });
+	/* allocation against the library's own pool, warm */
+	for (size_t size : { 16, 64, 256 })
+		add_case("alloc_vs_pool/size:" + std::to_string(size),
+			[=](perf_result *r) {
+				return perf_alloc_vs_pool(size, r);
+			});
 
-	/* 3. cached */
-	for (int k = 0; k < PERF_PAIR_MAX; k++) {
-		auto kind = static_cast<perf_pair_kind>(k);
-
+	/* 3. cached pairs beside rte_mempool */
+	for (int nc = 0; nc < 2; nc++)
 		for (unsigned int l = 1; l <= 2 && l <= have; l++)
-			add_case(std::string("cached/") + perf_pair_name(kind) +
+			add_case(std::string(nc ? "cached_nocache" : "cached") +
 				"/size:16" + lc(l),
 				[=](perf_result *r) {
-					return perf_pairs(kind, 16, l, r);
+					return perf_pairs(nc, 16, l, r);
 				});
-	}
 
 	/* 4. churn */
 	for (int nc = 0; nc < 2; nc++)
@@ -151,16 +142,9 @@ register_cases()
 
 	/* 5. init modes; lcores with memory = EAL lcores */
 	for (size_t size : { 16, 64, 256, 1024, 4096 })
-		for (int m = 0; m < PERF_INIT_MAX; m++) {
-			auto mode = static_cast<perf_init_mode>(m);
-
-			add_case(std::string("init/") + perf_init_name(mode) +
-				"/size:" + std::to_string(size) +
-				"/mem_lcores:" + std::to_string(have),
-				[=](perf_result *r) {
-					return perf_init(mode, size, r);
-				});
-		}
+		add_case("init/size:" + std::to_string(size) +
+			"/mem_lcores:" + std::to_string(have),
+			[=](perf_result *r) { return perf_init(size, r); });
 
 	/* 6. reclaim */
 	for (int huge = 0; huge < 2; huge++)
@@ -171,26 +155,53 @@ register_cases()
 	for (unsigned int l : { 1, 2, 4, 8 }) {
 		if (l > have)
 			continue;
-		add_case("scaling/pcpu_access" + lc(l), [=](perf_result *r) {
-			return perf_access(PERF_SCHEME_PCPU, 10000, 1, l, r);
-		});
-		add_case("scaling/atomic_shared_access" + lc(l),
-			[=](perf_result *r) {
-				return perf_access(PERF_SCHEME_ATOMIC, 10000, 1,
-					l, r);
-			});
-		for (int k = 0; k < PERF_PAIR_MAX; k++) {
-			auto kind = static_cast<perf_pair_kind>(k);
-
-			if (kind == PERF_PAIR_POOL_NO_ZERO)
-				continue;
-			add_case(std::string("scaling/") +
-				perf_pair_name(kind) + lc(l),
-				[=](perf_result *r) {
-					return perf_pairs(kind, 16, l, r);
+		for (int nc = 0; nc < 2; nc++)
+			add_case(std::string(nc ? "scaling_nocache" : "scaling") +
+				lc(l), [=](perf_result *r) {
+					return perf_scaling(nc, l, r);
 				});
-		}
 	}
+}
+
+/* The first "model name" of /proc/cpuinfo. */
+std::string
+cpu_model()
+{
+	std::FILE *f = std::fopen("/proc/cpuinfo", "r");
+	char line[256];
+	std::string model = "?";
+
+	if (f == nullptr)
+		return model;
+	while (std::fgets(line, sizeof(line), f) != nullptr) {
+		const char *colon = std::strchr(line, ':');
+
+		if (std::strncmp(line, "model name", 10) != 0 ||
+				colon == nullptr)
+			continue;
+		model = colon + 1;
+		model.erase(0, model.find_first_not_of(" \t"));
+		model.erase(model.find_last_not_of(" \t\n") + 1);
+		break;
+	}
+	std::fclose(f);
+	return model;
+}
+
+/* /proc/loadavg's first three fields. */
+std::string
+loadavg()
+{
+	std::FILE *f = std::fopen("/proc/loadavg", "r");
+	double l1, l5, l15;
+	char buf[64] = "?";
+
+	if (f == nullptr)
+		return buf;
+	if (std::fscanf(f, "%lf %lf %lf", &l1, &l5, &l15) == 3)
+		std::snprintf(buf, sizeof(buf), "%.2f %.2f %.2f", l1, l5, l15);
+	std::fclose(f);
+	return buf;
 }
 
 } // namespace
@@ -214,8 +225,10 @@ main(int argc, char **argv)
 				std::strcmp(argv[i], "-h") == 0)) {
 			std::printf("usage: %s [EAL args] -- [--smoke] "
 				"[--naive-mb=N] [Google Benchmark flags]\n"
-				"  --smoke        every case, briefly (one short "
-				"window each, fewer objects in the seed table)\n"
+				"  --smoke        every case, briefly (one round of "
+				"short windows, fewer objects in the\n"
+				"                 allocation cases; nothing to "
+				"judge a target by)\n"
 				"  --naive-mb=N   EAL memory the naive allocator "
 				"may use (default 256); beyond it, fewer objects\n"
 				"                 and times scaled to 2^20\n"
@@ -246,8 +259,14 @@ main(int argc, char **argv)
 		std::to_string(perf_nb_cpus(perf_nb_lcores())));
 	benchmark::AddCustomContext("eal_hugepages",
 		rte_eal_has_hugepages() ? "yes" : "no");
+	benchmark::AddCustomContext("cpu_model", cpu_model());
+	benchmark::AddCustomContext("loadavg_start", loadavg());
+	benchmark::AddCustomContext("rounds", std::to_string(perf_rounds()));
+	benchmark::AddCustomContext("window_ms",
+		std::to_string(perf_window_ms()));
 	register_cases();
 	benchmark::RunSpecifiedBenchmarks();
+	std::printf("loadavg_end: %s\n", loadavg().c_str());
 	benchmark::Shutdown();
 	rte_pcpu_cleanup();
 	rte_eal_cleanup();

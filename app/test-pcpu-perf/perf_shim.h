@@ -8,12 +8,23 @@
 /*
  * The C side of dpdk-test-pcpu-perf. The Google Benchmark main (C++) only
  * registers cases and copies results into counters; every measured body
- * is C behind this header: the library's in perf_bodies.c, the
- * alternatives a DPDK user would pick instead in baselines.c.
+ * is C behind this header: the runner and the statistics in perf_runner.c;
+ * the library's bodies in perf_access.c (access), perf_alloc.c (the
+ * allocator: seed table, allocation against pool gets, churn, reclaim) and
+ * perf_pools.c (cached pairs, initialisation modes, scaling), sharing
+ * perf_bodies.h; the alternatives a DPDK user would pick instead in
+ * baselines.c.
  *
- * Every case function runs its own repetitions (best kept) and fills a
- * struct perf_result: the time Google Benchmark reports, named counters
- * and a label naming the paired baseline.
+ * How a case measures (the same for every case that times a loop): its
+ * contenders (variants) take turns in interleaved rounds, A B C A B C ...,
+ * each round giving one sample per variant, so that a busy moment of a
+ * shared machine hits them all alike. A figure is the median of its
+ * samples with their range (lowest and highest) beside it; a ratio is the
+ * median of the per-round ratios, so that both sides of a ratio come from
+ * the same moments. Nothing keeps the best sample.
+ *
+ * Counters follow one naming rule, read by devtools/bench_report.py: a
+ * statistic X is written as X (median), X_lo and X_hi (range).
  */
 
 #include <stddef.h>
@@ -23,11 +34,15 @@
 extern "C" {
 #endif
 
-#define PERF_MAX_COUNTERS 64
-#define PERF_NAME_LEN 40
-#define PERF_TEXT_LEN 200
+#define PERF_MAX_COUNTERS 160
+#define PERF_NAME_LEN 64
+#define PERF_TEXT_LEN 320
 /** Most lcores one case runs on. */
 #define PERF_MAX_RUN_LCORES 16
+/** Most variants one case interleaves. */
+#define PERF_MAX_VARIANTS 10
+/** Most rounds (samples) of one figure. */
+#define PERF_MAX_ROUNDS 31
 
 struct perf_counter {
 	char name[PERF_NAME_LEN];
@@ -39,7 +54,7 @@ struct perf_result {
 	double seconds;
 	unsigned int nb_counters;
 	struct perf_counter counters[PERF_MAX_COUNTERS];
-	/** Shown as the label: paired baseline and notes. */
+	/** Shown as the label: paired baselines and notes. */
 	char label[PERF_TEXT_LEN];
 	/** Non-zero: the case did not run; label says why. */
 	int skipped;
@@ -53,74 +68,40 @@ int perf_is_smoke(void);
 /** Naive allocator's EAL memory budget, MiB (default 256). */
 void perf_set_naive_budget_mb(unsigned int mb);
 
+/** Interleaved rounds of a case (odd, so that the median is a sample). */
+unsigned int perf_rounds(void);
+/** Timed window of one variant in one round, ms. */
+double perf_window_ms(void);
+/** Untimed run just before each window (caches, TLB, branch state), ms. */
+double perf_warmup_ms(void);
+
 /** Add (or overwrite) a named counter. */
 void perf_result_set(struct perf_result *r, const char *name, double v);
 /** Append to the label (printf style). */
 void perf_result_label(struct perf_result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/** Mark the case failed (label: what, rte_errno); returns -1. */
+int perf_fail(struct perf_result *r, const char *what);
+/** Mark the case skipped (label: why); returns 0. */
+int perf_skip(struct perf_result *r, const char *why);
+
+/** Median and range of samples. */
+struct perf_stat {
+	double med;
+	double lo;
+	double hi;
+	unsigned int n;
+};
+
+/** Statistics of @p n samples (@p v is not modified; n 0: all zero). */
+void perf_stat_of(const double *v, unsigned int n, struct perf_stat *s);
+/** Counters @p name, @p name_lo and @p name_hi. */
+void perf_result_stat(struct perf_result *r, const char *name,
+		const struct perf_stat *s);
 
 /** Lcores the EAL has (main included) and distinct CPUs they may use. */
 unsigned int perf_nb_lcores(void);
 unsigned int perf_nb_cpus(unsigned int nb_lcores);
-
-/* 1. Access: {packets, bytes} increment per object. */
-enum perf_scheme {
-	PERF_SCHEME_PCPU = 0,     /**< RTE_PCPU() on rte_pcpu_alloc handles */
-	PERF_SCHEME_TLS,          /**< RTE_DEFINE_PER_LCORE, 1 object */
-	PERF_SCHEME_STATIC,       /**< [objs][RTE_MAX_LCORE] cache-aligned */
-	PERF_SCHEME_LCORE_VAR,    /**< rte_lcore_var layout on libc heap */
-	PERF_SCHEME_ZMALLOC,      /**< rte_zmalloc_socket per lcore + table */
-	PERF_SCHEME_VPP,          /**< per-lcore growable vectors */
-	PERF_SCHEME_ATOMIC,       /**< one shared block, atomic adds */
-	PERF_SCHEME_MAX,
-};
-
-const char *perf_scheme_name(enum perf_scheme s);
-/** Largest object count a scheme supports here (0: none). */
-uint32_t perf_scheme_max_objs(enum perf_scheme s);
-
-int perf_access(enum perf_scheme s, uint32_t nb_objs, int random,
-		unsigned int nb_lcores, struct perf_result *r);
-
-/* 2. Allocation without caches: the seed table. */
-int perf_seed_pcpu(size_t size, size_t align, struct perf_result *r);
-int perf_seed_pcpu_huge(size_t size, struct perf_result *r);
-int perf_seed_pcpu_huge_cached(size_t size, struct perf_result *r);
-int perf_seed_naive(size_t size, struct perf_result *r);
-
-/* 3. Cached. */
-enum perf_pair_kind {
-	PERF_PAIR_POOL_ZERO = 0,  /**< rte_pcpu_mempool get+put, zero on get */
-	PERF_PAIR_POOL_NO_ZERO,   /**< ... with RTE_PCPU_MEMPOOL_F_NO_ZERO */
-	PERF_PAIR_PCPU_ALLOC,     /**< rte_pcpu_alloc+free via the caches */
-	PERF_PAIR_PCPU_NOCACHE,   /**< rte_pcpu_alloc+free, F_NO_CACHE */
-	PERF_PAIR_RTE_MEMPOOL,    /**< rte_mempool get+put, cache 256 */
-	PERF_PAIR_MAX,
-};
-
-const char *perf_pair_name(enum perf_pair_kind k);
-int perf_pairs(enum perf_pair_kind k, size_t size, unsigned int nb_lcores,
-		struct perf_result *r);
-
-/* 4. Churn (bench bpf_ma). huge: 2 MiB pages; no_cache: F_NO_CACHE. */
-int perf_churn(unsigned int producers, int huge, int no_cache,
-		struct perf_result *r);
-
-/* 5. Zeroing vs obj_init vs no init (pool, main lcore). */
-enum perf_init_mode {
-	PERF_INIT_ZERO = 0,
-	PERF_INIT_OBJ_INIT,
-	PERF_INIT_NONE,
-	PERF_INIT_MAX,
-};
-
-const char *perf_init_name(enum perf_init_mode m);
-int perf_init(enum perf_init_mode m, size_t size, struct perf_result *r);
-
-/* 6. Reclaim: 11,000 groups of 10. */
-int perf_reclaim(int huge, struct perf_result *r);
-
-/* Runner shared by the bodies (perf_bodies.c). */
 
 /**
  * Body run on each lcore of a measurement: do work until the TSC reaches
@@ -133,26 +114,148 @@ typedef uint64_t (perf_loop_fn)(void *arg, unsigned int idx,
 struct perf_lcores_res {
 	unsigned int nb_lcores;
 	unsigned int lcore_id[PERF_MAX_RUN_LCORES];
-	uint64_t ops[PERF_MAX_RUN_LCORES];
-	uint64_t cycles[PERF_MAX_RUN_LCORES];
-	double total_rate;    /**< all ops / seconds */
+	uint64_t ops[PERF_MAX_RUN_LCORES];      /**< in the timed window */
+	uint64_t warm_ops[PERF_MAX_RUN_LCORES]; /**< in the warm-up */
+	uint64_t cycles[PERF_MAX_RUN_LCORES];   /**< TSC, timed window */
+	uint64_t cpu_ns[PERF_MAX_RUN_LCORES];   /**< thread CPU time, same */
+	double total_rate;    /**< all timed ops / wall seconds */
+	/** Mean over lcores of each one's CPU time per op, ns. */
+	double ns_per_op;
+	/** Mean over lcores of the share of the window each was on a CPU. */
+	double on_cpu;
 	double seconds;       /**< start to the last lcore's end */
 };
 
 /**
+ * CPU time of the calling thread, ns (CLOCK_THREAD_CPUTIME_ID: user and
+ * system time, not the time other work held the CPU). Costs per-op
+ * figures are measured with it, so that a shared machine's other work
+ * slows a figure (caches, TLB) but does not add its own time to it.
+ */
+uint64_t perf_thread_cpu_ns(void);
+
+/**
  * Run @p fn on the main lcore and the first @p nb_lcores - 1 workers (via
- * rte_eal_remote_launch), all starting together, each for @p ms.
+ * rte_eal_remote_launch), all starting together: @p warm_ms untimed, then
+ * @p ms timed.
  */
 int perf_run_lcores(unsigned int nb_lcores, perf_loop_fn *fn, void *arg,
-		double ms, struct perf_lcores_res *res);
+		double warm_ms, double ms, struct perf_lcores_res *res);
 
-/** Put per-lcore rates, total and ns/op counters of @p lr into @p r. */
-void perf_report_lcores(const struct perf_lcores_res *lr,
+/** One contender of a case. */
+struct perf_variant {
+	const char *name;   /**< counter prefix */
+	perf_loop_fn *fn;   /**< NULL: not measured in this case */
+	void *arg;
+};
+
+/** Samples of interleaved rounds. */
+struct perf_rounds_res {
+	unsigned int nb_variants;
+	unsigned int nb_rounds;
+	unsigned int nb_lcores;
+	unsigned int nb_cpus;
+	/** Per-lcore CPU ns per op (mean over the run's lcores). */
+	double ns[PERF_MAX_VARIANTS][PERF_MAX_ROUNDS];
+	/** All lcores' ops per second of wall time, millions. */
+	double mops[PERF_MAX_VARIANTS][PERF_MAX_ROUNDS];
+	/** Share of the window the lcores were on a CPU. */
+	double on_cpu[PERF_MAX_VARIANTS][PERF_MAX_ROUNDS];
+	/** Every op a variant did (warm-up included), per lcore index. */
+	uint64_t ops[PERF_MAX_VARIANTS][PERF_MAX_RUN_LCORES];
+	double seconds;
+};
+
+/**
+ * perf_rounds() rounds; in each, every variant with a body runs once on
+ * @p nb_lcores lcores (warm-up, then one window), in the order given.
+ */
+int perf_rounds_run(unsigned int nb_lcores, const struct perf_variant *v,
+		unsigned int nb_variants, struct perf_rounds_res *rr);
+
+/**
+ * Counters of every measured variant: NAME_ns (per-lcore CPU ns per op)
+ * and NAME_Mops (total over wall time), each with _lo and _hi, and
+ * NAME_on_cpu (median share of the window on a CPU); lcores, cpus,
+ * oversubscribed.
+ */
+void perf_rounds_report(struct perf_result *r, const struct perf_rounds_res *rr,
+		const struct perf_variant *v);
+
+/** Counter NUM_over_DEN (+ _lo, _hi): median of the per-round ratios of
+ * ns per op (cost ratio; above 1: NUM is slower). */
+void perf_rounds_ratio(struct perf_result *r, const struct perf_rounds_res *rr,
+		const struct perf_variant *v, unsigned int num, unsigned int den);
+
+/* 1. Access: {packets, bytes} increment per object. */
+enum perf_scheme {
+	/** RTE_PCPU() on rte_pcpu_alloc handles, the handle read from the
+	 * stream of flow entries */
+	PERF_SCHEME_PCPU = 0,
+	/** the same objects, the handle read from a side table indexed by
+	 * object number (a second dependent load) */
+	PERF_SCHEME_PCPU_SIDE,
+	PERF_SCHEME_TLS,          /**< RTE_DEFINE_PER_LCORE, 1 object */
+	PERF_SCHEME_STATIC,       /**< [RTE_MAX_LCORE][objs] in .bss */
+	PERF_SCHEME_LCORE_VAR,    /**< rte_lcore_var layout on libc heap */
+	PERF_SCHEME_ZMALLOC,      /**< rte_zmalloc_socket per lcore */
+	PERF_SCHEME_VPP,          /**< per-thread vectors, index = object */
+	PERF_SCHEME_ATOMIC,       /**< one shared block, atomic adds */
+	PERF_SCHEME_MAX,
+};
+
+const char *perf_scheme_name(enum perf_scheme s);
+/** Largest object count a scheme supports here (0: none). */
+uint32_t perf_scheme_max_objs(enum perf_scheme s);
+
+/** Every scheme on @p nb_objs objects in one case, interleaved. */
+int perf_access(uint32_t nb_objs, int random, unsigned int nb_lcores,
 		struct perf_result *r);
 
-/** Measurement time per repetition (ms) and repetitions for the mode. */
-double perf_measure_ms(void);
-unsigned int perf_repeats(void);
+/* 2. Allocation: the seed table, and allocation against pool gets. */
+int perf_seed_pcpu(size_t size, size_t align, struct perf_result *r);
+int perf_seed_pcpu_huge(size_t size, struct perf_result *r);
+int perf_seed_pcpu_huge_cached(size_t size, struct perf_result *r);
+int perf_seed_naive(size_t size, struct perf_result *r);
+int perf_alloc_vs_pool(size_t size, struct perf_result *r);
+
+/* 3. Cached pairs: every kind beside rte_mempool, interleaved. */
+enum perf_pair_kind {
+	PERF_PAIR_RTE_MEMPOOL = 0,  /**< rte_mempool get+put (ring_mp_mc, cache 256) */
+	PERF_PAIR_POOL_ZERO,        /**< rte_pcpu_mempool get+put, zero on get */
+	PERF_PAIR_POOL_NO_ZERO,     /**< ... with RTE_PCPU_MEMPOOL_F_NO_ZERO */
+	PERF_PAIR_PCPU_ALLOC,       /**< rte_pcpu_alloc+free via the caches */
+	PERF_PAIR_PCPU_NOCACHE,     /**< rte_pcpu_alloc+free, F_NO_CACHE */
+	PERF_PAIR_MAX,
+};
+
+const char *perf_pair_name(enum perf_pair_kind k);
+/** The cached kinds (no_cache 0) or F_NO_CACHE alloc+free (no_cache 1),
+ * each beside rte_mempool. */
+int perf_pairs(int no_cache, size_t size, unsigned int nb_lcores,
+		struct perf_result *r);
+
+/* 4. Churn (bench bpf_ma). huge: 2 MiB pages; no_cache: F_NO_CACHE. */
+int perf_churn(unsigned int producers, int huge, int no_cache,
+		struct perf_result *r);
+
+/* 5. Zeroing vs obj_init vs no init (pool, main lcore), interleaved. */
+enum perf_init_mode {
+	PERF_INIT_ZERO = 0,
+	PERF_INIT_OBJ_INIT,
+	PERF_INIT_NONE,
+	PERF_INIT_MAX,
+};
+
+const char *perf_init_name(enum perf_init_mode m);
+int perf_init(size_t size, struct perf_result *r);
+
+/* 6. Reclaim: 11,000 groups of 10. */
+int perf_reclaim(int huge, struct perf_result *r);
+
+/* 7. Scaling: access, atomics, pairs on 1..8 lcores (no_cache: the
+ * F_NO_CACHE alloc+free beside rte_mempool). */
+int perf_scaling(int no_cache, unsigned int nb_lcores, struct perf_result *r);
 
 /* Baselines (baselines.c) used by perf_bodies.c. */
 struct perf_pair {
@@ -160,24 +263,33 @@ struct perf_pair {
 	uint64_t bytes;
 };
 
-/** Objects of one access case, whatever the scheme. */
+/**
+ * Objects of one access scheme. Every scheme reads, per update, one entry
+ * of a stream in stream order: what a flow table entry of that scheme
+ * carries (a handle or an index); only the side-table variant of RTE_PCPU
+ * reads more.
+ */
 struct perf_access_ctx {
 	enum perf_scheme scheme;
 	uint32_t nb_objs;
 	unsigned int nb_lcores;    /**< lcores of the run */
-	const uint32_t *order;     /**< random order, NULL: sequential */
-	void **handles;            /**< per object (pcpu, lcore_var) */
+	const uint32_t *order;     /**< object number at each stream position */
+	void **handles;            /**< handle per object number */
+	void **stream_h;           /**< handle per stream position */
+	uint32_t *stream_i;        /**< index per stream position (= order) */
 	void **per_lcore;          /**< RTE_MAX_LCORE blocks (zmalloc, vpp) */
 	void *shared;              /**< one block (atomic) */
 	void *priv;                /**< scheme's own bookkeeping */
 	uint64_t populated;        /**< bytes of memory the scheme uses */
 };
 
-/** Set up a baseline scheme's objects (all but PERF_SCHEME_PCPU). */
-int perf_baseline_access_setup(struct perf_access_ctx *c);
-/** The loop body for a scheme (all but PERF_SCHEME_PCPU). */
-perf_loop_fn *perf_baseline_access_loop(enum perf_scheme s, int random);
-/** Sum of packets over all objects and lcores. */
+/** Set up a baseline scheme's objects (not the RTE_PCPU schemes);
+ * -1 on failure, 1 when the scheme cannot hold them here (label why). */
+int perf_baseline_access_setup(struct perf_access_ctx *c, char *why,
+		size_t why_len);
+/** The loop body for a scheme (not the RTE_PCPU schemes). */
+perf_loop_fn *perf_baseline_access_loop(enum perf_scheme s);
+/** Sum of packets over all objects and lcores (TLS: the calling lcore). */
 uint64_t perf_baseline_access_sum(struct perf_access_ctx *c);
 void perf_baseline_access_free(struct perf_access_ctx *c);
 
@@ -186,25 +298,26 @@ void perf_baseline_access_free(struct perf_access_ctx *c);
 
 #ifndef __cplusplus
 /*
- * The access loop every scheme shares (only UPDATE differs): the object
- * index o walks 0..n-1 or the random order, each lcore of the run starting
- * at its own offset; one compiler barrier per increment keeps every
- * update a real load and store. Evaluates to the number of increments.
+ * The access loop every scheme shares (only UPDATE differs): position p
+ * walks the stream 0..n-1, each lcore of the run starting at its own
+ * offset, and UPDATE reads entry e = STREAM[p]; one compiler barrier per
+ * increment keeps every update a real load and store. Evaluates to the
+ * number of increments.
  */
-#define PERF_ACCESS_LOOP(c, idx, deadline, rnd, UPDATE)			\
+#define PERF_ACCESS_LOOP(c, idx, deadline, STREAM, UPDATE)		\
 	__extension__ ({						\
 		const uint32_t n_ = (c)->nb_objs;			\
-		const uint32_t *ord_ = (c)->order;			\
-		uint32_t cur_ = (uint32_t)((uint64_t)n_ * (idx) /	\
+		uint32_t p_ = (uint32_t)((uint64_t)n_ * (idx) /		\
 			(c)->nb_lcores), k_;				\
 		uint64_t ops_ = 0;					\
 		do {							\
 			for (k_ = 0; k_ < PERF_ACCESS_BATCH; k_++) {	\
-				uint32_t o = (rnd) ? ord_[cur_] : cur_;	\
+				const __typeof__((STREAM)[0]) e =	\
+					(STREAM)[p_];			\
 				UPDATE;					\
 				rte_compiler_barrier();			\
-				if (++cur_ == n_)			\
-					cur_ = 0;			\
+				if (++p_ == n_)				\
+					p_ = 0;				\
 			}						\
 			ops_ += PERF_ACCESS_BATCH;			\
 		} while (rte_rdtsc() < (deadline));			\
@@ -219,9 +332,12 @@ int perf_naive_alloc(struct perf_naive *na, unsigned int i);
 void perf_naive_free(struct perf_naive *na, unsigned int i);
 void perf_naive_destroy(struct perf_naive *na);
 
-/** rte_mempool (cache 256) get+put loop. */
+/** rte_mempool as a DPDK application creates it (rte_mempool_create():
+ * ring_mp_mc ops, per-lcore cache of 256) and its get+put loop. */
 void *perf_mempool_create(size_t size, unsigned int n);
 void perf_mempool_free(void *mp);
+/** Name of the mempool's ops (for the label). */
+const char *perf_mempool_ops_name(void *mp);
 perf_loop_fn perf_mempool_pair_loop;
 
 #ifdef __cplusplus

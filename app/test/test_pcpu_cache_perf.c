@@ -40,12 +40,12 @@ static const size_t churn_sizes[] = {
 /*
  * The machine may be shared (other processes, 8 lcores on 2 CPUs), so
  * rates are kept per window of CHURN_WINDOW_ROUNDS rounds: the table
- * gives the best window (as "best of N" elsewhere) and the median one.
- * Each window's cycles are scaled by the share of its wall time the
- * thread was on a CPU (CLOCK_THREAD_CPUTIME_ID), so time spent
- * descheduled does not count as allocator time. That scaling assumes the
- * time off the CPU fell evenly on the alloc and free phases, so a single
- * window can be far off: the verdict uses the median window.
+ * gives the median window with the range of all windows. Each window's
+ * cycles are scaled by the share of its wall time the thread was on a CPU
+ * (CLOCK_THREAD_CPUTIME_ID), so time spent descheduled does not count as
+ * allocator time. That scaling assumes the time off the CPU fell evenly
+ * on the alloc and free phases, so a single window can be far off: the
+ * verdict uses the median window.
  */
 struct churn_res {
 	uint64_t alloc_cyc[CHURN_WINDOWS];
@@ -124,16 +124,18 @@ cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* M ops/s of the best and the median window. */
+/* M ops/s of the median window, and of the slowest and fastest. */
 static void
-window_rates(uint64_t *cyc, double *best, double *median)
+window_rates(uint64_t *cyc, double *median, double *lo, double *hi)
 {
 	double ops = (double)CHURN_WINDOW_ROUNDS * CHURN_BATCH;
 	double hz = (double)rte_get_tsc_hz();
 
 	qsort(cyc, CHURN_WINDOWS, sizeof(*cyc), cmp_u64);
-	*best = ops / ((double)cyc[0] / hz) / 1e6;
-	*median = ops / ((double)cyc[CHURN_WINDOWS / 2] / hz) / 1e6;
+	*hi = ops / ((double)cyc[0] / hz) / 1e6;
+	*lo = ops / ((double)cyc[CHURN_WINDOWS - 1] / hz) / 1e6;
+	*median = ops / ((double)(cyc[CHURN_WINDOWS / 2 - 1] +
+		cyc[CHURN_WINDOWS / 2]) / 2 / hz) / 1e6;
 }
 
 static int
@@ -150,7 +152,8 @@ churn_run(enum rte_pcpu_page_policy policy, unsigned int producers)
 	unsigned int lcores[RTE_MAX_LCORE], n = 0, l, i;
 	volatile int go = 0;
 	struct rte_pcpu_stats st;
-	double a = 0, f = 0, am = 0, fm = 0, aw = 0, fw = 0, b, m;
+	double am = 0, fm = 0, al = 0, ah = 0, fl = 0, fh = 0, aw = 0, fw = 0;
+	double m, lo, hi;
 	double hz = (double)rte_get_tsc_hz(), ops = (double)CHURN_ROUNDS *
 		CHURN_BATCH;
 	double huge_lim = 4.0, small_lim = 1.0, mib;
@@ -184,26 +187,30 @@ churn_run(enum rte_pcpu_page_policy policy, unsigned int producers)
 		rte_eal_wait_lcore(lcores[i]);
 	for (i = 0; i < n; i++) {
 		TEST_ASSERT(!res[i].failed, "producer %u failed", i);
-		window_rates(res[i].alloc_cyc, &b, &m);
-		a += b;
+		window_rates(res[i].alloc_cyc, &m, &lo, &hi);
 		am += m;
-		window_rates(res[i].free_cyc, &b, &m);
-		f += b;
+		al += lo;
+		ah += hi;
+		window_rates(res[i].free_cyc, &m, &lo, &hi);
 		fm += m;
+		fl += lo;
+		fh += hi;
 		aw += ops / ((double)res[i].alloc_wall / hz) / 1e6;
 		fw += ops / ((double)res[i].free_wall / hz) / 1e6;
 	}
-	a /= n;
-	f /= n;
 	am /= n;
 	fm /= n;
+	al /= n;
+	ah /= n;
+	fl /= n;
+	fh /= n;
 	aw /= n;
 	fw /= n;
 	rte_pcpu_stats_get(&st);
 	mib = (double)st.max_populated_bytes / st.nr_lcores / (1 << 20);
-	printf("  %-6s %9u %7.2f (%5.2f) %7.2f (%6.2f) %6.2f %7.2f %14.3f %10.1f"
-		"  %s\n", st.page_size == 4096 ? "4 KiB" : "2 MiB", n, a, am,
-		f, fm, aw, fw,
+	printf("  %-6s %9u %6.2f [%5.2f-%5.2f] %6.2f [%5.2f-%6.2f] %6.2f %7.2f"
+		" %14.3f %10.1f  %s\n", st.page_size == 4096 ? "4 KiB" : "2 MiB",
+		n, am, al, ah, fm, fl, fh, aw, fw,
 		mib, st.page_size == 4096 ? small_lim : huge_lim,
 		am >= 14.2 && fm >= 36.2 &&
 		mib <= (st.page_size == 4096 ? small_lim : huge_lim) ?
@@ -232,11 +239,11 @@ test_perf_cache_churn(void)
 		" peak <= 4 MiB per lcore (2 MiB pages), <= 1 MiB (4 KiB)\n");
 	printf("  seed (Linux 6.8, 8 CPUs, 1 producer): 14.16 / 36.18 M/s with"
 		" 183.7 MiB; 0.86 / 37.29 M/s with ~0 MiB\n");
-	printf("  M/s per producer and CPU-second: best window of %u rounds "
-		"(median window)\n", CHURN_WINDOW_ROUNDS);
+	printf("  M/s per producer and CPU-second: median window of %u rounds "
+		"[slowest-fastest window]\n", CHURN_WINDOW_ROUNDS);
 	printf("  wall: all rounds by the TSC, not adjusted (the machine's load "
 		"shows there); targets: judged on the median windows\n");
-	printf("  %-6s %9s %15s %16s %14s %14s %10s  %s\n", "pages",
+	printf("  %-6s %9s %20s %21s %14s %14s %10s  %s\n", "pages",
 		"producers", "alloc M/s", "free M/s", "wall alloc/free",
 		"peak MiB/lcore", "limit MiB", "targets");
 	for (p = 1; p <= 2; p++) {
@@ -247,12 +254,15 @@ test_perf_cache_churn(void)
 	return TEST_SUCCESS;
 }
 
-#define PAIR_ITERS (UINT64_C(20) * 1000 * 1000)
+/* pairs per round and side; rounds alternate the cache and rte_mempool */
+#define PAIR_ITERS (UINT64_C(4) * 1000 * 1000)
+#define PAIR_ROUNDS 9
 
+/* CPU time of the thread, ns, for @p iters pairs (UINT64_MAX: failed) */
 static __rte_noinline uint64_t
 pairs_pcpu(uint64_t iters)
 {
-	uint64_t i, t0 = rte_rdtsc_precise();
+	uint64_t i, t0 = pcpu_perf_thread_ns();
 
 	for (i = 0; i < iters; i++) {
 		void *h = rte_pcpu_alloc(16, 0);
@@ -261,13 +271,13 @@ pairs_pcpu(uint64_t iters)
 			return UINT64_MAX;
 		rte_pcpu_free(h);
 	}
-	return rte_rdtsc_precise() - t0;
+	return pcpu_perf_thread_ns() - t0;
 }
 
 static __rte_noinline uint64_t
 pairs_mempool(struct rte_mempool *mp, uint64_t iters)
 {
-	uint64_t i, t0 = rte_rdtsc_precise();
+	uint64_t i, t0 = pcpu_perf_thread_ns();
 	void *o;
 
 	for (i = 0; i < iters; i++) {
@@ -275,7 +285,7 @@ pairs_mempool(struct rte_mempool *mp, uint64_t iters)
 			return UINT64_MAX;
 		rte_mempool_put(mp, o);
 	}
-	return rte_rdtsc_precise() - t0;
+	return pcpu_perf_thread_ns() - t0;
 }
 
 /* The same pairs from a thread without an lcore id (no cache). */
@@ -284,7 +294,7 @@ pairs_unregistered(void *arg)
 {
 	uint64_t *cyc = arg;
 
-	*cyc = rte_lcore_id() == LCORE_ID_ANY ? pairs_pcpu(PAIR_ITERS / 20) :
+	*cyc = rte_lcore_id() == LCORE_ID_ANY ? pairs_pcpu(PAIR_ITERS / 10) :
 		UINT64_MAX;
 	return NULL;
 }
@@ -292,26 +302,35 @@ pairs_unregistered(void *arg)
 int
 test_perf_cache_pairs(void)
 {
-	uint64_t best_p = UINT64_MAX, best_m = UINT64_MAX;
-	double hz = (double)rte_get_tsc_hz();
+	double p[PAIR_ROUNDS], m[PAIR_ROUNDS], x[PAIR_ROUNDS];
+	double mp_ns, p_ns, mx, lo, hi, xl, xh;
 	struct rte_mempool *mp;
+	uint64_t c;
 	unsigned int r;
 
 	TEST_ASSERT_SUCCESS(pcpu_test_reinit(NULL), "init");
+	/* as applications create it: ring_mp_mc behind a cache of 256 */
 	mp = rte_mempool_create("pcpu_perf_mp16", 4095, 16, 256, 0, NULL, NULL,
 		NULL, NULL, SOCKET_ID_ANY, 0);
-	for (r = 0; r < 5; r++) {
-		best_p = RTE_MIN(best_p, pairs_pcpu(PAIR_ITERS));
-		if (mp != NULL)
-			best_m = RTE_MIN(best_m, pairs_mempool(mp, PAIR_ITERS));
+	for (r = 0; r < PAIR_ROUNDS; r++) {
+		c = pairs_pcpu(PAIR_ITERS);
+		TEST_ASSERT(c != UINT64_MAX, "alloc failed");
+		p[r] = (double)c / PAIR_ITERS;
+		m[r] = 0;
+		if (mp != NULL) {
+			c = pairs_mempool(mp, PAIR_ITERS);
+			TEST_ASSERT(c != UINT64_MAX, "rte_mempool_get failed");
+			m[r] = (double)c / PAIR_ITERS;
+			x[r] = p[r] / m[r];
+		}
 	}
-	TEST_ASSERT(best_p != UINT64_MAX, "alloc failed");
-	printf("\nrte_pcpu_alloc(16)+rte_pcpu_free through the cache, best of "
-		"5 x %" PRIu64 ": %.2f M pairs/s, %.1f ns (%.1f cycles) per pair"
-		", %u lcores with memory\n", PAIR_ITERS,
-		PAIR_ITERS / ((double)best_p / hz) / 1e6,
-		(double)best_p / hz * 1e9 / PAIR_ITERS,
-		(double)best_p / PAIR_ITERS, rte_lcore_count());
+	p_ns = pcpu_perf_median(p, PAIR_ROUNDS, &lo, &hi);
+	printf("\nrte_pcpu_alloc(16)+rte_pcpu_free through the cache, thread "
+		"CPU time, median of %u interleaved rounds of %" PRIu64
+		" [range]: %.1f ns "
+		"[%.1f-%.1f] per pair (%.1f M pairs/s), %u lcores with memory\n",
+		PAIR_ROUNDS, PAIR_ITERS, p_ns, lo, hi, 1e3 / p_ns,
+		rte_lcore_count());
 	{
 		uint64_t cyc = UINT64_MAX;
 		pthread_t t;
@@ -320,17 +339,17 @@ test_perf_cache_pairs(void)
 			pthread_join(t, NULL);
 		if (cyc != UINT64_MAX)
 			printf("the same from an unregistered thread (locked "
-				"path, no cache), %" PRIu64 " pairs: %.2f M "
-				"pairs/s, %.1f ns per pair\n", PAIR_ITERS / 20,
-				PAIR_ITERS / 20 / ((double)cyc / hz) / 1e6,
-				(double)cyc / hz * 1e9 / (PAIR_ITERS / 20));
+				"path, no cache), one run of %" PRIu64 " pairs: "
+				"%.1f ns per pair\n", PAIR_ITERS / 10,
+				(double)cyc / (PAIR_ITERS / 10));
 	}
 	if (mp != NULL) {
-		printf("rte_mempool_get+put (16 B, cache 256), same run: %.2f M "
-			"pairs/s, %.1f ns per pair; ratio pcpu/mempool %.2f\n",
-			PAIR_ITERS / ((double)best_m / hz) / 1e6,
-			(double)best_m / hz * 1e9 / PAIR_ITERS,
-			(double)best_p / (double)best_m);
+		mp_ns = pcpu_perf_median(m, PAIR_ROUNDS, &lo, &hi);
+		mx = pcpu_perf_median(x, PAIR_ROUNDS, &xl, &xh);
+		printf("rte_mempool_get+put (16 B, ring_mp_mc, cache 256), the "
+			"rounds between: %.1f ns [%.1f-%.1f] per pair; ratio "
+			"pcpu/mempool %.2f [%.2f-%.2f]\n", mp_ns, lo, hi, mx, xl,
+			xh);
 		rte_mempool_free(mp);
 	}
 	rte_pcpu_cache_flush();

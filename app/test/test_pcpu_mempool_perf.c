@@ -6,8 +6,10 @@
  * Pool figures of pcpu_perf_autotest (printed, not asserted):
  *
  * - cached get+put of a 16 B object, pairs/s per lcore, against
- *   rte_mempool_get()+rte_mempool_put() with a cache of 256, in the same
- *   run, on one lcore and on every lcore at once;
+ *   rte_mempool_get()+rte_mempool_put() as applications create it
+ *   (ring_mp_mc ops, a cache of 256), in the same run, on one lcore and on
+ *   every lcore at once, the configurations taking turns in rounds; every
+ *   figure is the median of the rounds with their range;
  * - zeroing on get versus obj_init versus no initialisation, 16 B to
  *   4 KiB, with 2 and 8 lcores that have memory (the seed's
  *   bzero-versus-constructor question). Lcores beyond the EAL's are
@@ -37,9 +39,10 @@
 #include "test_pcpu_perf.h"
 
 #define PAIR_BATCH 1024u
-/* measure each configuration for about this long, best of PAIR_REPEAT */
-#define MEASURE_MS 100
-#define PAIR_REPEAT 5
+/* measure each configuration for about this long per round */
+#define MEASURE_MS 60
+/* interleaved rounds (odd: the median is a round's figure) */
+#define PAIR_ROUNDS 9
 /* stack positions per measurement, PAIR_SHIFT_STEP bytes apart (not a
  * multiple of the cache line, so bits 4..11 of addresses vary) */
 #define PAIR_SHIFTS 9
@@ -62,15 +65,21 @@ struct pair_arg {
 	struct rte_mempool *ref;
 	struct rte_pcpu_mempool *pool;
 	volatile int *start;
-	double cyc;      /* cycles per pair: median over stack positions */
+	/* cycles per pair of the thread's CPU time (see pair_measure()):
+	 * median over stack positions */
+	double cyc;
 	int err;
 };
 
-/* get+put pairs for @p limit TSC cycles; cycles per pair out */
+/*
+ * get+put pairs for @p limit TSC cycles; cycles per pair out, counted in
+ * the thread's CPU time (converted at the TSC rate), so that the time
+ * other work on a shared machine holds the CPU does not count.
+ */
 static __rte_noinline double
 pair_measure(struct pair_arg *a, uint64_t limit)
 {
-	uint64_t t0, t1, pairs = 0;
+	uint64_t t0, t1, c0, pairs = 0;
 	unsigned int i;
 	void *o;
 
@@ -88,6 +97,7 @@ pair_measure(struct pair_arg *a, uint64_t limit)
 				rte_pcpu_mempool_put(a->pool, o);
 		}
 	}
+	c0 = pcpu_perf_thread_ns();
 	t0 = rte_rdtsc_precise();
 	do {
 		if (a->kind == PAIR_RTE_MEMPOOL) {
@@ -111,7 +121,8 @@ pair_measure(struct pair_arg *a, uint64_t limit)
 		pairs += PAIR_BATCH;
 		t1 = rte_rdtsc_precise();
 	} while (t1 - t0 < limit);
-	return (double)(t1 - t0) / (double)pairs;
+	return (double)(pcpu_perf_thread_ns() - c0) *
+		(double)rte_get_tsc_hz() / 1e9 / (double)pairs;
 }
 
 /* pair_measure() with @p pad bytes more of stack below the caller */
@@ -211,30 +222,6 @@ pair_run_once(enum pair_kind kind, struct rte_mempool *ref,
 	return 0;
 }
 
-/* Run pair_loop on one lcore (all = 0) or all lcores, best of
- * PAIR_REPEAT runs (the machine may be shared); per-lcore pairs/s (mean
- * over lcores) and cycles per pair out. */
-static int
-pair_run(enum pair_kind kind, struct rte_mempool *ref,
-		struct rte_pcpu_mempool *pool, int all, double *mpps,
-		double *cyc)
-{
-	double m, c;
-	int r;
-
-	*mpps = 0;
-	*cyc = 0;
-	for (r = 0; r < PAIR_REPEAT; r++) {
-		if (pair_run_once(kind, ref, pool, all, &m, &c) != 0)
-			return -1;
-		if (m > *mpps) {
-			*mpps = m;
-			*cyc = c;
-		}
-	}
-	return 0;
-}
-
 int
 test_perf_pool_vs_mempool(void)
 {
@@ -249,18 +236,19 @@ test_perf_pool_vs_mempool(void)
 		{ "obj_init", "perf_pool_init", 0, 1 },
 		{ "zero on get (default)", "perf_pool_zero", 0, 0 },
 	};
-	/* [0]: rte_mempool, [1 + m]: modes[m]; index all */
-	double best_mpps[1 + RTE_DIM(modes)][2] = { { 0 } };
-	double best_cyc[1 + RTE_DIM(modes)][2] = { { 0 } };
+	enum { NB_CONF = 1 + RTE_DIM(modes) };
+	/* [0]: rte_mempool, [1 + m]: modes[m]; [all]; [round] */
+	static double cyc[NB_CONF][2][PAIR_ROUNDS], mpps[NB_CONF][2][PAIR_ROUNDS];
+	double x[PAIR_ROUNDS], hz = (double)rte_get_tsc_hz();
 	struct rte_pcpu_mempool *pools[RTE_DIM(modes)] = { NULL };
 	struct rte_mempool *ref;
-	double mpps, cyc;
 	unsigned int n = 8192, m, k, r;
 	int all, ret = TEST_SUCCESS;
 
 	if (rte_pcpu_init(NULL) != 0 && rte_errno != EALREADY)
 		TEST_SKIP("rte_pcpu_init: %s", rte_strerror(rte_errno));
 
+	/* as applications create it: no flags, so ring_mp_mc ops */
 	ref = rte_mempool_create("perf_ref", n - 1, 16, 256, 0, NULL, NULL,
 		NULL, NULL, SOCKET_ID_ANY, 0);
 	if (ref == NULL)
@@ -277,38 +265,56 @@ test_perf_pool_vs_mempool(void)
 		}
 	}
 	/* rounds interleave the configurations, so that a busy moment of a
-	 * shared machine hits them all alike; the best round of each counts */
-	for (r = 0; r < PAIR_REPEAT; r++)
+	 * shared machine hits them all alike */
+	for (r = 0; r < PAIR_ROUNDS; r++)
 		for (all = 0; all < 2; all++)
-			for (k = 0; k <= RTE_DIM(modes); k++) {
+			for (k = 0; k < NB_CONF; k++) {
 				if (pair_run_once(k == 0 ? PAIR_RTE_MEMPOOL :
 						PAIR_PCPU_POOL, ref,
 						k == 0 ? NULL : pools[k - 1],
-						all, &mpps, &cyc) != 0) {
+						all, &mpps[k][all][r],
+						&cyc[k][all][r]) != 0) {
 					printf("pairs failed\n");
 					ret = TEST_FAILED;
 					goto out;
 				}
-				if (mpps > best_mpps[k][all]) {
-					best_mpps[k][all] = mpps;
-					best_cyc[k][all] = cyc;
-				}
 			}
 	printf("\npool get+put pairs, 16 B objects, cache 256, %u lcores with"
-		" memory (%u EAL lcores), per lcore; best of %u interleaved"
-		" rounds of %u ms, each the median over %u stack positions:\n",
-		perf_lcores_with_memory(), rte_lcore_count(), PAIR_REPEAT,
-		MEASURE_MS, PAIR_SHIFTS);
-	printf("  %-24s %-9s %10s %8s %10s\n", "", "lcores", "M pairs/s",
-		"cycles", "x mempool");
-	for (k = 0; k <= RTE_DIM(modes); k++)
-		for (all = 0; all < 2; all++)
-			printf("  %-24s %-9s %10.1f %8.1f %10.2f\n",
+		" memory (%u EAL lcores), per lcore, thread CPU time; median of"
+		" %u interleaved rounds of %u ms [range], each round the median"
+		" over %u stack positions; rte_mempool: %s ops\n", perf_lcores_with_memory(),
+		rte_lcore_count(), PAIR_ROUNDS, MEASURE_MS, PAIR_SHIFTS,
+		rte_mempool_get_ops(ref->ops_index)->name);
+	printf("  %-24s %-7s %22s %20s %20s\n", "", "lcores",
+		"M pairs/s", "cycles", "x rte_mempool");
+	for (k = 0; k < NB_CONF; k++) {
+		for (all = 0; all < 2; all++) {
+			double mm, ml, mh, cm, cl, ch, xm = 1, xl = 1, xh = 1;
+
+			for (r = 0; r < PAIR_ROUNDS; r++)
+				x[r] = cyc[k][all][r] / cyc[0][all][r];
+			if (k > 0)
+				xm = pcpu_perf_median(x, PAIR_ROUNDS, &xl, &xh);
+			mm = pcpu_perf_median(mpps[k][all], PAIR_ROUNDS, &ml,
+				&mh);
+			cm = pcpu_perf_median(cyc[k][all], PAIR_ROUNDS, &cl,
+				&ch);
+			printf("  %-24s %-7s %6.1f [%5.1f-%5.1f] %5.1f [%4.1f-%5.1f]"
+				" %5.2f [%4.2f-%5.2f]\n",
 				k == 0 ? "rte_mempool" : modes[k - 1].name,
-				all ? "all" : "1", best_mpps[k][all],
-				best_cyc[k][all],
-				best_cyc[k][all] / best_cyc[0][all]);
-	printf("  targets: >= 30 M pairs/s per lcore, <= 1.5 x rte_mempool\n");
+				all ? "all" : "1", mm, ml, mh, cm, cl, ch, xm, xl,
+				xh);
+			/* the figure the pool target is about */
+			if (k == NB_CONF - 1 && all)
+				printf("  => default pool (zero on get), every "
+					"lcore at once: %.2fx rte_mempool "
+					"[%.2f-%.2f] (target <= 1.2x), %.1f ns "
+					"per pair\n", xm, xl, xh,
+					cm / hz * 1e9);
+		}
+	}
+	printf("  targets: <= 1.2 x rte_mempool with the lcores at once, >= 30 M"
+		" pairs/s per lcore\n");
 out:
 	for (m = 0; m < RTE_DIM(modes); m++) {
 		if (pools[m] == NULL)
@@ -380,53 +386,58 @@ extra_lcores_stop(void)
 	extra.ready = 0;
 }
 
-/* ns per get+put pair on the main lcore, cached */
-static double
-init_pair_ns(size_t size, unsigned int flags, int init)
-{
-	struct rte_pcpu_mempool *pool;
-	double mpps, cyc;
+/* rounds of the init figures, the three modes taking turns */
+#define INIT_ROUNDS 5
 
-	pool = rte_pcpu_mempool_create("perf_init", 1024, size, 64, 0,
-		init ? perf_noop_init : NULL, NULL, flags);
-	if (pool == NULL)
-		return -1;
-	if (pair_run(PAIR_PCPU_POOL, NULL, pool, 0, &mpps, &cyc) != 0)
-		cyc = -1;
-	rte_pcpu_mempool_free(pool);
-	return cyc < 0 ? -1 : 1e3 / mpps;
+/*
+ * ns per get+put pair on the main lcore, cached, for zero on get,
+ * obj_init and no init (out[0..2]): medians of INIT_ROUNDS rounds in
+ * which the three modes take turns; -1 on failure.
+ */
+static void
+init_pair_ns(size_t size, double out[3])
+{
+	static const unsigned int flags[3] = { 0, 0,
+		RTE_PCPU_MEMPOOL_F_NO_ZERO };
+	struct rte_pcpu_mempool *pools[3] = { NULL };
+	double ns[3][INIT_ROUNDS], lo, hi, mpps, cyc;
+	static const char * const names[3] = { "perf_init_z", "perf_init_i",
+		"perf_init_n" };
+	unsigned int m, r;
+
+	for (m = 0; m < 3; m++) {
+		out[m] = -1;
+		pools[m] = rte_pcpu_mempool_create(names[m], 1024, size, 64, 0,
+			m == 1 ? perf_noop_init : NULL, NULL, flags[m]);
+		if (pools[m] == NULL)
+			goto out;
+	}
+	for (r = 0; r < INIT_ROUNDS; r++)
+		for (m = 0; m < 3; m++) {
+			if (pair_run_once(PAIR_PCPU_POOL, NULL, pools[m], 0,
+					&mpps, &cyc) != 0)
+				goto out;
+			ns[m][r] = 1e3 / mpps;
+		}
+	for (m = 0; m < 3; m++)
+		out[m] = pcpu_perf_median(ns[m], INIT_ROUNDS, &lo, &hi);
+out:
+	for (m = 0; m < 3; m++)
+		rte_pcpu_mempool_free(pools[m]);
 }
 
 /*
- * ns per object for its first use: create with PREFILL (allocation,
- * obj_init), then get and put every object once (zeroing), so that both
- * modes have touched every copy once. Best of 3: the first run also pays
- * for populating pages, which is the allocator's cost, not the mode's.
+ * ns of thread CPU time per object for its first use: create with PREFILL
+ * (allocation, obj_init), then get and put every object once (zeroing), so
+ * that both modes have touched every copy once.
  */
-static double
-init_first_use_once(size_t size, int init, unsigned int n, void **objs);
-
-static double
-init_first_use_ns(size_t size, int init, unsigned int n, void **objs)
-{
-	double best = -1, t;
-	int r;
-
-	for (r = 0; r < 3; r++) {
-		t = init_first_use_once(size, init, n, objs);
-		if (t >= 0 && (best < 0 || t < best))
-			best = t;
-	}
-	return best;
-}
-
 static double
 init_first_use_once(size_t size, int init, unsigned int n, void **objs)
 {
 	struct rte_pcpu_mempool *pool;
 	uint64_t t0, t1;
 
-	t0 = rte_rdtsc_precise();
+	t0 = pcpu_perf_thread_ns();
 	pool = rte_pcpu_mempool_create("perf_entry", n, size, 0, 0,
 		init ? perf_noop_init : NULL, NULL,
 		RTE_PCPU_MEMPOOL_F_PREFILL);
@@ -436,9 +447,28 @@ init_first_use_once(size_t size, int init, unsigned int n, void **objs)
 	    rte_pcpu_mempool_put_bulk(pool, objs, n) != 0)
 		t1 = t0;
 	else
-		t1 = rte_rdtsc_precise();
+		t1 = pcpu_perf_thread_ns();
 	rte_pcpu_mempool_free(pool);
-	return (double)(t1 - t0) * 1e9 / (double)rte_get_tsc_hz() / n;
+	return (double)(t1 - t0) / n;
+}
+
+/*
+ * First use with zeroing (out[0]) and obj_init (out[1]): an untimed round
+ * populates the pages (the allocator's cost, not the mode's), then the
+ * two take turns for INIT_ROUNDS rounds; medians.
+ */
+static void
+init_first_use_ns(size_t size, unsigned int n, void **objs, double out[2])
+{
+	double t[2][INIT_ROUNDS], lo, hi;
+	unsigned int r, m;
+
+	init_first_use_once(size, 0, n, objs);
+	for (r = 0; r < INIT_ROUNDS; r++)
+		for (m = 0; m < 2; m++)
+			t[m][r] = init_first_use_once(size, m, n, objs);
+	for (m = 0; m < 2; m++)
+		out[m] = pcpu_perf_median(t[m], INIT_ROUNDS, &lo, &hi);
 }
 
 int
@@ -455,7 +485,8 @@ test_perf_pool_init(void)
 	printf("\npool initialisation: ns per cached get+put pair on one lcore"
 		" (zeroing touches every lcore's copy),\n"
 		"and ns per object for its first use (create with PREFILL,"
-		" get and put once; best of 3):\n");
+		" get and put once); thread CPU time,\nmedians of %u rounds,"
+		" modes in turn:\n", INIT_ROUNDS);
 	printf("  %-7s %6s | %10s %10s %10s | %12s %12s\n", "lcores", "size",
 		"zero/get", "obj_init", "none", "first zero", "first init");
 	for (c = 0; c < RTE_DIM(counts); c++) {
@@ -471,15 +502,13 @@ test_perf_pool_init(void)
 		}
 		for (s = 0; s < RTE_DIM(sizes); s++) {
 			unsigned int n = sizes[s] >= 1024 ? 256 : 2048;
+			double pair[3], first[2];
 
+			init_pair_ns(sizes[s], pair);
+			init_first_use_ns(sizes[s], n, objs, first);
 			printf("  %-7u %6zu | %10.1f %10.1f %10.1f | %12.1f %12.1f\n",
-				perf_lcores_with_memory(), sizes[s],
-				init_pair_ns(sizes[s], 0, 0),
-				init_pair_ns(sizes[s], 0, 1),
-				init_pair_ns(sizes[s],
-					RTE_PCPU_MEMPOOL_F_NO_ZERO, 0),
-				init_first_use_ns(sizes[s], 0, n, objs),
-				init_first_use_ns(sizes[s], 1, n, objs));
+				perf_lcores_with_memory(), sizes[s], pair[0],
+				pair[1], pair[2], first[0], first[1]);
 		}
 	}
 	extra_lcores_stop();
