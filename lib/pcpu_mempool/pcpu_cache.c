@@ -121,13 +121,15 @@ enum cache_event { EV_NONE, EV_UNDERFLOW, EV_OVERFLOW };
 
 /* One lcore's cache of one class; only its lcore writes it. */
 struct cache_class {
-	/* the handles; capacity is the high watermark, 0: not in use */
-	struct rte_pcpu_objcache oc;
+	/* the fast path's fields share the first cache line with the hot
+	 * half of oc */
 	uint32_t mid;         /* refill/flush target */
 	uint32_t flush_at;    /* a free above this flushes: high, or the
 	                       * streak's length during a mass free */
 	uint32_t lowwater;    /* lowest len this epoch */
 	uint32_t last_event;  /* enum cache_event */
+	/* the handles; capacity is the high watermark, 0: not in use */
+	struct rte_pcpu_objcache oc;
 	uint64_t nr_overflow; /* flushes above high */
 	uint64_t nr_grow;
 	uint64_t nr_decay;

@@ -208,6 +208,7 @@ __rte_pcpu_copies_zero(const struct rte_pcpu_copies *cp, uintptr_t h,
  * time.
  */
 struct rte_pcpu_objcache {
+	/* the fast path's fields first (32 bytes), the slow paths' after */
 	uint32_t len;        /**< Handles held now. */
 	uint32_t capacity;   /**< Handles it may hold between operations. */
 	uintptr_t *objs;     /**< The array, allocated by the owner. */

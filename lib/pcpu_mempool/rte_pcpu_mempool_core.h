@@ -40,11 +40,13 @@ extern "C" {
  * is not available; see the library's pcpu_mempool_cache.c).
  */
 struct rte_pcpu_mempool_cache {
-	struct rte_pcpu_objcache oc; /**< The free handles (LIFO). */
+	/* the fields of the inline get and put share the first cache line
+	 * with the hot half of oc */
 	uint32_t active;   /**< Owner inside its lock-free section. */
 	uint32_t steal;    /**< A stealer or the audit wants the cache. */
 	uint32_t len_max;  /**< High-water mark of oc.len. */
 	uint32_t lcore_id; /**< Owner. */
+	struct rte_pcpu_objcache oc; /**< The free handles (LIFO). */
 	uint64_t misses;   /**< Objects got from the shared stack. */
 	uint64_t stolen;   /**< Times stealers emptied the cache. */
 	/** Copies to zero (owner only). */
