@@ -8,8 +8,9 @@
 /**
  * @file
  * Flow table of dpdk-flowcount: an rte_hash (lock-free readers, several
- * writers) from struct flow_key to a handle of an rte_pcpu_mempool object,
- * struct flow_counters, of which every lcore has its own copy.
+ * writers) from struct flow_key to a counter block (flow_counters.h): by
+ * default a handle of an rte_pcpu_mempool object, struct flow_counters,
+ * of which every lcore has its own copy.
  *
  * - Workers (the receiving lcores) look flows up in bursts and update
  *   only their own copy: no lock, no atomic read-modify-write.
@@ -27,14 +28,8 @@
 
 #include <rte_rcu_qsbr.h>
 
+#include "flow_counters.h"
 #include "flow_parse.h"
-
-/** One lcore's counters of one flow. */
-struct flow_counters {
-	uint64_t packets;   /**< Packets received by this lcore. */
-	uint64_t bytes;     /**< Bytes (packet length) received. */
-	uint64_t last_seen; /**< TSC of this lcore's last packet. */
-};
 
 /** Summed view of a flow. */
 struct flow_stat {
@@ -58,6 +53,8 @@ struct flow_table_conf {
 	uint32_t max_totals;    /**< Distinct keys kept for the dump. */
 	struct rte_rcu_qsbr *qsbr; /**< Readers: workers, main, telemetry. */
 	int socket_id;
+	/** Where the counters live (the speed comparison of schemes). */
+	enum flow_counters_scheme scheme;
 	/** Speed test only: look flows up (and insert new ones) but never
 	 * touch their counters; every count stays 0. */
 	int lookup_only;
@@ -109,7 +106,8 @@ void flow_cache_free(struct flow_cache *fc);
 struct flow_defer;
 
 /** Create the calling worker's deferred updates; NULL on error. */
-struct flow_defer *flow_defer_create(int socket_id);
+struct flow_defer *flow_defer_create(const struct flow_table *ft,
+		int socket_id);
 
 /** Free (NULL is fine); flush it first. */
 void flow_defer_free(struct flow_defer *d);
@@ -138,13 +136,6 @@ void flow_table_count(struct flow_table *ft, struct flow_cache *fc,
 		struct flow_worker_stats *ws);
 
 /**
- * Read a flow's counters: sums of packets and bytes over all lcores
- * (relaxed atomic loads, rte_pcpu_sum_u64()) and the latest last_seen.
- */
-void flow_counters_read(const struct flow_counters *handle,
-		uint64_t *packets, uint64_t *bytes, uint64_t *last_seen);
-
-/**
  * Main lcore: delete flows idle for more than @p timeout_tsc, and fold the
  * handles whose grace period has ended into the totals.
  *
@@ -171,30 +162,48 @@ struct flow_table_info {
 /** Read the table counters (any thread). */
 void flow_table_info(const struct flow_table *ft, struct flow_table_info *i);
 
+/** Which flows flow_table_top() ranks. */
+enum flow_scope {
+	FLOW_SCOPE_LIVE = 0, /**< Flows in the table now. */
+	FLOW_SCOPE_AGED,     /**< Counts kept of flows aged out. */
+	FLOW_SCOPE_ALL,      /**< Both, merged by key (the dump's rows). */
+};
+
 /**
- * Top @p n live flows by bytes, largest first.
+ * Top @p n flows of @p scope by bytes, largest first. Any thread; flows
+ * deleted by aging and still waiting for their grace period (a few
+ * milliseconds) are in neither scope.
  *
  * @param rcu_id RCU thread id of the caller (registered; made online
  *   during the walk).
  * @return Number of entries written to @p out.
  */
 unsigned int flow_table_top(struct flow_table *ft, struct flow_stat *out,
-		unsigned int n, unsigned int rcu_id);
+		unsigned int n, enum flow_scope scope, unsigned int rcu_id);
+
+/**
+ * Every flow counted so far: the totals of aged flows merged by key with
+ * the live flows, sorted in dump order. Main lcore (the owner of the
+ * totals) only; also after flow_table_finish().
+ *
+ * @param out Receives a malloc'd array (free() it).
+ * @param rcu_id RCU thread id of the caller (registered).
+ * @return Number of flows, or -1 on allocation failure.
+ */
+int flow_table_flows(struct flow_table *ft, struct flow_stat **out,
+		unsigned int rcu_id);
+
+/** Top-N insertion: keep @p out[0..n) sorted by bytes, largest first.
+ * @return The new number of entries (at most @p max). */
+unsigned int flow_stat_top_insert(struct flow_stat *out, unsigned int n,
+		unsigned int max, const struct flow_stat *s);
 
 /**
  * After the workers stopped (RCU offline): fold the live flows and every
  * pending one into the totals, return all handles, free hash and pool.
- * The totals stay readable with flow_table_totals().
+ * The totals stay readable with flow_table_flows().
  */
 void flow_table_finish(struct flow_table *ft);
-
-/**
- * Totals (aged + live after flow_table_finish()), sorted in dump order.
- *
- * @param out Receives a malloc'd array (free() it).
- * @return Number of flows, or -1 on allocation failure.
- */
-int flow_table_totals(struct flow_table *ft, struct flow_stat **out);
 
 /** Free what is left. */
 void flow_table_free(struct flow_table *ft);
