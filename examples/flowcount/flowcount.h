@@ -30,7 +30,7 @@
 #define FC_APP "dpdk-flowcount"
 
 #define FC_MAX_PKT_BURST 32
-#define FC_MAX_RX_QUEUE_PER_LCORE 16
+#define FC_MAX_RX_QUEUE_PER_LCORE 64
 #define FC_BURST_TX_DRAIN_US 100
 #define FC_NB_SOCKETS 8
 /* ports in a port mask (-p) */

@@ -642,26 +642,33 @@ fc_setup_routes(void)
 
 /* ---------------------------------------------------------------- ports */
 
-/* mbufs of one pool, as l3fwd's NB_MBUF(), unless --mbufs */
+/* mbufs of the pool of @port (all ports without --per-port-pool), as
+ * l3fwd's NB_MBUF(): the RX and TX rings full, a burst and a cache per
+ * lcore; at least 8192; --mbufs overrides */
 static unsigned int
-fc_pool_size(unsigned int nb_ports, unsigned int nb_workers)
+fc_pool_size(uint16_t port, unsigned int nb_workers)
 {
-	unsigned int n;
+	unsigned int n, rxq = 0, ports = 0, lcores = rte_lcore_count();
+	uint16_t p;
 
 	if (fc_opt.mbufs != 0)
 		return fc_opt.mbufs;
-	n = nb_ports * FC_MAX_RX_QUEUE_PER_LCORE * fc_opt.nb_rxd +
-		nb_ports * rte_lcore_count() * FC_MAX_PKT_BURST +
-		nb_ports * nb_workers * fc_opt.nb_txd +
-		rte_lcore_count() * FC_MEMPOOL_CACHE;
+	for (p = 0; p < FC_MAX_PORTS; p++) {
+		if (!(fc_opt.portmask & (1u << p)) ||
+				(fc_opt.per_port_pool && p != port))
+			continue;
+		rxq += RTE_MAX(fc_nb_rxq[p], (uint16_t)1);
+		ports++;
+	}
+	n = rxq * fc_opt.nb_rxd + ports * lcores * FC_MAX_PKT_BURST +
+		ports * nb_workers * fc_opt.nb_txd + lcores * FC_MEMPOOL_CACHE;
 	return RTE_MAX(n, 8192u);
 }
 
 /* The pool RX queues of @port polled by an lcore of @socket take mbufs
  * from, made on first use: one per socket, or per port and socket. */
 static struct rte_mempool *
-fc_pool(uint16_t port, int socket, unsigned int nb_ports,
-		unsigned int nb_workers)
+fc_pool(uint16_t port, int socket, unsigned int nb_workers)
 {
 	unsigned int idx = fc_opt.per_port_pool ? port : 0;
 	char name[RTE_MEMPOOL_NAMESIZE];
@@ -669,7 +676,7 @@ fc_pool(uint16_t port, int socket, unsigned int nb_ports,
 
 	if (fc_pools[idx][socket] != NULL)
 		return fc_pools[idx][socket];
-	n = fc_pool_size(fc_opt.per_port_pool ? 1 : nb_ports, nb_workers);
+	n = fc_pool_size(port, nb_workers);
 	snprintf(name, sizeof(name), "fc_mbufs_%u_%d", idx, socket);
 	fc_pools[idx][socket] = rte_pktmbuf_pool_create(name, n,
 		FC_MEMPOOL_CACHE, 0, RTE_MBUF_DEFAULT_BUF_SIZE, socket);
@@ -702,7 +709,7 @@ fc_rx_lcore(uint16_t port, uint16_t q)
 }
 
 static void
-fc_setup_port(uint16_t port, unsigned int nb_ports, unsigned int nb_workers)
+fc_setup_port(uint16_t port, unsigned int nb_workers)
 {
 	struct rte_eth_conf conf = { 0 };
 	struct rte_eth_dev_info info;
@@ -756,7 +763,7 @@ fc_setup_port(uint16_t port, unsigned int nb_ports, unsigned int nb_workers)
 		socket = fc_lcore_socket(fc_rx_lcore(port, q));
 		ret = rte_eth_rx_queue_setup(port, q, nrxd,
 			(unsigned int)socket, &rxc,
-			fc_pool(port, socket, nb_ports, nb_workers));
+			fc_pool(port, socket, nb_workers));
 		if (ret < 0)
 			rte_exit(EXIT_FAILURE, "port %u: RX queue %u: %s\n",
 				port, q, strerror(-ret));
@@ -802,16 +809,13 @@ fc_setup_port(uint16_t port, unsigned int nb_ports, unsigned int nb_workers)
 static void
 fc_setup_ports(unsigned int nb_workers)
 {
-	unsigned int nb_ports = 0, lcore, idx = 0, i;
+	unsigned int lcore, idx = 0, i;
 	uint16_t port;
 
-	for (port = 0; port < FC_MAX_PORTS; port++)
-		if (fc_opt.portmask & (1u << port))
-			nb_ports++;
 	for (port = 0; port < FC_MAX_PORTS; port++) {
 		if (!(fc_opt.portmask & (1u << port)))
 			continue;
-		fc_setup_port(port, nb_ports, nb_workers);
+		fc_setup_port(port, nb_workers);
 		for (i = 0; i < fc_nb_rxq[port]; i++)
 			if (fc_rx_lcore(port, i) == rte_get_main_lcore())
 				printf("port %u: RX queue %u is not polled "

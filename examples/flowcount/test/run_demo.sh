@@ -25,13 +25,12 @@ fi
 # is dropped as no-route on port 0; counting is the same
 v4=$(awk -F, '/^ipv4/ {n += $7} END {print n + 0}' "$DEMO_DIR/demo.flows.csv")
 v6=$(awk -F, '/^ipv6/ {n += $7} END {print n + 0}' "$DEMO_DIR/demo.flows.csv")
-printf '# demo routes\n127.0.0.0/8 1  # loopback to the sink\n\n' \
-	> "$TMP/routes"
+printf '# demo routes\nR127.0.0.0/8 1\n\n' > "$TMP/routes"
 run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO_DIR/demo.pcap" --vdev net_null0 \
-	-- -p 0x3 --config "(0,0,1)" --route "$TMP/routes" --exit-on-idle 200 \
+	-- -p 0x3 --config "(0,0,1)" --rule_ipv4 "$TMP/routes" --exit-on-idle 200 \
 	--stats-interval 0 --flow-dump "$TMP/out2.csv" > "$TMP/log" 2>&1 ||
 	{ echo "FAIL: routed run failed"; tail "$TMP/log"; exit 1; }
-# port rows of the final summary: port rx tx tx-drop no-route no-port
+# port rows of the final summary: port rx tx tx-drop no-route ttl bad-ip
 ports=$(sed -n '/^=== flowcount summary/,$p' "$TMP/log" |
 	awk '$1 == "port" {on = 1; next} on && $1 ~ /^[0-9]+$/ {print} /^total/ {on = 0}')
 p0=$(echo "$ports" | awk '$1 == 0')
@@ -93,9 +92,8 @@ bad "main lcore" --config "(0,0,0)"
 bad "not enabled" --config "(0,0,5)"
 bad "does not exist" -p 0x6
 bad "needs counting" --no-count --flow-dump "$TMP/x.csv"
-bad "cannot open" --route "$TMP/nonexistent"
-printf '10.0.0.0/33 0\n' > "$TMP/bad.route"
-bad "prefix length" --route "$TMP/bad.route"
+bad "cannot open" --rule_ipv4 "$TMP/nonexistent"
+bad "unknown option" --route "$TMP/routes"
 if run_fc -l 0-1 --vdev net_null0 -- --help > "$TMP/log" 2>&1 &&
 		grep -q -- "--flow-timeout" "$TMP/log"; then
 	echo "PASS: --help"
