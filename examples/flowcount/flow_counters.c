@@ -14,6 +14,7 @@
  */
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <rte_errno.h>
@@ -142,32 +143,43 @@ flow_counters_free(struct flow_counter_blocks *fb)
 	rte_free(fb);
 }
 
-void *
-flow_counters_get(struct flow_counter_blocks *fb)
+/* a zeroed block of @key */
+static inline void
+flow_counters_init(struct flow_counters *c, const struct flow_key *key)
 {
+	memset(c, 0, offsetof(struct flow_counters, key));
+	c->key = *key;
+}
+
+void *
+flow_counters_get(struct flow_counter_blocks *fb, const struct flow_key *key)
+{
+	struct flow_counters *c;
 	void *ref;
 	uintptr_t idx;
 	unsigned int lcore;
 
+	RTE_BUILD_BUG_ON(sizeof(struct flow_counters) != RTE_CACHE_LINE_SIZE);
 	if (fb->scheme == FLOW_COUNTERS_PCPU) {
-		/* the pool zeroes every lcore's copy */
 		if (rte_pcpu_mempool_get(fb->pool, &ref) != 0)
 			return NULL;
+		/* nobody reads it before it is published */
+		RTE_PCPU_FOREACH(lcore, c, (struct flow_counters *)ref)
+			flow_counters_init(c, key);
 		return ref;
 	}
 	if (rte_ring_dequeue(fb->free_idx, &ref) != 0)
 		return NULL;
 	idx = (uintptr_t)ref - 1;
-	/* nobody writes a free index's blocks: zero them before the flow
-	 * is published */
+	/* nobody writes a free index's blocks: set them before the flow is
+	 * published */
 	if (fb->scheme == FLOW_COUNTERS_ATOMIC) {
-		memset(&fb->shared[idx], 0, sizeof(fb->shared[idx]));
+		flow_counters_init(&fb->shared[idx], key);
 		return &fb->shared[idx];
 	}
 	for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++)
 		if (fb->lcore_arr[lcore] != NULL)
-			memset(&fb->lcore_arr[lcore][idx], 0,
-				sizeof(struct flow_counters));
+			flow_counters_init(&fb->lcore_arr[lcore][idx], key);
 	return ref;
 }
 

@@ -35,6 +35,8 @@
 #include <rte_common.h>
 #include <rte_pcpu.h>
 
+#include "flow_parse.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -46,12 +48,19 @@ enum flow_counters_scheme {
 	FLOW_COUNTERS_ARRAY,    /**< Per-lcore arrays indexed by flow. */
 };
 
-/** One lcore's counters of one flow (24 bytes). */
+/**
+ * One lcore's counters of one flow, and the flow's key: one cache line.
+ * The key is written into every copy when the block is handed out, so
+ * that a worker's flow cache (flow_table.h) checks the key on the very
+ * line it then counts into: a cached flow costs the cache's line and this
+ * one.
+ */
 struct flow_counters {
 	uint64_t packets;   /**< Packets counted. */
 	uint64_t bytes;     /**< Bytes (packet length) counted. */
 	uint64_t last_seen; /**< TSC of the last packet counted. */
-};
+	struct flow_key key; /**< The flow's key (never changes). */
+} __rte_aligned(64);
 
 /** A set of counter blocks; the fields are read by the inline functions. */
 struct flow_counter_blocks {
@@ -84,12 +93,13 @@ struct flow_counter_blocks *flow_counters_create(
 void flow_counters_free(struct flow_counter_blocks *fb);
 
 /**
- * Get a block whose every lcore's counters are zero.
+ * Get a block whose every lcore's counters are zero and hold @p key.
  *
  * @return Its reference, or NULL when none is left (or, PCPU, the pool
  *   cannot grow). MT-safe.
  */
-void *flow_counters_get(struct flow_counter_blocks *fb);
+void *flow_counters_get(struct flow_counter_blocks *fb,
+		const struct flow_key *key);
 
 /** Give a block back, after its final read. MT-safe. */
 void flow_counters_put(struct flow_counter_blocks *fb, void *ref);

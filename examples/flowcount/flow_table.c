@@ -90,18 +90,24 @@ struct flow_table {
 	uint64_t epoch __rte_cache_aligned;
 };
 
-/* One flow cache entry: a cache line. */
-struct flow_cache_ent {
-	struct flow_key key;
-	uint32_t sig;
+#define FLOW_CACHE_WAYS 4
+
+/*
+ * One set of a flow cache: a cache line of four ways, each the signature
+ * of a flow's key and this lcore's counters of it (whose line holds the
+ * key, compared there). Valid only while epoch is the table's.
+ */
+struct flow_cache_set {
+	uint32_t sig[FLOW_CACHE_WAYS];
+	struct flow_counters *c[FLOW_CACHE_WAYS];  /* NULL: empty way */
+	uint64_t epoch;                 /* ft->epoch read by its bursts */
+	uint32_t victim;                /* next way to replace */
 	uint32_t unused;
-	struct flow_counters *c;        /* owner lcore's copy; NULL: empty */
-	uint64_t epoch;                 /* ft->epoch read by that burst */
 } __rte_cache_aligned;
 
 struct flow_cache {
-	uint32_t mask;
-	struct flow_cache_ent *ent;
+	uint32_t mask;                  /* sets - 1 */
+	struct flow_cache_set *set;
 };
 
 /* Updates held from the lookup of a burst to flow_defer_flush() (owner
@@ -241,6 +247,7 @@ struct flow_cache *
 flow_cache_create(struct flow_table *ft, uint32_t entries, int socket_id)
 {
 	struct flow_cache *fc;
+	uint32_t sets = entries / FLOW_CACHE_WAYS;
 
 	if (entries < 16 || !rte_is_power_of_2(entries)) {
 		rte_errno = EINVAL;
@@ -250,14 +257,14 @@ flow_cache_create(struct flow_table *ft, uint32_t entries, int socket_id)
 		socket_id);
 	if (fc == NULL)
 		return NULL;
-	fc->ent = rte_zmalloc_socket("flow_cache_ent",
-		(size_t)entries * sizeof(*fc->ent), RTE_CACHE_LINE_SIZE,
+	fc->set = rte_zmalloc_socket("flow_cache_set",
+		(size_t)sets * sizeof(*fc->set), RTE_CACHE_LINE_SIZE,
 		socket_id);
-	if (fc->ent == NULL) {
+	if (fc->set == NULL) {
 		rte_free(fc);
 		return NULL;
 	}
-	fc->mask = entries - 1;
+	fc->mask = sets - 1;
 	__atomic_fetch_add(&ft->nb_caches, 1, __ATOMIC_RELEASE);
 	return fc;
 }
@@ -267,7 +274,7 @@ flow_cache_free(struct flow_cache *fc)
 {
 	if (fc == NULL)
 		return;
-	rte_free(fc->ent);
+	rte_free(fc->set);
 	rte_free(fc);
 }
 
@@ -285,7 +292,7 @@ flow_insert(struct flow_table *ft, const struct flow_key *key,
 	handle = NULL;
 	if (__atomic_load_n(&ft->out, __ATOMIC_RELAXED) >= ft->max_flows)
 		goto out;
-	handle = flow_counters_get(ft->blocks);
+	handle = flow_counters_get(ft->blocks, key);
 	if (handle == NULL)
 		goto out;
 	if (rte_hash_add_key_data(ft->h, key, handle) != 0) {
@@ -359,39 +366,47 @@ flow_table_count_scheme(struct flow_table *ft, struct flow_cache *fc,
 {
 	struct flow_counters *cs[BURST_MAX], *uc[BURST_MAX];
 	uint32_t ul[BURST_MAX];
-	struct flow_cache_ent *ce[BURST_MAX];
+	struct flow_cache_set *ce[BURST_MAX];
 	const void *kp[BURST_MAX];
 	hash_sig_t sig[BURST_MAX], msig[BURST_MAX];
 	uint8_t midx[BURST_MAX];
 	void *data[BURST_MAX];
 	uint64_t hits = 0, epoch = 0;
 	unsigned int lcore = rte_lcore_id();
-	unsigned int i, nm = 0, nu = 0;
+	unsigned int i, w, nm = 0, nu = 0;
 
 	/* the table's own hash function, inlined (the keys are in L1) */
 	for (i = 0; i < n; i++)
 		sig[i] = rte_hash_crc(&keys[i], sizeof(keys[i]), 0);
 	if (fc != NULL) {
-		/* Entries of an older epoch may hold deleted flows: not used.
+		/* Sets of an older epoch may hold deleted flows: not used.
 		 * The acquire pairs with the release in flow_table_age(): a
 		 * burst that sees the new epoch also sees the deletes. */
 		epoch = __atomic_load_n(&ft->epoch, __ATOMIC_ACQUIRE);
-		/* the cache entries first, all misses in flight at once */
+		/* three stages over the burst, each one's misses in flight
+		 * together: the sets; the counter lines their signatures
+		 * point to; the keys on those lines */
 		for (i = 0; i < n; i++) {
-			ce[i] = &fc->ent[sig[i] & fc->mask];
+			ce[i] = &fc->set[sig[i] & fc->mask];
 			rte_prefetch0(ce[i]);
 		}
 		for (i = 0; i < n; i++) {
-			const struct flow_cache_ent *e = ce[i];
+			const struct flow_cache_set *e = ce[i];
 
-			if (likely(e->c != NULL && e->epoch == epoch &&
-					e->sig == sig[i] &&
-					key_eq(&e->key, &keys[i]))) {
-				cs[i] = e->c;
-				if (!ft->lookup_only)
-					rte_prefetch0(cs[i]);
+			cs[i] = NULL;
+			if (e->epoch != epoch)
 				continue;
-			}
+			for (w = 0; w < FLOW_CACHE_WAYS; w++)
+				if (e->sig[w] == sig[i] && e->c[w] != NULL) {
+					cs[i] = e->c[w];
+					rte_prefetch0(cs[i]);
+					break;
+				}
+		}
+		for (i = 0; i < n; i++) {
+			if (likely(cs[i] != NULL &&
+					key_eq(&cs[i]->key, &keys[i])))
+				continue;
 			midx[nm] = (uint8_t)i;
 			kp[nm] = &keys[i];
 			msig[nm] = sig[i];
@@ -426,12 +441,22 @@ flow_table_count_scheme(struct flow_table *ft, struct flow_cache *fc,
 		if (!ft->lookup_only)
 			rte_prefetch0(cs[k]);
 		if (fc != NULL) {
-			struct flow_cache_ent *e = ce[k];
+			struct flow_cache_set *e = ce[k];
 
-			e->key = keys[k];
-			e->sig = sig[k];
-			e->c = cs[k];
-			e->epoch = epoch;
+			if (e->epoch != epoch) {
+				memset(e->c, 0, sizeof(e->c));
+				e->epoch = epoch;
+			}
+			/* an empty way, else the next in turn */
+			for (w = 0; w < FLOW_CACHE_WAYS; w++)
+				if (e->c[w] == NULL)
+					break;
+			if (w == FLOW_CACHE_WAYS) {
+				w = e->victim;
+				e->victim = (w + 1) % FLOW_CACHE_WAYS;
+			}
+			e->sig[w] = sig[k];
+			e->c[w] = cs[k];
 		}
 	}
 	/* the packets of untracked flows now; of the others, keep the

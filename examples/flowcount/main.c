@@ -53,6 +53,7 @@ struct fc_options fc_opt = {
 	.flow_timeout_ms = 30000,
 	.stats_ms = 1000,
 	.top = 5,
+	.flow_cache = UINT32_MAX,   /* from --max-flows */
 	.counters = FLOW_COUNTERS_PCPU,
 };
 volatile bool fc_force_quit;
@@ -157,8 +158,9 @@ fc_usage(const char *prog)
 		"                        never update their counters (not with\n"
 		"                        --flow-dump)\n"
 		"  --flow-cache N        entries of each worker's flow cache in front\n"
-		"                        of the flow table (64 bytes each; 0 = off, the\n"
-		"                        default, or a power of two, 16 to %u)\n"
+		"                        of the flow table (16 bytes each, 4-way sets;\n"
+		"                        0 = off, or a power of two, 16 to %u; default\n"
+		"                        twice --max-flows rounded up)\n"
 		"  --no-defer            update a burst's flow counters right after its\n"
 		"                        lookup, not after routing and TX (speed test)\n"
 		"  --mbufs N             mbufs in each packet pool (default as l3fwd,\n"
@@ -490,6 +492,9 @@ fc_parse_args(int argc, char **argv)
 		fc_fail("--flow-dump needs counting: drop --no-count");
 	if (fc_opt.lookup_only && fc_opt.dump_file != NULL)
 		fc_fail("--flow-dump needs counting: drop --lookup-only");
+	if (fc_opt.flow_cache == UINT32_MAX)
+		fc_opt.flow_cache = RTE_MIN(rte_align32pow2(fc_opt.max_flows * 2),
+			FC_FLOW_CACHE_MAX);
 	if (fc_opt.no_count && (fc_opt.lookup_only || counters_set))
 		fc_fail("--no-count counts nothing: drop --lookup-only and "
 			"--counters");
