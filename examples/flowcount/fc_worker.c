@@ -152,11 +152,11 @@ fc_flush_tx(struct fc_lcore_conf *lc, struct fc_lcore_stats *st)
 
 static void
 fc_process_burst(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
-		struct flow_cache *fc, struct flow_defer *fd, uint16_t port,
+		struct flow_burst *fb, uint16_t port,
 		struct rte_mbuf **pkts, uint16_t nb, uint64_t now)
 {
 	struct flow_key keys[FC_MAX_PKT_BURST];
-	uint32_t lens[FC_MAX_PKT_BURST], l3[FC_MAX_PKT_BURST];
+	uint32_t l3[FC_MAX_PKT_BURST];
 	struct rte_mbuf *fwd[FC_MAX_PKT_BURST];
 	struct fc_port_stats *rx = &st->port[port];
 	uint64_t bytes = 0;
@@ -175,7 +175,10 @@ fc_process_burst(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
 		bytes += len;
 		cls = flow_parse_mbuf(m, &keys[nf], &l3[nf]);
 		if (likely(cls == FLOW_CLASS_FLOW)) {
-			lens[nf] = len;
+			/* first stage of the flow lookup: its misses overlap
+			 * the parsing of the next packets */
+			if (fb != NULL)
+				flow_burst_add(fb, &keys[nf], len);
 			fwd[nf++] = m;
 			continue;
 		}
@@ -191,9 +194,8 @@ fc_process_burst(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
 	}
 	fc_counter_add(&rx->rx_pkts, nb);
 	fc_counter_add(&rx->rx_bytes, bytes);
-	if (fc_ftable != NULL)
-		flow_table_count(fc_ftable, fc, fd, keys, lens, nf, now,
-			&st->fw);
+	if (fb != NULL)
+		flow_burst_count(fb, now, &st->fw);
 	for (i = 0; i < nf; i++) {
 		struct rte_mbuf *m = fwd[i];
 		uint16_t dst = fc_route(lc, &keys[i], port);
@@ -214,10 +216,10 @@ fc_process_burst(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
 			sizeof(fc_eth[dst]));
 		fc_send(lc, st, dst, m);
 	}
-	/* this burst's counter updates, whose lines were prefetched before
-	 * the routing and TX above: nothing is held across the RX call
-	 * (which may block, e.g. net_pcap on a FIFO) */
-	flow_defer_flush(fd);
+	/* the last stage, whose lines were prefetched before the routing
+	 * and TX above: nothing is held across the RX call (which may block,
+	 * e.g. net_pcap on a FIFO) */
+	flow_burst_flush(fb);
 }
 
 int
@@ -228,7 +230,7 @@ fc_worker_main(__rte_unused void *arg)
 	struct fc_lcore_stats *st = RTE_PCPU_LCORE(lcore, fc_stats);
 	struct rte_mbuf *pkts[FC_MAX_PKT_BURST];
 	struct flow_cache *fc = NULL;
-	struct flow_defer *fd = NULL;
+	struct flow_burst *fb = NULL;
 	uint64_t drain_tsc = (rte_get_tsc_hz() + US_PER_S - 1) / US_PER_S *
 		FC_BURST_TX_DRAIN_US;
 	uint64_t prev_tsc = 0, cur;
@@ -249,12 +251,12 @@ fc_worker_main(__rte_unused void *arg)
 			printf("lcore %u: no flow cache (%s), counting without\n",
 				lcore, rte_strerror(rte_errno));
 	}
-	if (fc_ftable != NULL && !fc_opt.no_defer) {
-		fd = flow_defer_create(fc_ftable, (int)rte_socket_id());
-		if (fd == NULL)
-			printf("lcore %u: no deferred updates (%s), updating "
-				"counters in each burst\n", lcore,
-				rte_strerror(rte_errno));
+	if (fc_ftable != NULL) {
+		fb = flow_burst_create(fc_ftable, fc, !fc_opt.no_defer,
+			(int)rte_socket_id());
+		if (fb == NULL)
+			rte_exit(EXIT_FAILURE, "lcore %u: no memory for the "
+				"flow table's burst state\n", lcore);
 	}
 	__atomic_store_n(&st->last_rx_tsc, rte_rdtsc(), __ATOMIC_RELAXED);
 
@@ -273,7 +275,7 @@ fc_worker_main(__rte_unused void *arg)
 				continue;
 			__atomic_store_n(&st->last_rx_tsc, cur,
 				__ATOMIC_RELAXED);
-			fc_process_burst(lc, st, fc, fd, port, pkts, nb, cur);
+			fc_process_burst(lc, st, fb, port, pkts, nb, cur);
 		}
 		/* fc_process_burst() applied its deferred updates: no flow
 		 * handle is held across this point (the flow cache's
@@ -284,8 +286,8 @@ fc_worker_main(__rte_unused void *arg)
 	fc_flush_tx(lc, st);
 	rte_rcu_qsbr_thread_offline(fc_qsbr, lcore);
 	rte_rcu_qsbr_thread_unregister(fc_qsbr, lcore);
+	flow_burst_free(fb);
 	flow_cache_free(fc);
-	flow_defer_free(fd);
 	/* CPU time of this thread: rates per CPU second do not depend on
 	 * other processes sharing the CPU */
 	if (getrusage(RUSAGE_THREAD, &ru) == 0)

@@ -110,14 +110,31 @@ struct flow_cache {
 	struct flow_cache_set *set;
 };
 
-/* Updates held from the lookup of a burst to flow_defer_flush() (owner
- * lcore only). */
-struct flow_defer {
+/*
+ * A worker's burst in the flow table (owner lcore only), counted in three
+ * stages so that each one's cache misses are in flight together and have
+ * the worker's other work to complete: flow_burst_add() hashes each key
+ * as it is parsed and prefetches its flow cache set; flow_burst_count()
+ * matches the signatures and prefetches the counter lines; then, after the
+ * caller routed and sent the burst, flow_burst_flush() compares the keys
+ * on those lines, looks the rest up in the rte_hash (inserting new
+ * flows), and counts.
+ */
+struct flow_burst {
+	struct flow_table *ft;
+	struct flow_cache *fc;          /* NULL: the rte_hash alone */
+	struct flow_worker_stats *ws;
 	enum flow_counters_scheme scheme;
-	unsigned int n;
+	int defer;                      /* count at flush, not at count */
+	unsigned int n;                 /* keys added */
+	int counted;                    /* flow_burst_count() ran */
 	uint64_t now;
-	struct flow_counters *c[BURST_MAX];  /* this lcore's copies */
+	uint64_t epoch;
+	const struct flow_key *key[BURST_MAX];
 	uint32_t len[BURST_MAX];
+	hash_sig_t sig[BURST_MAX];
+	struct flow_cache_set *set[BURST_MAX];
+	struct flow_counters *c[BURST_MAX];  /* this lcore's, or candidate */
 } __rte_cache_aligned;
 
 static inline int
@@ -308,144 +325,89 @@ out:
 	return handle;
 }
 
-/* count one packet into each of @cs: this lcore's copies (it is their only
- * writer) or, ATOMIC, the shared blocks */
-static __rte_always_inline void
-counters_apply(enum flow_counters_scheme scheme,
-		struct flow_counters *const *cs, const uint32_t *lens,
-		unsigned int n, uint64_t now)
+struct flow_burst *
+flow_burst_create(struct flow_table *ft, struct flow_cache *fc, int defer,
+		int socket_id)
 {
-	unsigned int i;
+	struct flow_burst *b;
 
-	for (i = 0; i < n; i++)
-		flow_counters_add(scheme, cs[i], lens[i], now);
-}
-
-struct flow_defer *
-flow_defer_create(const struct flow_table *ft, int socket_id)
-{
-	struct flow_defer *d;
-
-	d = rte_zmalloc_socket("flow_defer", sizeof(struct flow_defer),
-		RTE_CACHE_LINE_SIZE, socket_id);
-	if (d != NULL)
-		d->scheme = ft->blocks->scheme;
-	return d;
+	b = rte_zmalloc_socket("flow_burst", sizeof(*b), RTE_CACHE_LINE_SIZE,
+		socket_id);
+	if (b == NULL)
+		return NULL;
+	b->ft = ft;
+	b->fc = fc;
+	b->scheme = ft->blocks->scheme;
+	b->defer = defer;
+	return b;
 }
 
 void
-flow_defer_free(struct flow_defer *d)
+flow_burst_free(struct flow_burst *b)
 {
-	rte_free(d);
+	rte_free(b);
 }
 
 void
-flow_defer_flush(struct flow_defer *d)
+flow_burst_add(struct flow_burst *b, const struct flow_key *key, uint32_t len)
 {
-	if (d == NULL || d->n == 0)
-		return;
-	switch (d->scheme) {
-	case FLOW_COUNTERS_ATOMIC:
-		counters_apply(FLOW_COUNTERS_ATOMIC, d->c, d->len, d->n, d->now);
-		break;
-	default:
-		/* PCPU and ARRAY: plain stores into this lcore's copy */
-		counters_apply(FLOW_COUNTERS_PCPU, d->c, d->len, d->n, d->now);
-		break;
+	unsigned int i = b->n;
+	hash_sig_t sig;
+
+	RTE_ASSERT(i < BURST_MAX);
+	/* the table's own hash function, inlined (the key is in L1) */
+	sig = rte_hash_crc(key, sizeof(*key), 0);
+	b->key[i] = key;
+	b->len[i] = len;
+	b->sig[i] = sig;
+	if (b->fc != NULL) {
+		b->set[i] = &b->fc->set[sig & b->fc->mask];
+		rte_prefetch0(b->set[i]);
 	}
-	d->n = 0;
+	b->n = i + 1;
 }
 
-/* flow_table_count() for one scheme: the compiler makes one copy per
- * scheme, so the per-packet code has no switch */
+/* Find the flows of @idx[0..nm) in the rte_hash (inserting new ones), set
+ * b->c[] to this lcore's counters of each (NULL: not tracked), fill the
+ * flow cache, and prefetch the counters when @prefetch. */
 static __rte_always_inline void
-flow_table_count_scheme(struct flow_table *ft, struct flow_cache *fc,
-		struct flow_defer *d, const struct flow_key *keys,
-		const uint32_t *lens, unsigned int n, uint64_t now,
-		struct flow_worker_stats *ws, enum flow_counters_scheme scheme)
+flow_burst_lookup(struct flow_burst *b, const uint8_t *idx, unsigned int nm,
+		int prefetch, enum flow_counters_scheme scheme)
 {
-	struct flow_counters *cs[BURST_MAX], *uc[BURST_MAX];
-	uint32_t ul[BURST_MAX];
-	struct flow_cache_set *ce[BURST_MAX];
+	struct flow_table *ft = b->ft;
 	const void *kp[BURST_MAX];
-	hash_sig_t sig[BURST_MAX], msig[BURST_MAX];
-	uint8_t midx[BURST_MAX];
+	hash_sig_t sig[BURST_MAX];
 	void *data[BURST_MAX];
-	uint64_t hits = 0, epoch = 0;
+	uint64_t hits = 0;
 	unsigned int lcore = rte_lcore_id();
-	unsigned int i, w, nm = 0, nu = 0;
+	unsigned int i, w;
 
-	/* the table's own hash function, inlined (the keys are in L1) */
-	for (i = 0; i < n; i++)
-		sig[i] = rte_hash_crc(&keys[i], sizeof(keys[i]), 0);
-	if (fc != NULL) {
-		/* Sets of an older epoch may hold deleted flows: not used.
-		 * The acquire pairs with the release in flow_table_age(): a
-		 * burst that sees the new epoch also sees the deletes. */
-		epoch = __atomic_load_n(&ft->epoch, __ATOMIC_ACQUIRE);
-		/* three stages over the burst, each one's misses in flight
-		 * together: the sets; the counter lines their signatures
-		 * point to; the keys on those lines */
-		for (i = 0; i < n; i++) {
-			ce[i] = &fc->set[sig[i] & fc->mask];
-			rte_prefetch0(ce[i]);
-		}
-		for (i = 0; i < n; i++) {
-			const struct flow_cache_set *e = ce[i];
-
-			cs[i] = NULL;
-			if (e->epoch != epoch)
-				continue;
-			for (w = 0; w < FLOW_CACHE_WAYS; w++)
-				if (e->sig[w] == sig[i] && e->c[w] != NULL) {
-					cs[i] = e->c[w];
-					rte_prefetch0(cs[i]);
-					break;
-				}
-		}
-		for (i = 0; i < n; i++) {
-			if (likely(cs[i] != NULL &&
-					key_eq(&cs[i]->key, &keys[i])))
-				continue;
-			midx[nm] = (uint8_t)i;
-			kp[nm] = &keys[i];
-			msig[nm] = sig[i];
-			nm++;
-		}
-	} else {
-		for (i = 0; i < n; i++) {
-			midx[i] = (uint8_t)i;
-			kp[i] = &keys[i];
-			msig[i] = sig[i];
-		}
-		nm = n;
-	}
-	if (nm > 0)
-		rte_hash_lookup_with_hash_bulk_data(ft->h, kp, msig, nm,
-			&hits, data);
-	/* find (or insert) every missed flow and prefetch this lcore's
-	 * counters of it, then update them all: the misses overlap */
 	for (i = 0; i < nm; i++) {
-		unsigned int k = midx[i];
+		kp[i] = b->key[idx[i]];
+		sig[i] = b->sig[idx[i]];
+	}
+	rte_hash_lookup_with_hash_bulk_data(ft->h, kp, sig, nm, &hits, data);
+	for (i = 0; i < nm; i++) {
+		unsigned int k = idx[i];
 		void *h;
 
 		if (likely(hits & (UINT64_C(1) << i)))
 			h = data[i];
 		else
-			h = flow_insert(ft, &keys[k], ws);
+			h = flow_insert(ft, b->key[k], b->ws);
 		if (unlikely(h == NULL)) {
-			cs[k] = NULL;
+			b->c[k] = NULL;
 			continue;
 		}
-		cs[k] = flow_counters_lcore(ft->blocks, scheme, h, lcore);
-		if (!ft->lookup_only)
-			rte_prefetch0(cs[k]);
-		if (fc != NULL) {
-			struct flow_cache_set *e = ce[k];
+		b->c[k] = flow_counters_lcore(ft->blocks, scheme, h, lcore);
+		if (prefetch)
+			rte_prefetch0(b->c[k]);
+		if (b->fc != NULL) {
+			struct flow_cache_set *e = b->set[k];
 
-			if (e->epoch != epoch) {
+			if (e->epoch != b->epoch) {
 				memset(e->c, 0, sizeof(e->c));
-				e->epoch = epoch;
+				e->epoch = b->epoch;
 			}
 			/* an empty way, else the next in turn */
 			for (w = 0; w < FLOW_CACHE_WAYS; w++)
@@ -455,57 +417,116 @@ flow_table_count_scheme(struct flow_table *ft, struct flow_cache *fc,
 				w = e->victim;
 				e->victim = (w + 1) % FLOW_CACHE_WAYS;
 			}
-			e->sig[w] = sig[k];
-			e->c[w] = cs[k];
+			e->sig[w] = b->sig[k];
+			e->c[w] = b->c[k];
 		}
 	}
-	/* the packets of untracked flows now; of the others, keep the
-	 * counters to update and their lengths */
-	for (i = 0; i < n; i++) {
-		if (unlikely(cs[i] == NULL)) {
-			counter_add(&ws->overflow_pkts, 1);
-			counter_add(&ws->overflow_bytes, lens[i]);
+}
+
+/* Stage 3 and the counter updates (see struct flow_burst). */
+static __rte_always_inline void
+flow_burst_finish(struct flow_burst *b, enum flow_counters_scheme scheme)
+{
+	uint8_t idx[BURST_MAX];
+	unsigned int i, nm = 0;
+
+	if (b->fc != NULL) {
+		/* the keys, on the counter lines prefetched at count */
+		for (i = 0; i < b->n; i++)
+			if (unlikely(b->c[i] == NULL ||
+					!key_eq(&b->c[i]->key, b->key[i])))
+				idx[nm++] = (uint8_t)i;
+		if (nm > 0)
+			flow_burst_lookup(b, idx, nm, 0, scheme);
+	}
+	for (i = 0; i < b->n; i++) {
+		struct flow_counters *c = b->c[i];
+
+		if (unlikely(c == NULL)) {
+			counter_add(&b->ws->overflow_pkts, 1);
+			counter_add(&b->ws->overflow_bytes, b->len[i]);
 			continue;
 		}
-		uc[nu] = cs[i];
-		ul[nu++] = lens[i];
+		if (!b->ft->lookup_only)
+			flow_counters_add(scheme, c, b->len[i], b->now);
 	}
-	if (ft->lookup_only)
-		return;
-	if (d == NULL) {
-		counters_apply(scheme, uc, ul, nu, now);
+	b->n = 0;
+	b->counted = 0;
+}
+
+/* Stage 2 (see struct flow_burst): with a flow cache, the sets' ways give
+ * candidate counter lines; without, the rte_hash gives the counters. */
+static __rte_always_inline void
+flow_burst_match(struct flow_burst *b, enum flow_counters_scheme scheme)
+{
+	uint8_t idx[BURST_MAX];
+	unsigned int i, w;
+
+	if (b->fc == NULL) {
+		for (i = 0; i < b->n; i++)
+			idx[i] = (uint8_t)i;
+		flow_burst_lookup(b, idx, b->n, 1, scheme);
 		return;
 	}
-	/* hold this burst's updates until flow_defer_flush(), after the
-	 * caller's routing and TX, so that the prefetches have landed */
-	counters_apply(scheme, d->c, d->len, d->n, d->now);
-	memcpy(d->c, uc, nu * sizeof(uc[0]));
-	memcpy(d->len, ul, nu * sizeof(ul[0]));
-	d->n = nu;
-	d->now = now;
+	for (i = 0; i < b->n; i++) {
+		const struct flow_cache_set *e = b->set[i];
+
+		b->c[i] = NULL;
+		if (e->epoch != b->epoch)
+			continue;
+		for (w = 0; w < FLOW_CACHE_WAYS; w++)
+			if (e->sig[w] == b->sig[i] && e->c[w] != NULL) {
+				b->c[i] = e->c[w];
+				rte_prefetch0(b->c[i]);
+				break;
+			}
+	}
 }
 
 void
-flow_table_count(struct flow_table *ft, struct flow_cache *fc,
-		struct flow_defer *d, const struct flow_key *keys,
-		const uint32_t *lens, unsigned int n, uint64_t now,
+flow_burst_count(struct flow_burst *b, uint64_t now,
 		struct flow_worker_stats *ws)
 {
-	if (n == 0)
+	if (b->n == 0)
 		return;
-	RTE_ASSERT(n <= BURST_MAX);
-	switch (ft->blocks->scheme) {
+	b->now = now;
+	b->ws = ws;
+	/* Flow cache sets of an older epoch may hold deleted flows: not
+	 * used. The acquire pairs with the release in flow_table_age(): a
+	 * burst that sees the new epoch also sees the deletes. */
+	if (b->fc != NULL)
+		b->epoch = __atomic_load_n(&b->ft->epoch, __ATOMIC_ACQUIRE);
+	/* one copy of each stage per scheme: no switch per packet */
+	switch (b->scheme) {
 	case FLOW_COUNTERS_ATOMIC:
-		flow_table_count_scheme(ft, fc, d, keys, lens, n, now, ws,
-			FLOW_COUNTERS_ATOMIC);
+		flow_burst_match(b, FLOW_COUNTERS_ATOMIC);
 		break;
 	case FLOW_COUNTERS_ARRAY:
-		flow_table_count_scheme(ft, fc, d, keys, lens, n, now, ws,
-			FLOW_COUNTERS_ARRAY);
+		flow_burst_match(b, FLOW_COUNTERS_ARRAY);
 		break;
 	default:
-		flow_table_count_scheme(ft, fc, d, keys, lens, n, now, ws,
-			FLOW_COUNTERS_PCPU);
+		flow_burst_match(b, FLOW_COUNTERS_PCPU);
+		break;
+	}
+	b->counted = 1;
+	if (!b->defer)
+		flow_burst_flush(b);
+}
+
+void
+flow_burst_flush(struct flow_burst *b)
+{
+	if (b == NULL || !b->counted)
+		return;
+	switch (b->scheme) {
+	case FLOW_COUNTERS_ATOMIC:
+		flow_burst_finish(b, FLOW_COUNTERS_ATOMIC);
+		break;
+	case FLOW_COUNTERS_ARRAY:
+		flow_burst_finish(b, FLOW_COUNTERS_ARRAY);
+		break;
+	default:
+		flow_burst_finish(b, FLOW_COUNTERS_PCPU);
 		break;
 	}
 }
