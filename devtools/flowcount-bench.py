@@ -418,8 +418,8 @@ def report(res, cases, workers, mixes):
     log('')
     log('Targets: per-packet CPU time ratios, median (min-max) of the '
         'per-round ratios')
-    log(f'{"comparison":<40} {"workers":>7} {"mix":<5} {"ratio":<22} '
-        f'{"target":<8} result')
+    log(f'{"comparison":<26} {"workers":>7} {"mix":<5} {"ratio":<22} '
+        f'{"target":<8} {"result":<8}meaning')
     for num, den, target, what in TARGETS:
         for w in workers:
             for mix in mixes:
@@ -449,9 +449,8 @@ def report(res, cases, workers, mixes):
                     tgt = f'<= {target:.2f}'
                     verdict = 'met' if statistics.median(ratios) <= target \
                         else 'NOT met'
-                log(f'{num + " / " + den:<40} {w:>7} {mix:<5} '
-                    f'{spread(ratios):<22} {tgt:<8} {verdict}')
-                del what
+                log(f'{num + " / " + den:<26} {w:>7} {mix:<5} '
+                    f'{spread(ratios):<22} {tgt:<8} {verdict:<8}{what}')
 
 
 if __name__ == '__main__':
