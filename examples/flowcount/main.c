@@ -713,6 +713,18 @@ fc_rx_lcore(uint16_t port, uint16_t q)
 	return rte_get_main_lcore();
 }
 
+/* Does --config poll any RX queue of @port? (else it only sends) */
+static bool
+fc_port_polled(uint16_t port)
+{
+	unsigned int i;
+
+	for (i = 0; i < fc_nb_config; i++)
+		if (fc_config[i].port == port)
+			return true;
+	return false;
+}
+
 static void
 fc_setup_port(uint16_t port, unsigned int nb_workers)
 {
@@ -822,7 +834,8 @@ fc_setup_ports(unsigned int nb_workers)
 			continue;
 		fc_setup_port(port, nb_workers);
 		for (i = 0; i < fc_nb_rxq[port]; i++)
-			if (fc_rx_lcore(port, i) == rte_get_main_lcore())
+			if (fc_port_polled(port) &&
+					fc_rx_lcore(port, i) == rte_get_main_lcore())
 				printf("port %u: RX queue %u is not polled "
 					"(not in --config)\n", port, i);
 	}

@@ -94,6 +94,31 @@ bad "does not exist" -p 0x6
 bad "needs counting" --no-count --flow-dump "$TMP/x.csv"
 bad "cannot open" --rule_ipv4 "$TMP/nonexistent"
 bad "unknown option" --route "$TMP/routes"
+# bad rule files (l3fwd's syntax): the file, the line and what is wrong
+badrule() {
+	local want=$1 family=$2
+	printf '# rules\n%s\n' "$3" > "$TMP/bad.rules"
+	bad "$want" -p 0x1 "--rule_ipv$family" "$TMP/bad.rules"
+}
+badrule "bad.rules:2: depth must be 0 to 32" 4 "R10.0.0.0/33 0"
+badrule "bad.rules:2: depth must be 0 to 128" 6 "R2001:db8::/129 0"
+badrule "not an IPv4 address: '2001:db8::'" 4 "R2001:db8::/32 0"
+badrule "not an IPv6 address" 6 "R10.0.0.0/8 0"
+badrule "a rule starts with 'R'" 4 "10.0.0.0/8 0"
+badrule "ACL rules ('@') are not supported" 4 "@10.0.0.0/8 0.0.0.0/0 0 : 65535 0 : 65535 0x06/0xff"
+badrule "not a port number: 'x'" 4 "R10.0.0.0/8 x"
+badrule "expected 'R<prefix>/<depth> <port>'" 4 "R10.0.0.0/8 0 extra"
+badrule "no '/<depth>'" 4 "R10.0.0.0 0"
+printf '# only comments\n\n' > "$TMP/empty.rules"
+bad "no rules" --rule_ipv4 "$TMP/empty.rules"
+bad "not a MAC address" --eth-dest "0,zz:00"
+bad "expected PORT,MAC" --eth-dest "02:00:00:00:00:01"
+bad "is not pcpu, atomic or array" --counters bogus
+bad "is not table or json" --stats-format xml
+bad "not within 64 to 9600" --max-pkt-len 10
+bad "not within 1 to 65535" --rx-queue-size 0
+bad "counts nothing" --no-count --counters atomic
+bad "cannot write" --stats-file "$TMP/no/such/dir/s.json"
 if run_fc -l 0-1 --vdev net_null0 -- --help > "$TMP/log" 2>&1 &&
 		grep -q -- "--flow-timeout" "$TMP/log"; then
 	echo "PASS: --help"
