@@ -56,7 +56,7 @@ struct flow_table_conf {
 	/** Where the counters live (the speed comparison of schemes). */
 	enum flow_counters_scheme scheme;
 	/** Speed test only: look flows up (and insert new ones) but never
-	 * touch their counters; every count stays 0. */
+	 * update their counters; every count stays 0. */
 	int lookup_only;
 };
 
