@@ -331,7 +331,17 @@ def main():
     ap.add_argument('--mixes', default='rr,zipf')
     ap.add_argument('--cases', default=','.join(CASES))
     ap.add_argument('--no-huge', action='store_true')
+    ap.add_argument('--case', action='append', default=[],
+                    metavar='NAME=ARG,ARG',
+                    help='an extra dpdk-flowcount case with these options')
     opts = ap.parse_args()
+    for spec in opts.case:
+        name, _, args = spec.partition('=')
+        CASES[name] = ('flowcount', [a for a in args.split(',') if a])
+    if opts.case and opts.cases == ','.join(
+            c for c in CASES if c not in [x.partition('=')[0]
+                                          for x in opts.case]):
+        opts.cases = ','.join(CASES)
     # legacy positionals: BUILD FLOWS SECONDS [ROUNDS]
     legacy = opts.legacy + [None] * 3
     smoke = opts.smoke

@@ -24,8 +24,9 @@
 #
 # Options: --smoke (every case once, 20,000 flows, 0.5 s: for CI),
 # --flows N, --seconds S, --warmup S, --rounds R, --workers 1,2,
-# --mixes rr,zipf, --cases LIST, --no-huge (default: 2 MiB hugepages when
-# enough are free, else --no-huge).
+# --mixes rr,zipf, --cases LIST, --case NAME=OPT,OPT (one more
+# dpdk-flowcount case, e.g. --case nocache=--flow-cache,0), --no-huge
+# (default: 2 MiB hugepages when enough are free, else --no-huge).
 set -eu
 cd "$(dirname "$0")/.."
 PYTHON=/usr/bin/python3

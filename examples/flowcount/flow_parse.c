@@ -32,6 +32,25 @@
 /* chains up to this many segments are described on the stack */
 #define FLOW_PARSE_STACK_SEGS 32
 
+/*
+ * rte_pktmbuf_read() of a header whose type has an alignment (the Ethernet
+ * header, the 16-bit ports): the field may sit at any address of a
+ * segment, so it is always copied into @buf. Returns 0, or -1 when the
+ * frame is shorter than off + len.
+ */
+static inline int
+flow_parse_copy(const struct rte_mbuf *m, uint32_t off, uint32_t len,
+		void *buf)
+{
+	const void *p = rte_pktmbuf_read(m, off, len, buf);
+
+	if (p == NULL)
+		return -1;
+	if (p != buf)
+		memcpy(buf, p, len);
+	return 0;
+}
+
 static inline int
 flow_parse_has_ports(uint8_t proto)
 {
@@ -44,16 +63,13 @@ flow_parse_has_ports(uint8_t proto)
 static void
 flow_parse_ports(const struct rte_mbuf *m, uint32_t off, struct flow_key *key)
 {
-	rte_be16_t buf[2];
-	const rte_be16_t *p;
+	rte_be16_t port[2];
 
-	if (!flow_parse_has_ports(key->proto))
+	if (!flow_parse_has_ports(key->proto) ||
+			flow_parse_copy(m, off, sizeof(port), port) != 0)
 		return;
-	p = rte_pktmbuf_read(m, off, sizeof(buf), buf);
-	if (p == NULL)
-		return;
-	key->sport = rte_be_to_cpu_16(p[0]);
-	key->dport = rte_be_to_cpu_16(p[1]);
+	key->sport = rte_be_to_cpu_16(port[0]);
+	key->dport = rte_be_to_cpu_16(port[1]);
 }
 
 static enum flow_class
@@ -139,19 +155,17 @@ flow_parse_mbuf(const struct rte_mbuf *m, struct flow_key *key,
 		uint32_t *l3_off)
 {
 	struct rte_vlan_hdr vbuf;
-	const struct rte_ether_hdr *eth;
-	struct rte_ether_hdr ebuf;
+	struct rte_ether_hdr eth;
 	enum flow_class cls;
-	uint32_t off = sizeof(*eth);
+	uint32_t off = sizeof(eth);
 	uint16_t etype;
 	int tags;
 
 	memset(key, 0, sizeof(*key));
 	*l3_off = 0;
-	eth = rte_pktmbuf_read(m, 0, sizeof(ebuf), &ebuf);
-	if (eth == NULL)
+	if (flow_parse_copy(m, 0, sizeof(eth), &eth) != 0)
 		return FLOW_CLASS_MALFORMED;
-	etype = rte_be_to_cpu_16(eth->ether_type);
+	etype = rte_be_to_cpu_16(eth.ether_type);
 	/* up to two tags of any of the three TPIDs, in any order */
 	for (tags = 0; tags < FLOW_PARSE_MAX_VLAN; tags++) {
 		const struct rte_vlan_hdr *vh;
