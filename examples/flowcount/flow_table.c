@@ -127,6 +127,7 @@ struct flow_burst {
 	enum flow_counters_scheme scheme;
 	int defer;                      /* count at flush, not at count */
 	unsigned int n;                 /* keys added */
+	unsigned int nh;                /* keys hashed (the first nh) */
 	int counted;                    /* flow_burst_count() ran */
 	uint64_t now;
 	uint64_t epoch;
@@ -348,23 +349,40 @@ flow_burst_free(struct flow_burst *b)
 	rte_free(b);
 }
 
-void
-flow_burst_add(struct flow_burst *b, const struct flow_key *key, uint32_t len)
-{
-	unsigned int i = b->n;
-	hash_sig_t sig;
+/*
+ * Keys hashed this many adds after they were added: the parser has just
+ * written a key in stores of 1 to 8 bytes, and a load of 8 bytes that
+ * spans several of them waits until they have all reached the cache
+ * (store forwarding fails); a few packets later they have.
+ */
+#define FLOW_BURST_HASH_LAG 4
 
-	RTE_ASSERT(i < BURST_MAX);
+/* hash the next key and prefetch its flow cache set */
+static inline void
+flow_burst_hash_next(struct flow_burst *b)
+{
+	unsigned int i = b->nh++;
 	/* the table's own hash function, inlined (the key is in L1) */
-	sig = rte_hash_crc(key, sizeof(*key), 0);
-	b->key[i] = key;
-	b->len[i] = len;
+	hash_sig_t sig = rte_hash_crc(b->key[i], sizeof(struct flow_key), 0);
+
 	b->sig[i] = sig;
 	if (b->fc != NULL) {
 		b->set[i] = &b->fc->set[sig & b->fc->mask];
 		rte_prefetch0(b->set[i]);
 	}
+}
+
+void
+flow_burst_add(struct flow_burst *b, const struct flow_key *key, uint32_t len)
+{
+	unsigned int i = b->n;
+
+	RTE_ASSERT(i < BURST_MAX);
+	b->key[i] = key;
+	b->len[i] = len;
 	b->n = i + 1;
+	if (b->n > b->nh + FLOW_BURST_HASH_LAG)
+		flow_burst_hash_next(b);
 }
 
 /* Find the flows of @idx[0..nm) in the rte_hash (inserting new ones), set
@@ -451,6 +469,7 @@ flow_burst_finish(struct flow_burst *b, enum flow_counters_scheme scheme)
 			flow_counters_add(scheme, c, b->len[i], b->now);
 	}
 	b->n = 0;
+	b->nh = 0;
 	b->counted = 0;
 }
 
@@ -489,6 +508,8 @@ flow_burst_count(struct flow_burst *b, uint64_t now,
 {
 	if (b->n == 0)
 		return;
+	while (b->nh < b->n)
+		flow_burst_hash_next(b);
 	b->now = now;
 	b->ws = ws;
 	/* Flow cache sets of an older epoch may hold deleted flows: not
