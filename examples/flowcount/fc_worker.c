@@ -24,6 +24,7 @@
  */
 
 #define _GNU_SOURCE
+#include <stdbool.h>
 #include <sys/resource.h>
 
 #include <rte_byteorder.h>
@@ -31,6 +32,7 @@
 #include <rte_ethdev.h>
 #include <rte_ip.h>
 #include <rte_lcore.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_memcpy.h>
 #include <rte_prefetch.h>
@@ -150,14 +152,33 @@ fc_flush_tx(struct fc_lcore_conf *lc, struct fc_lcore_stats *st)
 	}
 }
 
-static void
-fc_process_burst(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
-		struct flow_burst *fb, uint16_t port,
-		struct rte_mbuf **pkts, uint16_t nb, uint64_t now)
-{
-	struct flow_key keys[FC_MAX_PKT_BURST];
-	uint32_t l3[FC_MAX_PKT_BURST];
+/*
+ * A burst between its parse (and the first stage of its flow lookup) and
+ * the rest of its processing. With --pipeline, a full burst waits here
+ * during the next RX call and parse, so that the cache sets its first
+ * stage prefetched have arrived: it holds mbufs and keys, no flow handle
+ * (its flow lookup starts at flow_burst_count()), so the worker's RCU
+ * quiescent states are unaffected. A burst that is not full is finished at
+ * once, and so is a waiting one after a round without traffic. But an RX
+ * call that blocks (net_pcap reading a FIFO) keeps a waiting burst
+ * uncounted as long as it blocks, so flows do not age as the traffic says:
+ * hence off by default.
+ */
+struct fc_held {
+	struct flow_burst *fb;          /* NULL: not counting */
+	uint16_t port;
+	unsigned int nf;
 	struct rte_mbuf *fwd[FC_MAX_PKT_BURST];
+	uint32_t l3[FC_MAX_PKT_BURST];
+	struct flow_key keys[FC_MAX_PKT_BURST];
+};
+
+/* Classify the burst, count the buckets and the RX counters, start the
+ * flow lookup of its IP packets: @h holds those. */
+static void
+fc_burst_parse(struct fc_held *h, struct fc_lcore_stats *st, uint16_t port,
+		struct rte_mbuf **pkts, uint16_t nb)
+{
 	struct fc_port_stats *rx = &st->port[port];
 	uint64_t bytes = 0;
 	unsigned int nf = 0, i;
@@ -173,13 +194,13 @@ fc_process_burst(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
 			rte_prefetch0(rte_pktmbuf_mtod(
 				pkts[i + FC_PREFETCH_OFFSET], void *));
 		bytes += len;
-		cls = flow_parse_mbuf(m, &keys[nf], &l3[nf]);
+		cls = flow_parse_mbuf(m, &h->keys[nf], &h->l3[nf]);
 		if (likely(cls == FLOW_CLASS_FLOW)) {
 			/* first stage of the flow lookup: its misses overlap
 			 * the parsing of the next packets */
-			if (fb != NULL)
-				flow_burst_add(fb, &keys[nf], len);
-			fwd[nf++] = m;
+			if (h->fb != NULL)
+				flow_burst_add(h->fb, &h->keys[nf], len);
+			h->fwd[nf++] = m;
 			continue;
 		}
 		/* not forwarded: counted in its bucket */
@@ -194,11 +215,23 @@ fc_process_burst(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
 	}
 	fc_counter_add(&rx->rx_pkts, nb);
 	fc_counter_add(&rx->rx_bytes, bytes);
-	if (fb != NULL)
-		flow_burst_count(fb, now, &st->fw);
-	for (i = 0; i < nf; i++) {
-		struct rte_mbuf *m = fwd[i];
-		uint16_t dst = fc_route(lc, &keys[i], port);
+	h->port = port;
+	h->nf = nf;
+}
+
+/* The rest: the flow lookup, routing, rewrite and TX, then the counting. */
+static void
+fc_burst_finish(struct fc_held *h, struct fc_lcore_conf *lc,
+		struct fc_lcore_stats *st, uint64_t now)
+{
+	struct fc_port_stats *rx = &st->port[h->port];
+	unsigned int i;
+
+	if (h->fb != NULL)
+		flow_burst_count(h->fb, now, &st->fw);
+	for (i = 0; i < h->nf; i++) {
+		struct rte_mbuf *m = h->fwd[i];
+		uint16_t dst = fc_route(lc, &h->keys[i], h->port);
 		uint64_t *drop;
 
 		if (unlikely(dst == FC_ROUTE_NONE)) {
@@ -206,7 +239,7 @@ fc_process_burst(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
 			rte_pktmbuf_free(m);
 			continue;
 		}
-		drop = fc_rewrite_ip(m, keys[i].family, l3[i], rx);
+		drop = fc_rewrite_ip(m, h->keys[i].family, h->l3[i], rx);
 		if (unlikely(drop != NULL)) {
 			fc_counter_add(drop, 1);
 			rte_pktmbuf_free(m);
@@ -217,9 +250,9 @@ fc_process_burst(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
 		fc_send(lc, st, dst, m);
 	}
 	/* the last stage, whose lines were prefetched before the routing
-	 * and TX above: nothing is held across the RX call (which may block,
-	 * e.g. net_pcap on a FIFO) */
-	flow_burst_flush(fb);
+	 * and TX above: no flow handle is held past this point */
+	flow_burst_flush(h->fb);
+	h->nf = 0;
 }
 
 int
@@ -230,7 +263,9 @@ fc_worker_main(__rte_unused void *arg)
 	struct fc_lcore_stats *st = RTE_PCPU_LCORE(lcore, fc_stats);
 	struct rte_mbuf *pkts[FC_MAX_PKT_BURST];
 	struct flow_cache *fc = NULL;
-	struct flow_burst *fb = NULL;
+	struct fc_held *held, *pending = NULL;
+	unsigned int next = 0;
+	bool got;
 	uint64_t drain_tsc = (rte_get_tsc_hz() + US_PER_S - 1) / US_PER_S *
 		FC_BURST_TX_DRAIN_US;
 	uint64_t prev_tsc = 0, cur;
@@ -251,10 +286,16 @@ fc_worker_main(__rte_unused void *arg)
 			printf("lcore %u: no flow cache (%s), counting without\n",
 				lcore, rte_strerror(rte_errno));
 	}
-	if (fc_ftable != NULL) {
-		fb = flow_burst_create(fc_ftable, fc, !fc_opt.no_defer,
+	/* two bursts: one waiting (pipeline), one being parsed */
+	held = rte_zmalloc_socket("fc_held", 2 * sizeof(*held),
+		RTE_CACHE_LINE_SIZE, (int)rte_socket_id());
+	if (held == NULL)
+		rte_exit(EXIT_FAILURE, "lcore %u: no memory for bursts\n",
+			lcore);
+	for (i = 0; i < 2 && fc_ftable != NULL; i++) {
+		held[i].fb = flow_burst_create(fc_ftable, fc, !fc_opt.no_defer,
 			(int)rte_socket_id());
-		if (fb == NULL)
+		if (held[i].fb == NULL)
 			rte_exit(EXIT_FAILURE, "lcore %u: no memory for the "
 				"flow table's burst state\n", lcore);
 	}
@@ -266,27 +307,48 @@ fc_worker_main(__rte_unused void *arg)
 			fc_flush_tx(lc, st);
 			prev_tsc = cur;
 		}
+		got = false;
 		for (i = 0; i < lc->n_rx; i++) {
 			uint16_t port = lc->rx[i].port;
 			uint16_t nb = rte_eth_rx_burst(port, lc->rx[i].queue,
 				pkts, FC_MAX_PKT_BURST);
+			struct fc_held *h;
 
 			if (nb == 0)
 				continue;
+			got = true;
 			__atomic_store_n(&st->last_rx_tsc, cur,
 				__ATOMIC_RELAXED);
-			fc_process_burst(lc, st, fb, port, pkts, nb, cur);
+			h = &held[next];
+			next ^= 1;
+			fc_burst_parse(h, st, port, pkts, nb);
+			if (pending != NULL) {
+				fc_burst_finish(pending, lc, st, cur);
+				pending = NULL;
+			}
+			if (nb == FC_MAX_PKT_BURST && fc_opt.pipeline)
+				pending = h;
+			else
+				fc_burst_finish(h, lc, st, cur);
 		}
-		/* fc_process_burst() applied its deferred updates: no flow
-		 * handle is held across this point (the flow cache's
-		 * entries are checked against the aging epoch at the start
-		 * of every burst, see flow_table.h) */
+		/* a round without traffic: nothing waits for more */
+		if (pending != NULL && !got) {
+			fc_burst_finish(pending, lc, st, cur);
+			pending = NULL;
+		}
+		/* no flow handle is held across this point (a waiting burst
+		 * has none; the flow cache's entries are checked against the
+		 * aging epoch at the start of every burst, see flow_table.h) */
 		rte_rcu_qsbr_quiescent(fc_qsbr, lcore);
 	}
+	if (pending != NULL)
+		fc_burst_finish(pending, lc, st, rte_rdtsc());
 	fc_flush_tx(lc, st);
 	rte_rcu_qsbr_thread_offline(fc_qsbr, lcore);
 	rte_rcu_qsbr_thread_unregister(fc_qsbr, lcore);
-	flow_burst_free(fb);
+	for (i = 0; i < 2; i++)
+		flow_burst_free(held[i].fb);
+	rte_free(held);
 	flow_cache_free(fc);
 	/* CPU time of this thread: rates per CPU second do not depend on
 	 * other processes sharing the CPU */

@@ -113,6 +113,7 @@ struct fc_options {
 	bool no_count;
 	bool lookup_only;
 	bool no_defer;
+	bool pipeline;
 	uint32_t mbufs;
 	uint32_t flow_cache;
 	enum flow_counters_scheme counters;

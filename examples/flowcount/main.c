@@ -97,7 +97,8 @@ fc_usage(const char *prog)
 		"    [--stats-interval MS] [--stats-format table|json]\n"
 		"    [--stats-file FILE] [--top N] [--flow-dump FILE|-]\n"
 		"    [--exit-on-idle MS] [--no-count] [--lookup-only]\n"
-		"    [--flow-cache N] [--no-defer] [--mbufs N] [--help]\n"
+		"    [--flow-cache N] [--no-defer] [--pipeline] [--mbufs N]\n"
+		"    [--help]\n"
 		"\n"
 		"Forwards IPv4/IPv6 packets as l3fwd does (LPM routes, MAC rewrite,\n"
 		"TTL/hop limit) and counts the packets and bytes of every flow (outer\n"
@@ -163,6 +164,10 @@ fc_usage(const char *prog)
 		"                        twice --max-flows rounded up)\n"
 		"  --no-defer            update a burst's flow counters right after its\n"
 		"                        lookup, not after routing and TX (speed test)\n"
+		"  --pipeline            a full burst waits for the next burst's RX\n"
+		"                        and parse before its flow lookup goes on (its\n"
+		"                        prefetches get that time); with an input whose\n"
+		"                        RX call blocks (a FIFO), it waits as long\n"
 		"  --mbufs N             mbufs in each packet pool (default as l3fwd,\n"
 		"                        from the queue sizes, at least 8192); net_pcap\n"
 		"                        with infinite_rx=1 keeps the file in mbufs\n"
@@ -315,6 +320,7 @@ enum {
 	FC_OPT_NO_COUNT,
 	FC_OPT_LOOKUP_ONLY,
 	FC_OPT_NO_DEFER,
+	FC_OPT_PIPELINE,
 	FC_OPT_MBUFS,
 	FC_OPT_FLOW_CACHE,
 	FC_OPT_HELP,
@@ -350,6 +356,7 @@ fc_parse_args(int argc, char **argv)
 		{ "no-count", no_argument, NULL, FC_OPT_NO_COUNT },
 		{ "lookup-only", no_argument, NULL, FC_OPT_LOOKUP_ONLY },
 		{ "no-defer", no_argument, NULL, FC_OPT_NO_DEFER },
+		{ "pipeline", no_argument, NULL, FC_OPT_PIPELINE },
 		{ "mbufs", required_argument, NULL, FC_OPT_MBUFS },
 		{ "flow-cache", required_argument, NULL, FC_OPT_FLOW_CACHE },
 		{ "help", no_argument, NULL, FC_OPT_HELP },
@@ -460,6 +467,9 @@ fc_parse_args(int argc, char **argv)
 			break;
 		case FC_OPT_NO_DEFER:
 			fc_opt.no_defer = true;
+			break;
+		case FC_OPT_PIPELINE:
+			fc_opt.pipeline = true;
 			break;
 		case FC_OPT_MBUFS:
 			fc_opt.mbufs = (uint32_t)fc_parse_u64("--mbufs", optarg,

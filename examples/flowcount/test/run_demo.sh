@@ -21,16 +21,17 @@ else
 	fail=1
 fi
 
-# the other counter schemes count the same
-for scheme in atomic array; do
+# the other counter schemes, and the pipeline, count the same
+for opts in "--counters atomic" "--counters array" "--pipeline"; do
+	tag=$(echo "$opts" | tr -d ' -')
 	run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO_DIR/demo.pcap" -- \
-		--counters $scheme --exit-on-idle 200 --stats-interval 0 \
-		--flow-dump "$TMP/out-$scheme.csv" > "$TMP/log" 2>&1 ||
-		{ echo "FAIL: --counters $scheme run failed"; tail "$TMP/log"; exit 1; }
-	if cmp -s "$TMP/out-$scheme.csv" "$DEMO_DIR/demo.flows.csv"; then
-		echo "PASS --counters $scheme: dump equals demo.flows.csv"
+		$opts --exit-on-idle 200 --stats-interval 0 \
+		--flow-dump "$TMP/out-$tag.csv" > "$TMP/log" 2>&1 ||
+		{ echo "FAIL: $opts run failed"; tail "$TMP/log"; exit 1; }
+	if cmp -s "$TMP/out-$tag.csv" "$DEMO_DIR/demo.flows.csv"; then
+		echo "PASS $opts: dump equals demo.flows.csv"
 	else
-		echo "FAIL --counters $scheme: dump differs"
+		echo "FAIL $opts: dump differs"
 		fail=1
 	fi
 done
