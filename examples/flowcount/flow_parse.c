@@ -3,208 +3,264 @@
  */
 
 /*
- * Flow key extraction (FLOWKEY.md). Every read goes through frame_read(),
- * which checks the offset against the total length of the segment chain
- * first, so no byte outside the given segments is ever touched.
+ * Flow key extraction (see flow_parse.h). Every field is read with
+ * rte_pktmbuf_read(): NULL when the frame is shorter than the field's end,
+ * else a pointer into the first segment or to a copy of a field that spans
+ * segments. The rules are those of the guide; where they differ from what
+ * a DPDK helper would do on its own, the code says so.
  */
 
+#include <errno.h>
 #include <inttypes.h>
+#include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_ether.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
 
 #include "flow_parse.h"
 
-#define ETH_HLEN 14u
-#define ETYPE_IPV4 0x0800u
-#define ETYPE_IPV6 0x86DDu
-#define TPID_8021Q 0x8100u
-#define TPID_8021AD 0x88A8u
-#define TPID_QINQ_OLD 0x9100u
-#define MAX_VLAN_TAGS 2
-#define IPV4_MIN_HLEN 20u
-#define IPV6_HLEN 40u
-#define IPV6_MAX_EXT 8
-
-#define PROTO_TCP 6
-#define PROTO_UDP 17
-#define PROTO_SCTP 132
-#define NH_HOPOPTS 0
-#define NH_ROUTING 43
-#define NH_FRAGMENT 44
-#define NH_AH 51
-#define NH_DSTOPTS 60
-
-/* A frame: its segments and their total length. */
-struct frame {
-	const struct flow_seg *segs;
-	unsigned int nb_segs;
-	uint64_t len;
-};
+#define FLOW_PARSE_MAX_VLAN 2
+#define FLOW_PARSE_MAX_IPV6_EXT 8
+/* every extension header the walk knows has at least 8 bytes, and the rules
+ * call one cut short when those 8 are not all in the frame */
+#define FLOW_PARSE_IPV6_EXT_MIN 8u
+/* chains up to this many segments are described on the stack */
+#define FLOW_PARSE_STACK_SEGS 32
 
 /*
- * Copy @n bytes at offset @off of the frame into @dst.
- * Returns 0, or -1 (nothing read) when the frame is shorter than off + n.
+ * rte_pktmbuf_read() of a header whose type has an alignment (the Ethernet
+ * header, the 16-bit ports): the field may sit at any address of a
+ * segment, so it is always copied into @buf. Returns 0, or -1 when the
+ * frame is shorter than off + len.
  */
-static int
-frame_read(const struct frame *f, uint64_t off, void *dst, uint32_t n)
+static inline int
+flow_parse_copy(const struct rte_mbuf *m, uint32_t off, uint32_t len,
+		void *buf)
 {
-	uint8_t *d = dst;
-	unsigned int i;
+	const void *p = rte_pktmbuf_read(m, off, len, buf);
 
-	if (off + n > f->len)
+	if (p == NULL)
 		return -1;
-	/* common case: everything in the first segment */
-	if (off + n <= f->segs[0].len) {
-		memcpy(d, f->segs[0].data + off, n);
-		return 0;
-	}
-	for (i = 0; i < f->nb_segs && n > 0; i++) {
-		uint32_t slen = f->segs[i].len;
-		uint32_t c;
-
-		if (off >= slen) {
-			off -= slen;
-			continue;
-		}
-		c = slen - (uint32_t)off;
-		if (c > n)
-			c = n;
-		memcpy(d, f->segs[i].data + off, c);
-		d += c;
-		n -= c;
-		off = 0;
-	}
+	if (p != buf)
+		memcpy(buf, p, len);
 	return 0;
 }
 
-static inline uint16_t
-be16(const uint8_t *p)
-{
-	return (uint16_t)((p[0] << 8) | p[1]);
-}
-
 static inline int
-proto_has_ports(uint8_t proto)
+flow_parse_has_ports(uint8_t proto)
 {
-	return proto == PROTO_TCP || proto == PROTO_UDP || proto == PROTO_SCTP;
+	return proto == IPPROTO_TCP || proto == IPPROTO_UDP ||
+		proto == IPPROTO_SCTP;
 }
 
-/* Ports at @off when @proto carries them and 4 bytes are there; else 0. */
+/* Ports at @off when @key->proto carries them and the frame holds their 4
+ * bytes; else they stay 0 (a short transport header is not malformed). */
 static void
-read_ports(const struct frame *f, uint64_t off, struct flow_key *key)
+flow_parse_ports(const struct rte_mbuf *m, uint32_t off, struct flow_key *key)
 {
-	uint8_t p[4];
+	rte_be16_t port[2];
 
-	if (proto_has_ports(key->proto) && frame_read(f, off, p, 4) == 0) {
-		key->sport = be16(p);
-		key->dport = be16(p + 2);
-	}
+	if (!flow_parse_has_ports(key->proto) ||
+			flow_parse_copy(m, off, sizeof(port), port) != 0)
+		return;
+	key->sport = rte_be_to_cpu_16(port[0]);
+	key->dport = rte_be_to_cpu_16(port[1]);
 }
 
 static enum flow_class
-parse_ipv4(const struct frame *f, uint64_t off, struct flow_key *key)
+flow_parse_ipv4(const struct rte_mbuf *m, uint32_t off, struct flow_key *key)
 {
-	uint8_t h[IPV4_MIN_HLEN];
+	struct rte_ipv4_hdr buf;
+	const struct rte_ipv4_hdr *h;
 	uint32_t ihl;
 
-	if (frame_read(f, off, h, sizeof(h)) != 0)
+	h = rte_pktmbuf_read(m, off, sizeof(buf), &buf);
+	if (h == NULL || (h->version_ihl >> 4) != 4)
 		return FLOW_CLASS_MALFORMED;
-	ihl = (h[0] & 0x0Fu) * 4u;
-	if ((h[0] >> 4) != 4 || ihl < IPV4_MIN_HLEN || off + ihl > f->len)
+	ihl = rte_ipv4_hdr_len(h);
+	/* the whole header, options included, must be in the frame */
+	if (ihl < sizeof(*h) || off + ihl > rte_pktmbuf_pkt_len(m))
 		return FLOW_CLASS_MALFORMED;
 	key->family = 4;
-	key->proto = h[9];
-	memcpy(key->src, h + 12, 4);
-	memcpy(key->dst, h + 16, 4);
-	/* non-first fragment: no transport header, ports 0 */
-	if ((be16(h + 6) & 0x1FFFu) == 0)
-		read_ports(f, off + ihl, key);
+	key->proto = h->next_proto_id;
+	memcpy(key->src, &h->src_addr, 4);
+	memcpy(key->dst, &h->dst_addr, 4);
+	/* a non-first fragment has no transport header: ports 0 */
+	if ((rte_be_to_cpu_16(h->fragment_offset) &
+			RTE_IPV4_HDR_OFFSET_MASK) == 0)
+		flow_parse_ports(m, off + ihl, key);
 	return FLOW_CLASS_FLOW;
 }
 
 static enum flow_class
-parse_ipv6(const struct frame *f, uint64_t off, struct flow_key *key)
+flow_parse_ipv6(const struct rte_mbuf *m, uint32_t off, struct flow_key *key)
 {
-	uint8_t h[IPV6_HLEN];
-	uint8_t ext[8];
-	uint8_t nh;
+	struct rte_ipv6_hdr buf;
+	const struct rte_ipv6_hdr *h;
+	uint8_t ext_buf[FLOW_PARSE_IPV6_EXT_MIN];
+	int nh, next, i;
 	int first_fragment = 1;
-	int i;
 
-	if (frame_read(f, off, h, sizeof(h)) != 0 || (h[0] >> 4) != 6)
+	h = rte_pktmbuf_read(m, off, sizeof(buf), &buf);
+	if (h == NULL || (rte_be_to_cpu_32(h->vtc_flow) >> 28) != 6)
 		return FLOW_CLASS_MALFORMED;
-	nh = h[6];
-	off += IPV6_HLEN;
-	/* bounded walk of the extension header chain */
-	for (i = 0; i < IPV6_MAX_EXT; i++) {
-		uint32_t hlen;
+	key->family = 6;
+	memcpy(key->src, h->src_addr, 16);
+	memcpy(key->dst, h->dst_addr, 16);
+	nh = h->proto;
+	off += sizeof(*h);
+	/* bounded walk of the extension header chain: hop-by-hop, routing,
+	 * destination options, AH and fragment, as rte_ipv6_get_next_ext()
+	 * knows them */
+	for (i = 0; i < FLOW_PARSE_MAX_IPV6_EXT; i++) {
+		const uint8_t *ext;
+		size_t ext_len = 0;
 
-		if (nh != NH_HOPOPTS && nh != NH_ROUTING && nh != NH_DSTOPTS &&
-				nh != NH_AH && nh != NH_FRAGMENT)
+		if (nh != IPPROTO_HOPOPTS && nh != IPPROTO_ROUTING &&
+				nh != IPPROTO_DSTOPTS && nh != IPPROTO_AH &&
+				nh != IPPROTO_FRAGMENT)
 			break;
-		if (frame_read(f, off, ext, sizeof(ext)) != 0)
+		ext = rte_pktmbuf_read(m, off, sizeof(ext_buf), ext_buf);
+		if (ext == NULL)
 			return FLOW_CLASS_MALFORMED;
-		if (nh == NH_AH) {
-			hlen = ((uint32_t)ext[1] + 2u) * 4u;
-		} else if (nh == NH_FRAGMENT) {
-			hlen = 8;
-			if ((be16(ext + 2) & 0xFFF8u) != 0)
+		next = rte_ipv6_get_next_ext(ext, nh, &ext_len);
+		if (nh == IPPROTO_FRAGMENT) {
+			const struct rte_ipv6_fragment_ext *fh =
+				(const struct rte_ipv6_fragment_ext *)ext;
+
+			if ((rte_be_to_cpu_16(fh->frag_data) &
+					RTE_IPV6_EHDR_FO_MASK) != 0)
 				first_fragment = 0;
-		} else {
-			hlen = ((uint32_t)ext[1] + 1u) * 8u;
 		}
-		nh = ext[0];
-		off += hlen;
+		nh = next;
+		off += (uint32_t)ext_len;
+		/* a non-first fragment ends the walk: its next header is the
+		 * protocol, and there are no ports */
 		if (!first_fragment)
 			break;
 	}
-	key->family = 6;
-	key->proto = nh;
-	memcpy(key->src, h + 8, 16);
-	memcpy(key->dst, h + 24, 16);
+	key->proto = (uint8_t)nh;
 	if (first_fragment)
-		read_ports(f, off, key);
+		flow_parse_ports(m, off, key);
 	return FLOW_CLASS_FLOW;
+}
+
+enum flow_class
+flow_parse_mbuf(const struct rte_mbuf *m, struct flow_key *key,
+		uint32_t *l3_off)
+{
+	struct rte_vlan_hdr vbuf;
+	struct rte_ether_hdr eth;
+	enum flow_class cls;
+	uint32_t off = sizeof(eth);
+	uint16_t etype;
+	int tags;
+
+	memset(key, 0, sizeof(*key));
+	*l3_off = 0;
+	if (flow_parse_copy(m, 0, sizeof(eth), &eth) != 0)
+		return FLOW_CLASS_MALFORMED;
+	etype = rte_be_to_cpu_16(eth.ether_type);
+	/* up to two tags of any of the three TPIDs, in any order */
+	for (tags = 0; tags < FLOW_PARSE_MAX_VLAN; tags++) {
+		const struct rte_vlan_hdr *vh;
+
+		if (etype != RTE_ETHER_TYPE_VLAN &&
+				etype != RTE_ETHER_TYPE_QINQ &&
+				etype != RTE_ETHER_TYPE_QINQ1)
+			break;
+		vh = rte_pktmbuf_read(m, off, sizeof(vbuf), &vbuf);
+		if (vh == NULL)
+			return FLOW_CLASS_MALFORMED;
+		etype = rte_be_to_cpu_16(vh->eth_proto);
+		off += sizeof(*vh);
+	}
+	if (etype == RTE_ETHER_TYPE_IPV4)
+		cls = flow_parse_ipv4(m, off, key);
+	else if (etype == RTE_ETHER_TYPE_IPV6)
+		cls = flow_parse_ipv6(m, off, key);
+	else
+		cls = FLOW_CLASS_NON_IP;
+	if (cls == FLOW_CLASS_FLOW)
+		*l3_off = off;
+	else
+		memset(key, 0, sizeof(*key));
+	return cls;
+}
+
+/* Lay mbuf headers over @segs (no mempool: only the fields
+ * rte_pktmbuf_read() uses are set). */
+static unsigned int
+flow_parse_chain(struct rte_mbuf *chain, const struct flow_seg *segs,
+		unsigned int nb_segs)
+{
+	/* an empty segment still needs an address: pointer arithmetic on
+	 * NULL is undefined even with a zero offset */
+	static const uint8_t empty;
+	unsigned int i, n = 0;
+	uint32_t covered = 0;
+
+	for (i = 0; i < nb_segs && covered < FLOW_PARSE_MAX_DEPTH; i++) {
+		const uint8_t *p = segs[i].len != 0 ? segs[i].data : &empty;
+		uint32_t left = segs[i].len;
+
+		do {
+			uint16_t l = (uint16_t)RTE_MIN(left, (uint32_t)UINT16_MAX);
+			struct rte_mbuf *c = &chain[n];
+
+			memset(c, 0, sizeof(*c));
+			c->buf_addr = (void *)(uintptr_t)p;
+			c->data_len = l;
+			if (n > 0)
+				chain[n - 1].next = c;
+			n++;
+			p += l;
+			left -= l;
+			covered += l;
+		} while (left > 0);
+	}
+	if (n > 0) {
+		chain[0].pkt_len = covered;
+		chain[0].nb_segs = (uint16_t)RTE_MIN(n, (unsigned int)UINT16_MAX);
+	}
+	return n;
 }
 
 enum flow_class
 flow_parse(const struct flow_seg *segs, unsigned int nb_segs,
 		struct flow_key *key)
 {
-	struct frame f = { .segs = segs, .nb_segs = nb_segs, .len = 0 };
+	struct rte_mbuf stack_chain[FLOW_PARSE_STACK_SEGS];
+	struct rte_mbuf *chain = stack_chain;
 	enum flow_class cls;
-	uint8_t b[4];
-	uint64_t off;
-	uint16_t etype;
-	unsigned int i;
-	int tags;
+	unsigned int i, need = 0;
+	uint32_t l3_off;
 
-	memset(key, 0, sizeof(*key));
+	/* headers needed: long segments split at 65535 bytes, and no more
+	 * than the depth the parser reads */
 	for (i = 0; i < nb_segs; i++)
-		f.len += segs[i].len;
-	if (f.len < ETH_HLEN)
-		return FLOW_CLASS_MALFORMED;
-	frame_read(&f, 12, b, 2);
-	etype = be16(b);
-	off = ETH_HLEN;
-	for (tags = 0; tags < MAX_VLAN_TAGS; tags++) {
-		if (etype != TPID_8021Q && etype != TPID_8021AD &&
-				etype != TPID_QINQ_OLD)
-			break;
-		/* tag control information, then the inner EtherType */
-		if (frame_read(&f, off, b, 4) != 0)
+		need += segs[i].len / UINT16_MAX + 1;
+	if (need > FLOW_PARSE_STACK_SEGS) {
+		chain = malloc((size_t)need * sizeof(*chain));
+		if (chain == NULL) {
+			memset(key, 0, sizeof(*key));
+			errno = ENOMEM;
 			return FLOW_CLASS_MALFORMED;
-		etype = be16(b + 2);
-		off += 4;
+		}
 	}
-	if (etype == ETYPE_IPV4)
-		cls = parse_ipv4(&f, off, key);
-	else if (etype == ETYPE_IPV6)
-		cls = parse_ipv6(&f, off, key);
-	else
-		cls = FLOW_CLASS_NON_IP;
-	if (cls != FLOW_CLASS_FLOW)
+	if (flow_parse_chain(chain, segs, nb_segs) == 0) {
 		memset(key, 0, sizeof(*key));
+		cls = FLOW_CLASS_MALFORMED;
+	} else {
+		cls = flow_parse_mbuf(chain, key, &l3_off);
+	}
+	if (chain != stack_chain)
+		free(chain);
 	return cls;
 }
 
@@ -256,7 +312,7 @@ flow_addr_format(uint8_t family, const uint8_t *addr, char *buf, size_t size)
 		return buf;
 	}
 	for (i = 0; i < 8; i++)
-		g[i] = be16(addr + 2 * i);
+		g[i] = (uint16_t)((addr[2 * i] << 8) | addr[2 * i + 1]);
 	/* longest run of zero groups, first one on a tie, at least 2 long */
 	for (i = 0; i < 8; i++) {
 		if (g[i] == 0) {
@@ -307,6 +363,7 @@ int
 flow_csv_special_row(const char *name, uint64_t packets, uint64_t bytes,
 		char *buf, size_t size)
 {
+	/* family, then proto, src, dst, sport and dport empty */
 	return snprintf(buf, size, "%s,,,,,,%" PRIu64 ",%" PRIu64 "\n",
 		name, packets, bytes);
 }

@@ -7,16 +7,21 @@
 
 /**
  * @file
- * Flow key extraction for dpdk-flowcount, by the rules of FLOWKEY.md.
+ * Flow key extraction for dpdk-flowcount, by the flow-key rules written out
+ * in the sample application guide (doc/guides/sample_app_ug/flowcount.rst,
+ * "Flow Key and Counting Rules").
  *
- * Pure C, no DPDK: a frame is given as a chain of segments (pointer,
- * length), as a multi-segment mbuf is, and the parser never reads a byte
- * outside those segments. That makes it usable from a unit test fed by
- * libpcap and from a fuzzer.
+ * The parser reads a frame only through rte_pktmbuf_read(), which checks
+ * every offset against the packet length and copies a field that spans
+ * segments, so no byte outside the mbuf chain is ever touched. It needs
+ * no EAL: the unit test and the fuzzer hand it chains of mbuf headers laid
+ * over their own buffers (flow_parse(), flow_parse_buf()).
  */
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include <rte_mbuf.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,7 +35,7 @@ enum flow_class {
 };
 
 /**
- * Flow key: one direction of an IPv4 or IPv6 5-tuple.
+ * Flow key: one direction of an IPv4 or IPv6 5-tuple, 40 bytes.
  * Always fully written (padding and unused address bytes are zero), so it
  * can be hashed and compared as bytes. Ports are in host byte order.
  */
@@ -44,7 +49,7 @@ struct flow_key {
 	uint8_t dst[16];  /**< Destination address; as src. */
 };
 
-/** One segment of a frame. */
+/** One segment of a frame, for flow_parse(). */
 struct flow_seg {
 	const uint8_t *data;  /**< First byte; may be NULL when len is 0. */
 	uint32_t len;         /**< Bytes readable at data. */
@@ -53,23 +58,44 @@ struct flow_seg {
 /**
  * The parser never looks at bytes beyond this offset of a frame (Ethernet,
  * two VLAN tags, IPv6 header, eight extension headers of the largest size
- * and 4 bytes of ports). A caller that cannot describe the whole chain may
- * stop once its segments cover this many bytes, with the same result.
+ * and 4 bytes of ports): 16,454 bytes.
  */
 #define FLOW_PARSE_MAX_DEPTH (14u + 2u * 4u + 40u + 8u * 2048u + 4u)
 
 /**
  * Classify one frame and extract its flow key.
  *
+ * @param m
+ *   The frame: a valid mbuf chain (pkt_len is the sum of the segments'
+ *   data_len, as every PMD hands it over).
+ * @param key
+ *   Receives the key when the result is FLOW_CLASS_FLOW; zeroed otherwise.
+ * @param l3_off
+ *   Receives the offset of the IPv4 or IPv6 header when the result is
+ *   FLOW_CLASS_FLOW (14, 18 or 22: after the VLAN tags); else 0.
+ * @return
+ *   The class of the frame.
+ */
+enum flow_class flow_parse_mbuf(const struct rte_mbuf *m,
+		struct flow_key *key, uint32_t *l3_off);
+
+/**
+ * flow_parse_mbuf() of a frame given as segments (pointer, length), as a
+ * multi-segment mbuf holds it; for the unit test and the fuzzer. The
+ * segments are described by a chain of mbuf headers (no EAL, no mempool);
+ * a segment longer than an mbuf's 16-bit data_len is split, and the chain
+ * stops once it covers FLOW_PARSE_MAX_DEPTH bytes, which gives the same
+ * result.
+ *
  * @param segs
- *   Segments of the frame, in order. Their lengths are the only bound the
- *   parser uses.
+ *   Segments of the frame, in order.
  * @param nb_segs
  *   Number of segments (0 is an empty frame: malformed).
  * @param key
- *   Receives the key when the result is FLOW_CLASS_FLOW; zeroed otherwise.
+ *   As flow_parse_mbuf().
  * @return
- *   The class of the frame.
+ *   The class of the frame; FLOW_CLASS_MALFORMED with errno ENOMEM when
+ *   the chain of more than 32 headers cannot be allocated.
  */
 enum flow_class flow_parse(const struct flow_seg *segs, unsigned int nb_segs,
 		struct flow_key *key);
@@ -79,9 +105,9 @@ enum flow_class flow_parse_buf(const void *data, uint32_t len,
 		struct flow_key *key);
 
 /**
- * Total order of keys used for the CSV dump (the oracle's order): family,
- * protocol, source address, destination address (numerically), source
- * port, destination port.
+ * Total order of keys used for the CSV dump (the reference's order):
+ * family, protocol, source address, destination address (numerically),
+ * source port, destination port.
  *
  * @return <0, 0 or >0 as memcmp().
  */
@@ -116,8 +142,9 @@ int flow_csv_row(const struct flow_key *key, uint64_t packets,
 		uint64_t bytes, char *buf, size_t size);
 
 /**
- * Write the CSV row of a special bucket (family "non-ip", "malformed", ...,
- * empty key fields).
+ * Write the CSV row of a special bucket ("non-ip", "malformed",
+ * "overflow"): the name in the family column, the five key columns empty,
+ * then packets and bytes, eight columns as the header has.
  *
  * @return Characters written, as snprintf().
  */

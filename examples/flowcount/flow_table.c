@@ -6,16 +6,17 @@
  * Flow table of dpdk-flowcount, see flow_table.h.
  *
  * Life of a flow entry:
- *   insert (worker, under add_lock): pool get (every lcore's copy zeroed)
- *     -> rte_hash_add_key_data(key, handle)
- *   count (worker): RTE_PCPU_LCORE(self, handle)->packets/bytes/last_seen,
- *     plain (relaxed atomic) stores into the lcore's own copy
+ *   insert (worker, under add_lock): flow_counters_get() (every lcore's
+ *     copy zeroed) -> rte_hash_add_key_data(key, handle)
+ *   count (worker): flow_counters_lcore(handle, self)->packets/bytes/
+ *     last_seen, plain (relaxed atomic) stores into the lcore's own copy
+ *     (atomic adds into the shared block with --counters atomic)
  *   age (main): rte_hash_del_key(); remember handle -> key (pending)
  *   grace period over (rte_hash RCU defer queue, on whichever thread
  *     reclaims): free_key_data() pushes the handle on reclaim_ring
  *   reclaim (main): sum the copies one last time (no writer can touch them
  *     any more, so the sum is exact), add them to the totals under the key,
- *     put the handle back to the pool.
+ *     give the handle back (flow_counters_put()).
  *
  * The totals (main lcore only) keep every aged flow's counts merged by key,
  * so a flow that ages out and comes back appears once in the dump.
@@ -23,6 +24,8 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,7 +47,6 @@
 #include "flow_table.h"
 
 #define BURST_MAX 64
-#define POOL_CACHE 32
 #define AGE_BATCH 1024
 
 struct pending {
@@ -58,16 +60,19 @@ struct total {
 };
 
 struct flow_table {
-	struct rte_hash *h;             /* key -> handle, lock-free readers */
-	struct rte_pcpu_mempool *pool;  /* struct flow_counters objects */
+	struct rte_hash *h;             /* key -> block, lock-free readers */
+	struct flow_counter_blocks *blocks; /* the flows' counters */
 	struct rte_ring *reclaim_ring;  /* handles past their grace period */
 	struct rte_hash *pending;       /* handle -> key (main only) */
-	struct rte_hash *totals;        /* key -> struct total (main only) */
+	struct rte_hash *totals;        /* key -> struct total (main writes) */
+	/* taken by main to change the totals, by other threads to read
+	 * them; main reads them without it */
+	pthread_mutex_t totals_lock;
 	struct rte_rcu_qsbr *qsbr;
 	uint32_t max_flows;
 	uint32_t max_totals;
 	rte_spinlock_t add_lock;        /* insert-if-absent */
-	uint32_t out;                   /* handles out (atomic) */
+	uint32_t out;                   /* blocks out (atomic) */
 	uint64_t aged;                  /* written by main only */
 	uint64_t nb_pending;            /* written by main only */
 	uint64_t nb_totals;             /* written by main only */
@@ -85,27 +90,52 @@ struct flow_table {
 	uint64_t epoch __rte_cache_aligned;
 };
 
-/* One flow cache entry: a cache line. */
-struct flow_cache_ent {
-	struct flow_key key;
-	uint32_t sig;
+#define FLOW_CACHE_WAYS 4
+
+/*
+ * One set of a flow cache: a cache line of four ways, each the signature
+ * of a flow's key and this lcore's counters of it (whose line holds the
+ * key, compared there). Valid only while epoch is the table's.
+ */
+struct flow_cache_set {
+	uint32_t sig[FLOW_CACHE_WAYS];
+	struct flow_counters *c[FLOW_CACHE_WAYS];  /* NULL: empty way */
+	uint64_t epoch;                 /* ft->epoch read by its bursts */
+	uint32_t victim;                /* next way to replace */
 	uint32_t unused;
-	struct flow_counters *c;        /* owner lcore's copy; NULL: empty */
-	uint64_t epoch;                 /* ft->epoch read by that burst */
 } __rte_cache_aligned;
 
 struct flow_cache {
-	uint32_t mask;
-	struct flow_cache_ent *ent;
+	uint32_t mask;                  /* sets - 1 */
+	struct flow_cache_set *set;
 };
 
-/* Updates held from the lookup of a burst to flow_defer_flush() (owner
- * lcore only). */
-struct flow_defer {
-	unsigned int n;
+/*
+ * A worker's burst in the flow table (owner lcore only), counted in three
+ * stages so that each one's cache misses are in flight together and have
+ * the worker's other work to complete: flow_burst_add() hashes each key
+ * as it is parsed and prefetches its flow cache set; flow_burst_count()
+ * matches the signatures and prefetches the counter lines; then, after the
+ * caller routed and sent the burst, flow_burst_flush() compares the keys
+ * on those lines, looks the rest up in the rte_hash (inserting new
+ * flows), and counts.
+ */
+struct flow_burst {
+	struct flow_table *ft;
+	struct flow_cache *fc;          /* NULL: the rte_hash alone */
+	struct flow_worker_stats *ws;
+	enum flow_counters_scheme scheme;
+	int defer;                      /* count at flush, not at count */
+	unsigned int n;                 /* keys added */
+	unsigned int nh;                /* keys hashed (the first nh) */
+	int counted;                    /* flow_burst_count() ran */
 	uint64_t now;
-	struct flow_counters *c[BURST_MAX];  /* this lcore's copies */
+	uint64_t epoch;
+	const struct flow_key *key[BURST_MAX];
 	uint32_t len[BURST_MAX];
+	hash_sig_t sig[BURST_MAX];
+	struct flow_cache_set *set[BURST_MAX];
+	struct flow_counters *c[BURST_MAX];  /* this lcore's, or candidate */
 } __rte_cache_aligned;
 
 static inline int
@@ -125,31 +155,6 @@ counter_add(uint64_t *c, uint64_t v)
 {
 	/* only the owning lcore writes: a relaxed store is a plain store */
 	__atomic_store_n(c, *c + v, __ATOMIC_RELAXED);
-}
-
-void
-flow_counters_read(const struct flow_counters *handle, uint64_t *packets,
-		uint64_t *bytes, uint64_t *last_seen)
-{
-	uint64_t sum[2];
-	uint64_t last = 0;
-
-	rte_pcpu_sum_u64(handle, 2, sum);
-	if (last_seen != NULL) {
-		const struct flow_counters *c;
-		unsigned int lcore;
-
-		RTE_PCPU_FOREACH(lcore, c, handle) {
-			uint64_t t = __atomic_load_n(&c->last_seen,
-				__ATOMIC_RELAXED);
-
-			if (t > last)
-				last = t;
-		}
-		*last_seen = last;
-	}
-	*packets = sum[0];
-	*bytes = sum[1];
 }
 
 /* rte_hash RCU: called once a deleted entry's grace period has ended, on
@@ -204,6 +209,7 @@ flow_table_create(const struct flow_table_conf *conf)
 	ft->qsbr = conf->qsbr;
 	ft->lookup_only = conf->lookup_only;
 	rte_spinlock_init(&ft->add_lock);
+	pthread_mutex_init(&ft->totals_lock, NULL);
 
 	/* Cuckoo hashing may refuse an insert before it is full: give it
 	 * twice the room; --max-flows is enforced by the handle count. */
@@ -223,12 +229,14 @@ flow_table_create(const struct flow_table_conf *conf)
 	if (rte_hash_rcu_qsbr_add(ft->h, &rcfg) != 0)
 		goto fail;
 
-	/* The pool's cap leaves room for objects parked in lcore caches;
-	 * the flow limit itself is ft->out. */
-	n = conf->max_flows + POOL_CACHE * 2 * rte_lcore_count();
-	ft->pool = rte_pcpu_mempool_create("fc_flows", n,
-		sizeof(struct flow_counters), POOL_CACHE, 0, NULL, NULL, 0);
-	if (ft->pool == NULL)
+	/* the flow limit itself is ft->out */
+	n = conf->max_flows;
+	ft->blocks = flow_counters_create(&(struct flow_counters_conf){
+		.scheme = conf->scheme,
+		.capacity = n,
+		.socket_id = conf->socket_id,
+	});
+	if (ft->blocks == NULL)
 		goto fail;
 	ft->reclaim_ring = rte_ring_create("fc_reclaim",
 		rte_align32pow2(n + 1), conf->socket_id, RING_F_SC_DEQ);
@@ -257,6 +265,7 @@ struct flow_cache *
 flow_cache_create(struct flow_table *ft, uint32_t entries, int socket_id)
 {
 	struct flow_cache *fc;
+	uint32_t sets = entries / FLOW_CACHE_WAYS;
 
 	if (entries < 16 || !rte_is_power_of_2(entries)) {
 		rte_errno = EINVAL;
@@ -266,14 +275,14 @@ flow_cache_create(struct flow_table *ft, uint32_t entries, int socket_id)
 		socket_id);
 	if (fc == NULL)
 		return NULL;
-	fc->ent = rte_zmalloc_socket("flow_cache_ent",
-		(size_t)entries * sizeof(*fc->ent), RTE_CACHE_LINE_SIZE,
+	fc->set = rte_zmalloc_socket("flow_cache_set",
+		(size_t)sets * sizeof(*fc->set), RTE_CACHE_LINE_SIZE,
 		socket_id);
-	if (fc->ent == NULL) {
+	if (fc->set == NULL) {
 		rte_free(fc);
 		return NULL;
 	}
-	fc->mask = entries - 1;
+	fc->mask = sets - 1;
 	__atomic_fetch_add(&ft->nb_caches, 1, __ATOMIC_RELEASE);
 	return fc;
 }
@@ -283,7 +292,7 @@ flow_cache_free(struct flow_cache *fc)
 {
 	if (fc == NULL)
 		return;
-	rte_free(fc->ent);
+	rte_free(fc->set);
 	rte_free(fc);
 }
 
@@ -301,13 +310,12 @@ flow_insert(struct flow_table *ft, const struct flow_key *key,
 	handle = NULL;
 	if (__atomic_load_n(&ft->out, __ATOMIC_RELAXED) >= ft->max_flows)
 		goto out;
-	if (rte_pcpu_mempool_get(ft->pool, &handle) != 0) {
-		handle = NULL;
+	handle = flow_counters_get(ft->blocks, key);
+	if (handle == NULL)
 		goto out;
-	}
 	if (rte_hash_add_key_data(ft->h, key, handle) != 0) {
 		/* never published: no reader can hold it */
-		rte_pcpu_mempool_put(ft->pool, handle);
+		flow_counters_put(ft->blocks, handle);
 		handle = NULL;
 		goto out;
 	}
@@ -318,154 +326,230 @@ out:
 	return handle;
 }
 
-/* update this lcore's copies (it is their only writer) */
+struct flow_burst *
+flow_burst_create(struct flow_table *ft, struct flow_cache *fc, int defer,
+		int socket_id)
+{
+	struct flow_burst *b;
+
+	b = rte_zmalloc_socket("flow_burst", sizeof(*b), RTE_CACHE_LINE_SIZE,
+		socket_id);
+	if (b == NULL)
+		return NULL;
+	b->ft = ft;
+	b->fc = fc;
+	b->scheme = ft->blocks->scheme;
+	b->defer = defer;
+	return b;
+}
+
+void
+flow_burst_free(struct flow_burst *b)
+{
+	rte_free(b);
+}
+
+/*
+ * Keys hashed this many adds after they were added: the parser has just
+ * written a key in stores of 1 to 8 bytes, and a load of 8 bytes that
+ * spans several of them waits until they have all reached the cache
+ * (store forwarding fails); a few packets later they have.
+ */
+#define FLOW_BURST_HASH_LAG 4
+
+/* hash the next key and prefetch its flow cache set */
 static inline void
-counters_apply(struct flow_counters *const *cs, const uint32_t *lens,
-		unsigned int n, uint64_t now)
+flow_burst_hash_next(struct flow_burst *b)
 {
-	unsigned int i;
+	unsigned int i = b->nh++;
+	/* the table's own hash function, inlined (the key is in L1) */
+	hash_sig_t sig = rte_hash_crc(b->key[i], sizeof(struct flow_key), 0);
 
-	for (i = 0; i < n; i++) {
-		struct flow_counters *c = cs[i];
-
-		counter_add(&c->packets, 1);
-		counter_add(&c->bytes, lens[i]);
-		__atomic_store_n(&c->last_seen, now, __ATOMIC_RELAXED);
+	b->sig[i] = sig;
+	if (b->fc != NULL) {
+		b->set[i] = &b->fc->set[sig & b->fc->mask];
+		rte_prefetch0(b->set[i]);
 	}
 }
 
-struct flow_defer *
-flow_defer_create(int socket_id)
+void
+flow_burst_add(struct flow_burst *b, const struct flow_key *key, uint32_t len)
 {
-	return rte_zmalloc_socket("flow_defer", sizeof(struct flow_defer),
-		RTE_CACHE_LINE_SIZE, socket_id);
+	unsigned int i = b->n;
+
+	RTE_ASSERT(i < BURST_MAX);
+	b->key[i] = key;
+	b->len[i] = len;
+	b->n = i + 1;
+	if (b->n > b->nh + FLOW_BURST_HASH_LAG)
+		flow_burst_hash_next(b);
 }
 
-void
-flow_defer_free(struct flow_defer *d)
+/* Find the flows of @idx[0..nm) in the rte_hash (inserting new ones), set
+ * b->c[] to this lcore's counters of each (NULL: not tracked), fill the
+ * flow cache, and prefetch the counters when @prefetch. */
+static __rte_always_inline void
+flow_burst_lookup(struct flow_burst *b, const uint8_t *idx, unsigned int nm,
+		int prefetch, enum flow_counters_scheme scheme)
 {
-	rte_free(d);
-}
-
-void
-flow_defer_flush(struct flow_defer *d)
-{
-	if (d == NULL || d->n == 0)
-		return;
-	counters_apply(d->c, d->len, d->n, d->now);
-	d->n = 0;
-}
-
-void
-flow_table_count(struct flow_table *ft, struct flow_cache *fc,
-		struct flow_defer *d, const struct flow_key *keys,
-		const uint32_t *lens,
-		unsigned int n, uint64_t now, struct flow_worker_stats *ws)
-{
-	struct flow_counters *cs[BURST_MAX], *uc[BURST_MAX];
-	uint32_t ul[BURST_MAX];
-	struct flow_cache_ent *ce[BURST_MAX];
+	struct flow_table *ft = b->ft;
 	const void *kp[BURST_MAX];
-	hash_sig_t sig[BURST_MAX], msig[BURST_MAX];
-	uint8_t midx[BURST_MAX];
+	hash_sig_t sig[BURST_MAX];
 	void *data[BURST_MAX];
-	uint64_t hits = 0, epoch = 0;
+	uint64_t hits = 0;
 	unsigned int lcore = rte_lcore_id();
-	unsigned int i, nm = 0, nu = 0;
+	unsigned int i, w;
 
-	if (n == 0)
-		return;
-	RTE_ASSERT(n <= BURST_MAX);
-	/* the table's own hash function, inlined (the keys are in L1) */
-	for (i = 0; i < n; i++)
-		sig[i] = rte_hash_crc(&keys[i], sizeof(keys[i]), 0);
-	if (fc != NULL) {
-		/* Entries of an older epoch may hold deleted flows: not used.
-		 * The acquire pairs with the release in flow_table_age(): a
-		 * burst that sees the new epoch also sees the deletes. */
-		epoch = __atomic_load_n(&ft->epoch, __ATOMIC_ACQUIRE);
-		/* the cache entries first, all misses in flight at once */
-		for (i = 0; i < n; i++) {
-			ce[i] = &fc->ent[sig[i] & fc->mask];
-			rte_prefetch0(ce[i]);
-		}
-		for (i = 0; i < n; i++) {
-			const struct flow_cache_ent *e = ce[i];
-
-			if (likely(e->c != NULL && e->epoch == epoch &&
-					e->sig == sig[i] &&
-					key_eq(&e->key, &keys[i]))) {
-				cs[i] = e->c;
-				if (!ft->lookup_only)
-					rte_prefetch0(cs[i]);
-				continue;
-			}
-			midx[nm] = (uint8_t)i;
-			kp[nm] = &keys[i];
-			msig[nm] = sig[i];
-			nm++;
-		}
-	} else {
-		for (i = 0; i < n; i++) {
-			midx[i] = (uint8_t)i;
-			kp[i] = &keys[i];
-			msig[i] = sig[i];
-		}
-		nm = n;
-	}
-	if (nm > 0)
-		rte_hash_lookup_with_hash_bulk_data(ft->h, kp, msig, nm,
-			&hits, data);
-	/* find (or insert) every missed flow and prefetch this lcore's copy
-	 * of its counters, then update them all: the misses overlap */
 	for (i = 0; i < nm; i++) {
-		unsigned int k = midx[i];
-		struct flow_counters *h;
+		kp[i] = b->key[idx[i]];
+		sig[i] = b->sig[idx[i]];
+	}
+	rte_hash_lookup_with_hash_bulk_data(ft->h, kp, sig, nm, &hits, data);
+	for (i = 0; i < nm; i++) {
+		unsigned int k = idx[i];
+		void *h;
 
 		if (likely(hits & (UINT64_C(1) << i)))
 			h = data[i];
 		else
-			h = flow_insert(ft, &keys[k], ws);
+			h = flow_insert(ft, b->key[k], b->ws);
 		if (unlikely(h == NULL)) {
-			cs[k] = NULL;
+			b->c[k] = NULL;
 			continue;
 		}
-		cs[k] = RTE_PCPU_LCORE(lcore, h);
-		if (!ft->lookup_only)
-			rte_prefetch0(cs[k]);
-		if (fc != NULL) {
-			struct flow_cache_ent *e = ce[k];
+		b->c[k] = flow_counters_lcore(ft->blocks, scheme, h, lcore);
+		if (prefetch)
+			rte_prefetch0(b->c[k]);
+		if (b->fc != NULL) {
+			struct flow_cache_set *e = b->set[k];
 
-			e->key = keys[k];
-			e->sig = sig[k];
-			e->c = cs[k];
-			e->epoch = epoch;
+			if (e->epoch != b->epoch) {
+				memset(e->c, 0, sizeof(e->c));
+				e->epoch = b->epoch;
+			}
+			/* an empty way, else the next in turn */
+			for (w = 0; w < FLOW_CACHE_WAYS; w++)
+				if (e->c[w] == NULL)
+					break;
+			if (w == FLOW_CACHE_WAYS) {
+				w = e->victim;
+				e->victim = (w + 1) % FLOW_CACHE_WAYS;
+			}
+			e->sig[w] = b->sig[k];
+			e->c[w] = b->c[k];
 		}
 	}
-	/* the packets of untracked flows now; of the others, keep the copies
-	 * to update and their lengths */
-	for (i = 0; i < n; i++) {
-		if (unlikely(cs[i] == NULL)) {
-			counter_add(&ws->overflow_pkts, 1);
-			counter_add(&ws->overflow_bytes, lens[i]);
+}
+
+/* Stage 3 and the counter updates (see struct flow_burst). */
+static __rte_always_inline void
+flow_burst_finish(struct flow_burst *b, enum flow_counters_scheme scheme)
+{
+	uint8_t idx[BURST_MAX];
+	unsigned int i, nm = 0;
+
+	if (b->fc != NULL) {
+		/* the keys, on the counter lines prefetched at count */
+		for (i = 0; i < b->n; i++)
+			if (unlikely(b->c[i] == NULL ||
+					!key_eq(&b->c[i]->key, b->key[i])))
+				idx[nm++] = (uint8_t)i;
+		if (nm > 0)
+			flow_burst_lookup(b, idx, nm, 0, scheme);
+	}
+	for (i = 0; i < b->n; i++) {
+		struct flow_counters *c = b->c[i];
+
+		if (unlikely(c == NULL)) {
+			counter_add(&b->ws->overflow_pkts, 1);
+			counter_add(&b->ws->overflow_bytes, b->len[i]);
 			continue;
 		}
-		uc[nu] = cs[i];
-		ul[nu++] = lens[i];
+		if (!b->ft->lookup_only)
+			flow_counters_add(scheme, c, b->len[i], b->now);
 	}
-	if (ft->lookup_only)
-		return;
-	if (d == NULL) {
-		counters_apply(uc, ul, nu, now);
+	b->n = 0;
+	b->nh = 0;
+	b->counted = 0;
+}
+
+/* Stage 2 (see struct flow_burst): with a flow cache, the sets' ways give
+ * candidate counter lines; without, the rte_hash gives the counters. */
+static __rte_always_inline void
+flow_burst_match(struct flow_burst *b, enum flow_counters_scheme scheme)
+{
+	uint8_t idx[BURST_MAX];
+	unsigned int i, w;
+
+	if (b->fc == NULL) {
+		for (i = 0; i < b->n; i++)
+			idx[i] = (uint8_t)i;
+		flow_burst_lookup(b, idx, b->n, 1, scheme);
 		return;
 	}
-	/* hold this burst's updates until flow_defer_flush(), after the
-	 * caller's routing and TX, so that the prefetches have landed */
-	counters_apply(d->c, d->len, d->n, d->now);
-	memcpy(d->c, uc, nu * sizeof(uc[0]));
-	memcpy(d->len, ul, nu * sizeof(ul[0]));
-	d->n = nu;
-	d->now = now;
+	for (i = 0; i < b->n; i++) {
+		const struct flow_cache_set *e = b->set[i];
+
+		b->c[i] = NULL;
+		if (e->epoch != b->epoch)
+			continue;
+		for (w = 0; w < FLOW_CACHE_WAYS; w++)
+			if (e->sig[w] == b->sig[i] && e->c[w] != NULL) {
+				b->c[i] = e->c[w];
+				rte_prefetch0(b->c[i]);
+				break;
+			}
+	}
+}
+
+void
+flow_burst_count(struct flow_burst *b, uint64_t now,
+		struct flow_worker_stats *ws)
+{
+	if (b->n == 0)
+		return;
+	while (b->nh < b->n)
+		flow_burst_hash_next(b);
+	b->now = now;
+	b->ws = ws;
+	/* Flow cache sets of an older epoch may hold deleted flows: not
+	 * used. The acquire pairs with the release in flow_table_age(): a
+	 * burst that sees the new epoch also sees the deletes. */
+	if (b->fc != NULL)
+		b->epoch = __atomic_load_n(&b->ft->epoch, __ATOMIC_ACQUIRE);
+	/* one copy of each stage per scheme: no switch per packet */
+	switch (b->scheme) {
+	case FLOW_COUNTERS_ATOMIC:
+		flow_burst_match(b, FLOW_COUNTERS_ATOMIC);
+		break;
+	case FLOW_COUNTERS_ARRAY:
+		flow_burst_match(b, FLOW_COUNTERS_ARRAY);
+		break;
+	default:
+		flow_burst_match(b, FLOW_COUNTERS_PCPU);
+		break;
+	}
+	b->counted = 1;
+	if (!b->defer)
+		flow_burst_flush(b);
+}
+
+void
+flow_burst_flush(struct flow_burst *b)
+{
+	if (b == NULL || !b->counted)
+		return;
+	switch (b->scheme) {
+	case FLOW_COUNTERS_ATOMIC:
+		flow_burst_finish(b, FLOW_COUNTERS_ATOMIC);
+		break;
+	case FLOW_COUNTERS_ARRAY:
+		flow_burst_finish(b, FLOW_COUNTERS_ARRAY);
+		break;
+	default:
+		flow_burst_finish(b, FLOW_COUNTERS_PCPU);
+		break;
+	}
 }
 
 /* Add counts to the totals under @key (main only). */
@@ -474,31 +558,32 @@ totals_add(struct flow_table *ft, const struct flow_key *key,
 		uint64_t packets, uint64_t bytes)
 {
 	void *d;
-	int32_t pos;
 
 	if (packets == 0 && bytes == 0)
 		return;
+	pthread_mutex_lock(&ft->totals_lock);
 	if (rte_hash_lookup_data(ft->totals, key, &d) >= 0) {
 		struct total *t = d;
 
 		t->packets += packets;
 		t->bytes += bytes;
-		return;
-	}
-	if (ft->nb_totals < ft->max_totals) {
+	} else if (ft->nb_totals < ft->max_totals) {
 		struct total *t = &ft->total_mem[ft->nb_totals];
 
 		t->key = *key;
 		t->packets = packets;
 		t->bytes = bytes;
-		pos = rte_hash_add_key_data(ft->totals, key, t);
-		if (pos == 0) {
+		if (rte_hash_add_key_data(ft->totals, key, t) == 0) {
 			ft->nb_totals++;
-			return;
+		} else {
+			ft->totals_overflow_pkts += packets;
+			ft->totals_overflow_bytes += bytes;
 		}
+	} else {
+		ft->totals_overflow_pkts += packets;
+		ft->totals_overflow_bytes += bytes;
 	}
-	ft->totals_overflow_pkts += packets;
-	ft->totals_overflow_bytes += bytes;
+	pthread_mutex_unlock(&ft->totals_lock);
 }
 
 /*
@@ -543,7 +628,8 @@ flow_table_reclaim(struct flow_table *ft)
 			int32_t pos;
 
 			pos = rte_hash_lookup(ft->pending, &handles[i]);
-			flow_counters_read(handles[i], &pk, &by, NULL);
+			flow_counters_read(ft->blocks, handles[i], &pk, &by,
+				NULL);
 			if (pos >= 0) {
 				totals_add(ft, &ft->pending_mem[pos].key, pk,
 					by);
@@ -553,7 +639,7 @@ flow_table_reclaim(struct flow_table *ft)
 				RTE_LOG(ERR, USER1, "flowcount: reclaimed "
 					"handle %p has no key\n", handles[i]);
 			}
-			rte_pcpu_mempool_put(ft->pool, handles[i]);
+			flow_counters_put(ft->blocks, handles[i]);
 			__atomic_fetch_sub(&ft->out, 1, __ATOMIC_RELAXED);
 		}
 	}
@@ -580,7 +666,7 @@ flow_table_age(struct flow_table *ft, uint64_t now, uint64_t timeout_tsc,
 
 			if (data == NULL)   /* reclaim sentinel */
 				continue;
-			flow_counters_read(data, &pk, &by, &last);
+			flow_counters_read(ft->blocks, data, &pk, &by, &last);
 			/* last 0: inserted, first packet not stored yet */
 			if (last != 0 && now > last &&
 					now - last > timeout_tsc) {
@@ -651,9 +737,8 @@ flow_table_info(const struct flow_table *ft, struct flow_table_info *info)
 		&ft->totals_overflow_bytes, __ATOMIC_RELAXED);
 }
 
-/* keep out[0..n) sorted by bytes, largest first */
-static unsigned int
-top_insert(struct flow_stat *out, unsigned int n, unsigned int max,
+unsigned int
+flow_stat_top_insert(struct flow_stat *out, unsigned int n, unsigned int max,
 		const struct flow_stat *s)
 {
 	unsigned int i;
@@ -671,28 +756,73 @@ top_insert(struct flow_stat *out, unsigned int n, unsigned int max,
 	return n < max ? n + 1 : n;
 }
 
+/* the totals kept of @key, under totals_lock; 0 when none */
+static void
+totals_get(struct flow_table *ft, const struct flow_key *key,
+		uint64_t *packets, uint64_t *bytes)
+{
+	void *d;
+
+	*packets = 0;
+	*bytes = 0;
+	if (rte_hash_lookup_data(ft->totals, key, &d) >= 0) {
+		const struct total *t = d;
+
+		*packets = t->packets;
+		*bytes = t->bytes;
+	}
+}
+
 unsigned int
 flow_table_top(struct flow_table *ft, struct flow_stat *out, unsigned int n,
-		unsigned int rcu_id)
+		enum flow_scope scope, unsigned int rcu_id)
 {
 	const void *key;
 	void *data;
 	uint32_t next = 0;
 	unsigned int cnt = 0;
+	uint64_t i;
+	bool live = ft->h != NULL && !ft->finished;
 
-	if (ft->h == NULL || ft->finished)
-		return 0;
-	rte_rcu_qsbr_thread_online(ft->qsbr, rcu_id);
-	while (rte_hash_iterate(ft->h, &key, &data, &next) >= 0) {
+	pthread_mutex_lock(&ft->totals_lock);
+	if (live)
+		rte_rcu_qsbr_thread_online(ft->qsbr, rcu_id);
+	/* live flows, with what they counted before they last aged out */
+	while (live && scope != FLOW_SCOPE_AGED &&
+			rte_hash_iterate(ft->h, &key, &data, &next) >= 0) {
 		struct flow_stat s;
 
-		if (data == NULL)
+		if (data == NULL)   /* reclaim sentinel */
 			continue;
 		s.key = *(const struct flow_key *)key;
-		flow_counters_read(data, &s.packets, &s.bytes, NULL);
-		cnt = top_insert(out, cnt, n, &s);
+		flow_counters_read(ft->blocks, data, &s.packets, &s.bytes,
+			NULL);
+		if (scope == FLOW_SCOPE_ALL) {
+			uint64_t pk, by;
+
+			totals_get(ft, &s.key, &pk, &by);
+			s.packets += pk;
+			s.bytes += by;
+		}
+		cnt = flow_stat_top_insert(out, cnt, n, &s);
 	}
-	rte_rcu_qsbr_thread_offline(ft->qsbr, rcu_id);
+	/* aged flows; with ALL, only those not live again (counted above) */
+	for (i = 0; scope != FLOW_SCOPE_LIVE && i < ft->nb_totals; i++) {
+		const struct total *t = &ft->total_mem[i];
+		struct flow_stat s = {
+			.key = t->key,
+			.packets = t->packets,
+			.bytes = t->bytes,
+		};
+
+		if (scope == FLOW_SCOPE_ALL && live &&
+				rte_hash_lookup(ft->h, &t->key) >= 0)
+			continue;
+		cnt = flow_stat_top_insert(out, cnt, n, &s);
+	}
+	if (live)
+		rte_rcu_qsbr_thread_offline(ft->qsbr, rcu_id);
+	pthread_mutex_unlock(&ft->totals_lock);
 	return cnt;
 }
 
@@ -716,7 +846,7 @@ flow_table_finish(struct flow_table *ft)
 
 		if (data == NULL)
 			continue;
-		flow_counters_read(data, &pk, &by, NULL);
+		flow_counters_read(ft->blocks, data, &pk, &by, NULL);
 		totals_add(ft, key, pk, by);
 		if (live != NULL && nb < (unsigned int)count)
 			live[nb++] = data;
@@ -728,18 +858,20 @@ flow_table_finish(struct flow_table *ft)
 	ft->finished = 1;
 	flow_table_reclaim(ft);
 	for (i = 0; i < nb; i++) {
-		rte_pcpu_mempool_put(ft->pool, live[i]);
+		flow_counters_put(ft->blocks, live[i]);
 		__atomic_fetch_sub(&ft->out, 1, __ATOMIC_RELAXED);
 	}
 	free(live);
 	if (ft->nb_pending != 0)
 		RTE_LOG(WARNING, USER1, "flowcount: %" PRIu64 " aged flows "
 			"never came back from RCU\n", ft->nb_pending);
-	if (rte_pcpu_mempool_free(ft->pool) != 0)
-		RTE_LOG(WARNING, USER1, "flowcount: pool still has %u objects "
-			"out\n", rte_pcpu_mempool_in_use_count(ft->pool));
-	else
-		ft->pool = NULL;
+	if (__atomic_load_n(&ft->out, __ATOMIC_RELAXED) != 0)
+		RTE_LOG(WARNING, USER1, "flowcount: %u counter blocks still "
+			"out\n", __atomic_load_n(&ft->out, __ATOMIC_RELAXED));
+	else {
+		flow_counters_free(ft->blocks);
+		ft->blocks = NULL;
+	}
 }
 
 static int
@@ -750,22 +882,68 @@ stat_cmp(const void *a, const void *b)
 }
 
 int
-flow_table_totals(struct flow_table *ft, struct flow_stat **out)
+flow_table_flows(struct flow_table *ft, struct flow_stat **out,
+		unsigned int rcu_id)
 {
 	struct flow_stat *v;
-	uint64_t i;
+	const void *key;
+	void *data;
+	uint32_t next = 0;
+	size_t n, cap, i;
 
-	v = calloc(ft->nb_totals > 0 ? (size_t)ft->nb_totals : 1, sizeof(*v));
+	/* the totals first (main owns them: no lock to read), then every
+	 * live flow added to its total or appended */
+	n = (size_t)ft->nb_totals;
+	cap = n + (ft->h != NULL ? (size_t)rte_hash_count(ft->h) : 0) + 64;
+	v = malloc(cap * sizeof(*v));
 	if (v == NULL)
 		return -1;
-	for (i = 0; i < ft->nb_totals; i++) {
+	for (i = 0; i < n; i++) {
 		v[i].key = ft->total_mem[i].key;
 		v[i].packets = ft->total_mem[i].packets;
 		v[i].bytes = ft->total_mem[i].bytes;
 	}
-	qsort(v, (size_t)ft->nb_totals, sizeof(*v), stat_cmp);
+	if (ft->h != NULL && !ft->finished) {
+		rte_rcu_qsbr_thread_online(ft->qsbr, rcu_id);
+		while (rte_hash_iterate(ft->h, &key, &data, &next) >= 0) {
+			struct flow_stat s;
+			void *t;
+
+			if (data == NULL)   /* reclaim sentinel */
+				continue;
+			s.key = *(const struct flow_key *)key;
+			flow_counters_read(ft->blocks, data, &s.packets,
+				&s.bytes, NULL);
+			if (rte_hash_lookup_data(ft->totals, &s.key, &t) >= 0) {
+				struct flow_stat *m = &v[(struct total *)t -
+					ft->total_mem];
+
+				m->packets += s.packets;
+				m->bytes += s.bytes;
+				continue;
+			}
+			if (s.packets == 0)  /* inserted, not counted yet */
+				continue;
+			if (n == cap) {
+				struct flow_stat *g;
+
+				cap *= 2;
+				g = realloc(v, cap * sizeof(*v));
+				if (g == NULL) {
+					rte_rcu_qsbr_thread_offline(ft->qsbr,
+						rcu_id);
+					free(v);
+					return -1;
+				}
+				v = g;
+			}
+			v[n++] = s;
+		}
+		rte_rcu_qsbr_thread_offline(ft->qsbr, rcu_id);
+	}
+	qsort(v, n, sizeof(*v), stat_cmp);
 	*out = v;
-	return (int)ft->nb_totals;
+	return (int)n;
 }
 
 void
@@ -774,13 +952,14 @@ flow_table_free(struct flow_table *ft)
 	if (ft == NULL)
 		return;
 	rte_hash_free(ft->h);
-	if (ft->reclaim_ring != NULL && ft->pool != NULL)
+	if (ft->reclaim_ring != NULL && ft->blocks != NULL)
 		flow_table_reclaim(ft);
-	rte_pcpu_mempool_free(ft->pool);
+	flow_counters_free(ft->blocks);
 	rte_ring_free(ft->reclaim_ring);
 	rte_hash_free(ft->pending);
 	rte_hash_free(ft->totals);
 	free(ft->total_mem);
 	free(ft->pending_mem);
+	pthread_mutex_destroy(&ft->totals_lock);
 	rte_free(ft);
 }

@@ -8,8 +8,9 @@
 /**
  * @file
  * Flow table of dpdk-flowcount: an rte_hash (lock-free readers, several
- * writers) from struct flow_key to a handle of an rte_pcpu_mempool object,
- * struct flow_counters, of which every lcore has its own copy.
+ * writers) from struct flow_key to a counter block (flow_counters.h): by
+ * default a handle of an rte_pcpu_mempool object, struct flow_counters,
+ * of which every lcore has its own copy.
  *
  * - Workers (the receiving lcores) look flows up in bursts and update
  *   only their own copy: no lock, no atomic read-modify-write.
@@ -27,14 +28,8 @@
 
 #include <rte_rcu_qsbr.h>
 
+#include "flow_counters.h"
 #include "flow_parse.h"
-
-/** One lcore's counters of one flow. */
-struct flow_counters {
-	uint64_t packets;   /**< Packets received by this lcore. */
-	uint64_t bytes;     /**< Bytes (packet length) received. */
-	uint64_t last_seen; /**< TSC of this lcore's last packet. */
-};
 
 /** Summed view of a flow. */
 struct flow_stat {
@@ -58,8 +53,10 @@ struct flow_table_conf {
 	uint32_t max_totals;    /**< Distinct keys kept for the dump. */
 	struct rte_rcu_qsbr *qsbr; /**< Readers: workers, main, telemetry. */
 	int socket_id;
+	/** Where the counters live (the speed comparison of schemes). */
+	enum flow_counters_scheme scheme;
 	/** Speed test only: look flows up (and insert new ones) but never
-	 * touch their counters; every count stays 0. */
+	 * update their counters; every count stays 0. */
 	int lookup_only;
 };
 
@@ -67,25 +64,26 @@ struct flow_table_conf {
 struct flow_table *flow_table_create(const struct flow_table_conf *conf);
 
 /**
- * A worker's flow cache: a direct-mapped array, indexed by the key's hash,
- * of {key, this lcore's copy of the flow's counters}, in front of the
- * rte_hash. A hit costs one cache line and a 40-byte compare instead of
- * the bucket walk. Only its owner lcore uses it.
+ * A worker's flow cache in front of the rte_hash: 4-way sets of 64 bytes,
+ * indexed by the key's hash, each way the key's 32-bit signature and this
+ * lcore's counters of the flow, on whose line the key is compared. A hit
+ * costs the set's line and the counter line, which counting needs anyway.
+ * Only its owner lcore uses it.
  *
  * Safety with aging: a cached pointer is a flow handle held across
  * bursts, which RCU alone does not allow (a worker holds no handle across
- * its quiescent state). So every entry carries the table's aging epoch
- * that its burst read, and is used only by bursts that read the same
- * epoch. After an aging pass deleted flows, the main lcore advances the
- * epoch and takes an RCU token; flow_table_reclaim() gives no deleted
- * handle back to the pool until every worker has passed a quiescent state
- * after that token, after which all its bursts read the new epoch.
+ * its quiescent state). So every set carries the table's aging epoch that
+ * its burst read, and is used only by bursts that read the same epoch.
+ * After an aging pass deleted flows, the main lcore advances the epoch and
+ * takes an RCU token; flow_table_reclaim() gives no deleted handle back
+ * until every worker has passed a quiescent state after that token, after
+ * which all its bursts read the new epoch.
  */
 struct flow_cache;
 
 /**
  * Create the calling worker's cache of @p entries (a power of two, at
- * least 16) entries of 64 bytes; NULL on error.
+ * least 16; 16 bytes each); NULL on error.
  */
 struct flow_cache *flow_cache_create(struct flow_table *ft,
 		uint32_t entries, int socket_id);
@@ -94,55 +92,53 @@ struct flow_cache *flow_cache_create(struct flow_table *ft,
 void flow_cache_free(struct flow_cache *fc);
 
 /**
- * A worker's deferred counter updates: the flows of one burst, looked up
- * and with this lcore's copy of their counters prefetched, whose counters
- * are updated only at flow_defer_flush(), which the worker calls once it
- * has routed and sent the burst, so that the prefetches have that time to
- * complete.
+ * A worker's burst in the flow table, counted in three stages so that each
+ * stage's cache misses are in flight together and overlap the worker's
+ * other work: flow_burst_add() per packet as it is parsed (hash, prefetch
+ * of the flow cache set), flow_burst_count() after the parse (signatures
+ * matched, counter lines prefetched), flow_burst_flush() after the burst
+ * is routed and sent (keys compared, the rest looked up in the rte_hash and
+ * new flows inserted, counters updated).
  *
  * It holds flow handles, which RCU allows only between two quiescent
- * states: the worker must call flow_defer_flush() before its next
+ * states: the worker must call flow_burst_flush() before its next
  * rte_rcu_qsbr_quiescent() (and, as it does, before its next RX call, so
  * that counts are never behind while the input is idle or blocks). Only
  * its owner lcore uses it.
  */
-struct flow_defer;
+struct flow_burst;
 
-/** Create the calling worker's deferred updates; NULL on error. */
-struct flow_defer *flow_defer_create(int socket_id);
+/**
+ * Create the calling worker's burst state.
+ *
+ * @param fc The worker's flow cache, or NULL for none.
+ * @param defer 0: flow_burst_count() also does the last stage (for speed
+ *   comparison); else flow_burst_flush() does.
+ * @return The state, or NULL (rte_errno ENOMEM).
+ */
+struct flow_burst *flow_burst_create(struct flow_table *ft,
+		struct flow_cache *fc, int defer, int socket_id);
 
 /** Free (NULL is fine); flush it first. */
-void flow_defer_free(struct flow_defer *d);
-
-/** Apply every held update (NULL is fine). */
-void flow_defer_flush(struct flow_defer *d);
+void flow_burst_free(struct flow_burst *b);
 
 /**
- * Count a burst of packets on the calling lcore (a registered, online
- * RCU reader).
- *
- * @param fc The calling lcore's flow cache, or NULL for none.
- * @param d The calling lcore's deferred updates, or NULL to update the
- *   counters of this burst before returning. With @p d, this burst's
- *   updates are held in @p d (after applying any it still held) until
- *   flow_defer_flush().
- * @param keys Keys of the packets.
- * @param lens Packet lengths.
- * @param n Number of packets, at most 64.
- * @param now TSC now.
- * @param ws The calling lcore's worker statistics.
+ * Add one packet of flow @p key (at most 64 per burst; @p key must stay
+ * valid until flow_burst_flush()) of @p len bytes.
  */
-void flow_table_count(struct flow_table *ft, struct flow_cache *fc,
-		struct flow_defer *d, const struct flow_key *keys,
-		const uint32_t *lens, unsigned int n, uint64_t now,
+void flow_burst_add(struct flow_burst *b, const struct flow_key *key,
+		uint32_t len);
+
+/**
+ * Look the burst's flows up (the calling lcore is a registered, online RCU
+ * reader), at TSC @p now; its worker statistics are @p ws.
+ */
+void flow_burst_count(struct flow_burst *b, uint64_t now,
 		struct flow_worker_stats *ws);
 
-/**
- * Read a flow's counters: sums of packets and bytes over all lcores
- * (relaxed atomic loads, rte_pcpu_sum_u64()) and the latest last_seen.
- */
-void flow_counters_read(const struct flow_counters *handle,
-		uint64_t *packets, uint64_t *bytes, uint64_t *last_seen);
+/** Finish the burst: every packet counted in its flow or in overflow.
+ * NULL, or nothing added, is fine. */
+void flow_burst_flush(struct flow_burst *b);
 
 /**
  * Main lcore: delete flows idle for more than @p timeout_tsc, and fold the
@@ -171,30 +167,48 @@ struct flow_table_info {
 /** Read the table counters (any thread). */
 void flow_table_info(const struct flow_table *ft, struct flow_table_info *i);
 
+/** Which flows flow_table_top() ranks. */
+enum flow_scope {
+	FLOW_SCOPE_LIVE = 0, /**< Flows in the table now. */
+	FLOW_SCOPE_AGED,     /**< Counts kept of flows aged out. */
+	FLOW_SCOPE_ALL,      /**< Both, merged by key (the dump's rows). */
+};
+
 /**
- * Top @p n live flows by bytes, largest first.
+ * Top @p n flows of @p scope by bytes, largest first. Any thread; flows
+ * deleted by aging and still waiting for their grace period (a few
+ * milliseconds) are in neither scope.
  *
  * @param rcu_id RCU thread id of the caller (registered; made online
  *   during the walk).
  * @return Number of entries written to @p out.
  */
 unsigned int flow_table_top(struct flow_table *ft, struct flow_stat *out,
-		unsigned int n, unsigned int rcu_id);
+		unsigned int n, enum flow_scope scope, unsigned int rcu_id);
+
+/**
+ * Every flow counted so far: the totals of aged flows merged by key with
+ * the live flows, sorted in dump order. Main lcore (the owner of the
+ * totals) only; also after flow_table_finish().
+ *
+ * @param out Receives a malloc'd array (free() it).
+ * @param rcu_id RCU thread id of the caller (registered).
+ * @return Number of flows, or -1 on allocation failure.
+ */
+int flow_table_flows(struct flow_table *ft, struct flow_stat **out,
+		unsigned int rcu_id);
+
+/** Top-N insertion: keep @p out[0..n) sorted by bytes, largest first.
+ * @return The new number of entries (at most @p max). */
+unsigned int flow_stat_top_insert(struct flow_stat *out, unsigned int n,
+		unsigned int max, const struct flow_stat *s);
 
 /**
  * After the workers stopped (RCU offline): fold the live flows and every
  * pending one into the totals, return all handles, free hash and pool.
- * The totals stay readable with flow_table_totals().
+ * The totals stay readable with flow_table_flows().
  */
 void flow_table_finish(struct flow_table *ft);
-
-/**
- * Totals (aged + live after flow_table_finish()), sorted in dump order.
- *
- * @param out Receives a malloc'd array (free() it).
- * @return Number of flows, or -1 on allocation failure.
- */
-int flow_table_totals(struct flow_table *ft, struct flow_stat **out);
 
 /** Free what is left. */
 void flow_table_free(struct flow_table *ft);

@@ -70,3 +70,20 @@ double_csv() {
 	awk -F, 'BEGIN { OFS = "," } NR == 1 { print; next }
 		{ $7 *= 2; $8 *= 2; print }' "$1"
 }
+
+# fc_summary_port LOG PORT COLUMN: a column of PORT's row in the final
+# summary (2 rx-pkts, 3 tx-pkts, 4 tx-drop, 5 no-route, 6 ttl-exceeded,
+# 7 bad-ip)
+fc_summary_port() {
+	awk -v p="$2" -v c="$3" '/summary after/ { s = 1 }
+		s && /^ *port +rx-pkts/ { t = 1; next }
+		/^total:/ { t = 0 }
+		s && t && $1 == p { print $c }' "$1"
+}
+
+# fc_bucket LOG NAME: packets of bucket NAME (non-ip, malformed, overflow)
+# in the final summary
+fc_bucket() {
+	sed -n '/summary after/,$p' "$1" | sed -n 's/^buckets: //p' |
+		tr ',' '\n' | awk -v n="$2" '$1 == n { print $2 }'
+}

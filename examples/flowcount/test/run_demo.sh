@@ -21,17 +21,31 @@ else
 	fail=1
 fi
 
+# the other counter schemes, and the pipeline, count the same
+for opts in "--counters atomic" "--counters array" "--pipeline"; do
+	tag=$(echo "$opts" | tr -d ' -')
+	run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO_DIR/demo.pcap" -- \
+		$opts --exit-on-idle 200 --stats-interval 0 \
+		--flow-dump "$TMP/out-$tag.csv" > "$TMP/log" 2>&1 ||
+		{ echo "FAIL: $opts run failed"; tail "$TMP/log"; exit 1; }
+	if cmp -s "$TMP/out-$tag.csv" "$DEMO_DIR/demo.flows.csv"; then
+		echo "PASS $opts: dump equals demo.flows.csv"
+	else
+		echo "FAIL $opts: dump differs"
+		fail=1
+	fi
+done
+
 # routing: IPv4 goes to port 1 (net_null, a sink), IPv6 has no route and
 # is dropped as no-route on port 0; counting is the same
 v4=$(awk -F, '/^ipv4/ {n += $7} END {print n + 0}' "$DEMO_DIR/demo.flows.csv")
 v6=$(awk -F, '/^ipv6/ {n += $7} END {print n + 0}' "$DEMO_DIR/demo.flows.csv")
-printf '# demo routes\n127.0.0.0/8 1  # loopback to the sink\n\n' \
-	> "$TMP/routes"
+printf '# demo routes\nR127.0.0.0/8 1\n\n' > "$TMP/routes"
 run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO_DIR/demo.pcap" --vdev net_null0 \
-	-- -p 0x3 --config "(0,0,1)" --route "$TMP/routes" --exit-on-idle 200 \
+	-- -p 0x3 --config "(0,0,1)" --rule_ipv4 "$TMP/routes" --exit-on-idle 200 \
 	--stats-interval 0 --flow-dump "$TMP/out2.csv" > "$TMP/log" 2>&1 ||
 	{ echo "FAIL: routed run failed"; tail "$TMP/log"; exit 1; }
-# port rows of the final summary: port rx tx tx-drop no-route no-port
+# port rows of the final summary: port rx tx tx-drop no-route ttl bad-ip
 ports=$(sed -n '/^=== flowcount summary/,$p' "$TMP/log" |
 	awk '$1 == "port" {on = 1; next} on && $1 ~ /^[0-9]+$/ {print} /^total/ {on = 0}')
 p0=$(echo "$ports" | awk '$1 == 0')
@@ -93,9 +107,33 @@ bad "main lcore" --config "(0,0,0)"
 bad "not enabled" --config "(0,0,5)"
 bad "does not exist" -p 0x6
 bad "needs counting" --no-count --flow-dump "$TMP/x.csv"
-bad "cannot open" --route "$TMP/nonexistent"
-printf '10.0.0.0/33 0\n' > "$TMP/bad.route"
-bad "prefix length" --route "$TMP/bad.route"
+bad "cannot open" --rule_ipv4 "$TMP/nonexistent"
+bad "unknown option" --route "$TMP/routes"
+# bad rule files (l3fwd's syntax): the file, the line and what is wrong
+badrule() {
+	local want=$1 family=$2
+	printf '# rules\n%s\n' "$3" > "$TMP/bad.rules"
+	bad "$want" -p 0x1 "--rule_ipv$family" "$TMP/bad.rules"
+}
+badrule "bad.rules:2: depth must be 0 to 32" 4 "R10.0.0.0/33 0"
+badrule "bad.rules:2: depth must be 0 to 128" 6 "R2001:db8::/129 0"
+badrule "not an IPv4 address: '2001:db8::'" 4 "R2001:db8::/32 0"
+badrule "not an IPv6 address" 6 "R10.0.0.0/8 0"
+badrule "a rule starts with 'R'" 4 "10.0.0.0/8 0"
+badrule "ACL rules ('@') are not supported" 4 "@10.0.0.0/8 0.0.0.0/0 0 : 65535 0 : 65535 0x06/0xff"
+badrule "not a port number: 'x'" 4 "R10.0.0.0/8 x"
+badrule "expected 'R<prefix>/<depth> <port>'" 4 "R10.0.0.0/8 0 extra"
+badrule "no '/<depth>'" 4 "R10.0.0.0 0"
+printf '# only comments\n\n' > "$TMP/empty.rules"
+bad "no rules" --rule_ipv4 "$TMP/empty.rules"
+bad "not a MAC address" --eth-dest "0,zz:00"
+bad "expected PORT,MAC" --eth-dest "02:00:00:00:00:01"
+bad "is not pcpu, atomic or array" --counters bogus
+bad "is not table or json" --stats-format xml
+bad "not within 64 to 9600" --max-pkt-len 10
+bad "not within 1 to 65535" --rx-queue-size 0
+bad "counts nothing" --no-count --counters atomic
+bad "cannot write" --stats-file "$TMP/no/such/dir/s.json"
 if run_fc -l 0-1 --vdev net_null0 -- --help > "$TMP/log" 2>&1 &&
 		grep -q -- "--flow-timeout" "$TMP/log"; then
 	echo "PASS: --help"

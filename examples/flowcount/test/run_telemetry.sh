@@ -35,12 +35,19 @@ query() {
 query /flowcount/stats '/flowcount/flows,3' > "$TMP/q1"
 sleep 0.5
 query /flowcount/stats > "$TMP/q2"
+query '/flowcount/flows,abc' > "$TMP/e1"
+query '/flowcount/flows,-1' > "$TMP/e2"
+query '/flowcount/flows,3,bogus' > "$TMP/e3"
+query '/flowcount/stats,1' > "$TMP/e4"
+query '/flowcount/flows,2,all' > "$TMP/q3"
+query '/flowcount/flows,2,aged' > "$TMP/q4"
 kill -INT $app
 wait $app
 rc=$?
 
 cat "$TMP/q1" "$TMP/q2"
-"$PYTHON" - "$TMP/q1" "$TMP/q2" "$DEMO_DIR/demo.flows.csv" <<'PY'
+"$PYTHON" - "$TMP/q1" "$TMP/q2" "$DEMO_DIR/demo.flows.csv" "$TMP/e1" \
+	"$TMP/e2" "$TMP/e3" "$TMP/e4" "$TMP/q3" "$TMP/q4" <<'PY'
 import json, sys
 def replies(path):
     out = {}
@@ -80,6 +87,21 @@ for f in top:
               'packets', 'bytes'):
         if k not in f:
             errors.append(f'flow without {k}')
+# bad parameters: an error message, not null
+for path, cmd in zip(sys.argv[4:8], ['/flowcount/flows'] * 3 +
+                     ['/flowcount/stats']):
+    r = replies(path).get(cmd)
+    if not isinstance(r, dict) or 'error' not in r:
+        errors.append(f'{path}: no error message: {r}')
+    else:
+        print(f'bad parameters: {r["error"]}')
+# scopes: all = live here (nothing aged), aged is empty
+q3 = list(replies(sys.argv[8])['/flowcount/flows'].values())
+q4 = replies(sys.argv[9])['/flowcount/flows']
+if q3 != top[:2]:
+    errors.append(f'scope all {q3} is not the top 2 live {top[:2]}')
+if q4 not in ({}, None, []):
+    errors.append(f'scope aged not empty: {q4}')
 for e in errors:
     print('FAIL:', e)
 sys.exit(1 if errors else 0)
@@ -90,7 +112,7 @@ if [ $rc -ne 0 ]; then
 	tail "$TMP/log"
 	exit 1
 fi
-if ! grep -q "signal 2 received" "$TMP/log" ||
+if ! grep -q "signal 2 (.*) received" "$TMP/log" ||
 		! grep -q "summary after" "$TMP/log"; then
 	echo "FAIL: no clean stop with summary after SIGINT"
 	tail "$TMP/log"

@@ -1,0 +1,599 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+/*
+ * Reports of dpdk-flowcount (see fc_report.h). The table, the JSON line and
+ * the dump each render one struct fc_snapshot; the telemetry commands take
+ * their own, from the telemetry thread.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_lcore.h>
+#include <rte_telemetry.h>
+
+#include "fc_report.h"
+#include "flow_parse.h"
+
+/* flows in one /flowcount/flows answer (a telemetry reply holds 16 KiB) */
+#define FC_TEL_MAX_FLOWS 50u
+
+void
+fc_snapshot_take(struct fc_snapshot *s, const struct fc_snapshot *prev,
+		bool final, unsigned int nb_top, enum flow_scope top_scope,
+		unsigned int rcu_id)
+{
+	const struct fc_lcore_stats *st;
+	uint64_t hz = rte_get_tsc_hz(), now = rte_rdtsc();
+	unsigned int lcore, p;
+
+	memset(s, 0, sizeof(*s));
+	s->final = final;
+	s->secs = (double)(now - fc_start_tsc) / hz;
+	s->interval = prev != NULL ? s->secs - prev->secs : s->secs;
+	RTE_PCPU_FOREACH(lcore, st, fc_stats) {
+		for (p = 0; p < FC_MAX_PORTS; p++) {
+			const struct fc_port_stats *ps = &st->port[p];
+			struct fc_port_stats *d = &s->port[p];
+
+			d->rx_pkts += fc_counter_load(&ps->rx_pkts);
+			d->rx_bytes += fc_counter_load(&ps->rx_bytes);
+			d->tx_pkts += fc_counter_load(&ps->tx_pkts);
+			d->tx_drop += fc_counter_load(&ps->tx_drop);
+			d->no_route += fc_counter_load(&ps->no_route);
+			d->ttl_exceeded += fc_counter_load(&ps->ttl_exceeded);
+			d->bad_ip += fc_counter_load(&ps->bad_ip);
+			s->lcore[lcore].rx_pkts +=
+				fc_counter_load(&ps->rx_pkts);
+			s->lcore[lcore].rx_bytes +=
+				fc_counter_load(&ps->rx_bytes);
+		}
+		s->non_ip_pkts += fc_counter_load(&st->non_ip_pkts);
+		s->non_ip_bytes += fc_counter_load(&st->non_ip_bytes);
+		s->malformed_pkts += fc_counter_load(&st->malformed_pkts);
+		s->malformed_bytes += fc_counter_load(&st->malformed_bytes);
+		s->overflow_pkts += fc_counter_load(&st->fw.overflow_pkts);
+		s->overflow_bytes += fc_counter_load(&st->fw.overflow_bytes);
+		s->lcore[lcore].flows_created =
+			fc_counter_load(&st->fw.flows_created);
+		s->flows_created += s->lcore[lcore].flows_created;
+		s->lcore[lcore].cpu_ns = fc_counter_load(&st->cpu_ns);
+	}
+	for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++) {
+		uint64_t before = prev != NULL ? prev->lcore[lcore].rx_pkts : 0;
+
+		if (s->interval > 0)
+			s->lcore[lcore].mpps = (double)(s->lcore[lcore].rx_pkts -
+				before) / s->interval / 1e6;
+	}
+	for (p = 0; p < FC_MAX_PORTS; p++) {
+		const struct fc_port_stats *d = &s->port[p];
+
+		s->total.rx_pkts += d->rx_pkts;
+		s->total.rx_bytes += d->rx_bytes;
+		s->total.tx_pkts += d->tx_pkts;
+		s->total.tx_drop += d->tx_drop;
+		s->total.no_route += d->no_route;
+		s->total.ttl_exceeded += d->ttl_exceeded;
+		s->total.bad_ip += d->bad_ip;
+	}
+	if (fc_ftable != NULL) {
+		flow_table_info(fc_ftable, &s->fi);
+		/* aged packets whose key found no room in the totals */
+		s->overflow_pkts += s->fi.totals_overflow_pkts;
+		s->overflow_bytes += s->fi.totals_overflow_bytes;
+		s->top_scope = top_scope;
+		if (nb_top > 0 && !fc_opt.lookup_only)
+			s->nb_top = flow_table_top(fc_ftable, s->top,
+				RTE_MIN(nb_top, (unsigned int)FC_MAX_TOP),
+				top_scope, rcu_id);
+	}
+}
+
+static const char *
+fc_scope_name(enum flow_scope scope)
+{
+	switch (scope) {
+	case FLOW_SCOPE_AGED:
+		return "aged";
+	case FLOW_SCOPE_ALL:
+		return "all";
+	default:
+		return "live";
+	}
+}
+
+static void
+fc_format_flow(const struct flow_key *k, char *buf, size_t size)
+{
+	char s[FLOW_ADDR_STRLEN], d[FLOW_ADDR_STRLEN];
+
+	flow_addr_format(k->family, k->src, s, sizeof(s));
+	flow_addr_format(k->family, k->dst, d, sizeof(d));
+	if (k->family == 4)
+		snprintf(buf, size, "ipv4 %3u %s:%u > %s:%u", k->proto, s,
+			k->sport, d, k->dport);
+	else
+		snprintf(buf, size, "ipv6 %3u [%s]:%u > [%s]:%u", k->proto, s,
+			k->sport, d, k->dport);
+}
+
+static void
+fc_report_table(const struct fc_snapshot *s, FILE *out)
+{
+	uint64_t drops;
+	unsigned int lcore, p, i;
+
+	fprintf(out, "\n=== flowcount %s %.3f s ===\n", s->final ?
+		"summary after" : "at", s->secs);
+	fprintf(out, "%6s %14s %16s %10s %12s%s\n", "lcore", "rx-pkts",
+		"rx-bytes", "flows-new", s->final ? "avg-Mpps" : "Mpps",
+		s->final ? "  Mpps/cpu-s" : "");
+	for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++) {
+		if (fc_lcore_conf[lcore].n_rx == 0)
+			continue;
+		fprintf(out, "%6u %14" PRIu64 " %16" PRIu64 " %10" PRIu64
+			" %12.3f", lcore, s->lcore[lcore].rx_pkts,
+			s->lcore[lcore].rx_bytes, s->lcore[lcore].flows_created,
+			s->lcore[lcore].mpps);
+		if (s->final && s->lcore[lcore].cpu_ns > 0)
+			fprintf(out, " %12.3f", s->lcore[lcore].rx_pkts * 1e3 /
+				(double)s->lcore[lcore].cpu_ns);
+		fprintf(out, "\n");
+	}
+	fprintf(out, "%6s %14s %14s %10s %10s %12s %10s\n", "port", "rx-pkts",
+		"tx-pkts", "tx-drop", "no-route", "ttl-exceeded", "bad-ip");
+	for (p = 0; p < FC_MAX_PORTS; p++) {
+		const struct fc_port_stats *d = &s->port[p];
+
+		if (!(fc_opt.portmask & (1u << p)))
+			continue;
+		fprintf(out, "%6u %14" PRIu64 " %14" PRIu64 " %10" PRIu64
+			" %10" PRIu64 " %12" PRIu64 " %10" PRIu64 "\n", p,
+			d->rx_pkts, d->tx_pkts, d->tx_drop, d->no_route,
+			d->ttl_exceeded, d->bad_ip);
+	}
+	drops = s->total.tx_drop + s->total.no_route + s->total.ttl_exceeded +
+		s->total.bad_ip + s->non_ip_pkts + s->malformed_pkts;
+	fprintf(out, "total: rx %" PRIu64 " pkts %" PRIu64 " bytes, tx %" PRIu64
+		", drops %" PRIu64 " (tx %" PRIu64 ", no-route %" PRIu64
+		", ttl-exceeded %" PRIu64 ", bad-ip %" PRIu64 ", non-ip %"
+		PRIu64 ", malformed %" PRIu64 ")\n", s->total.rx_pkts,
+		s->total.rx_bytes, s->total.tx_pkts, drops, s->total.tx_drop,
+		s->total.no_route, s->total.ttl_exceeded, s->total.bad_ip,
+		s->non_ip_pkts, s->malformed_pkts);
+	fprintf(out, "buckets: non-ip %" PRIu64 " pkts %" PRIu64 " bytes, "
+		"malformed %" PRIu64 " pkts %" PRIu64 " bytes, overflow %"
+		PRIu64 " pkts %" PRIu64 " bytes\n", s->non_ip_pkts,
+		s->non_ip_bytes, s->malformed_pkts, s->malformed_bytes,
+		s->overflow_pkts, s->overflow_bytes);
+	if (fc_ftable == NULL) {
+		fprintf(out, "flows: not counted (--no-count)\n");
+		return;
+	}
+	fprintf(out, "flows: live %" PRIu64 ", created %" PRIu64 ", aged %"
+		PRIu64 ", waiting for RCU %" PRIu64 ", max %" PRIu64 "\n",
+		s->fi.live, s->flows_created, s->fi.aged, s->fi.pending,
+		s->fi.max_flows);
+	if (s->nb_top == 0)
+		return;
+	fprintf(out, "top %u flows by bytes (%s):\n", s->nb_top,
+		s->top_scope == FLOW_SCOPE_ALL ? "all, aged included" :
+		fc_scope_name(s->top_scope));
+	for (i = 0; i < s->nb_top; i++) {
+		char buf[160];
+
+		fc_format_flow(&s->top[i].key, buf, sizeof(buf));
+		fprintf(out, "  %-64s %10" PRIu64 " pkts %14" PRIu64
+			" bytes\n", buf, s->top[i].packets, s->top[i].bytes);
+	}
+}
+
+static void
+fc_json_flow(FILE *out, const struct flow_stat *f)
+{
+	char a[FLOW_ADDR_STRLEN], b[FLOW_ADDR_STRLEN];
+
+	fprintf(out, "{\"family\":\"ipv%u\",\"proto\":%u,\"src\":\"%s\","
+		"\"dst\":\"%s\",\"sport\":%u,\"dport\":%u,\"packets\":%" PRIu64
+		",\"bytes\":%" PRIu64 "}", f->key.family, f->key.proto,
+		flow_addr_format(f->key.family, f->key.src, a, sizeof(a)),
+		flow_addr_format(f->key.family, f->key.dst, b, sizeof(b)),
+		f->key.sport, f->key.dport, f->packets, f->bytes);
+}
+
+/* One line; the schema is in the guide ("JSON Statistics"). */
+static void
+fc_report_json(const struct fc_snapshot *s, FILE *out)
+{
+	unsigned int lcore, p, i;
+	const char *sep = "";
+
+	fprintf(out, "{\"type\":\"%s\",\"time_s\":%.6f,\"interval_s\":%.6f,"
+		"\"rx_pkts\":%" PRIu64 ",\"rx_bytes\":%" PRIu64 ",\"tx_pkts\":%"
+		PRIu64 ",\"drops\":{\"tx\":%" PRIu64 ",\"no_route\":%" PRIu64
+		",\"ttl_exceeded\":%" PRIu64 ",\"bad_ip\":%" PRIu64
+		",\"non_ip\":%" PRIu64 ",\"malformed\":%" PRIu64 "}",
+		s->final ? "summary" : "interval", s->secs, s->interval,
+		s->total.rx_pkts, s->total.rx_bytes, s->total.tx_pkts,
+		s->total.tx_drop, s->total.no_route, s->total.ttl_exceeded,
+		s->total.bad_ip, s->non_ip_pkts, s->malformed_pkts);
+	fprintf(out, ",\"buckets\":{\"non_ip\":{\"pkts\":%" PRIu64 ",\"bytes\":%"
+		PRIu64 "},\"malformed\":{\"pkts\":%" PRIu64 ",\"bytes\":%"
+		PRIu64 "},\"overflow\":{\"pkts\":%" PRIu64 ",\"bytes\":%" PRIu64
+		"}}", s->non_ip_pkts, s->non_ip_bytes, s->malformed_pkts,
+		s->malformed_bytes, s->overflow_pkts, s->overflow_bytes);
+	if (fc_ftable != NULL)
+		fprintf(out, ",\"flows\":{\"live\":%" PRIu64 ",\"created\":%"
+			PRIu64 ",\"aged\":%" PRIu64 ",\"rcu_pending\":%" PRIu64
+			",\"max\":%" PRIu64 "}", s->fi.live, s->flows_created,
+			s->fi.aged, s->fi.pending, s->fi.max_flows);
+	else
+		fprintf(out, ",\"flows\":null");
+	fprintf(out, ",\"lcores\":[");
+	for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++) {
+		if (fc_lcore_conf[lcore].n_rx == 0)
+			continue;
+		fprintf(out, "%s{\"lcore\":%u,\"rx_pkts\":%" PRIu64
+			",\"rx_bytes\":%" PRIu64 ",\"flows_created\":%" PRIu64
+			",\"mpps\":%.6f", sep, lcore, s->lcore[lcore].rx_pkts,
+			s->lcore[lcore].rx_bytes, s->lcore[lcore].flows_created,
+			s->lcore[lcore].mpps);
+		if (s->final)
+			fprintf(out, ",\"cpu_s\":%.6f",
+				s->lcore[lcore].cpu_ns / 1e9);
+		fprintf(out, "}");
+		sep = ",";
+	}
+	fprintf(out, "],\"ports\":[");
+	sep = "";
+	for (p = 0; p < FC_MAX_PORTS; p++) {
+		const struct fc_port_stats *d = &s->port[p];
+
+		if (!(fc_opt.portmask & (1u << p)))
+			continue;
+		fprintf(out, "%s{\"port\":%u,\"rx_pkts\":%" PRIu64
+			",\"rx_bytes\":%" PRIu64 ",\"tx_pkts\":%" PRIu64
+			",\"tx_drop\":%" PRIu64 ",\"no_route\":%" PRIu64
+			",\"ttl_exceeded\":%" PRIu64 ",\"bad_ip\":%" PRIu64 "}",
+			sep, p, d->rx_pkts, d->rx_bytes, d->tx_pkts,
+			d->tx_drop, d->no_route, d->ttl_exceeded, d->bad_ip);
+		sep = ",";
+	}
+	fprintf(out, "],\"top_scope\":\"%s\",\"top\":[",
+		fc_scope_name(s->top_scope));
+	for (i = 0; i < s->nb_top; i++) {
+		if (i > 0)
+			fputc(',', out);
+		fc_json_flow(out, &s->top[i]);
+	}
+	fprintf(out, "]}\n");
+}
+
+void
+fc_report_stats(const struct fc_snapshot *s, FILE *out)
+{
+	if (fc_opt.stats_format == FC_STATS_JSON)
+		fc_report_json(s, out);
+	else
+		fc_report_table(s, out);
+	fflush(out);
+}
+
+int
+fc_report_check_dump_path(const char *path)
+{
+	char tmp[PATH_MAX];
+	FILE *f;
+
+	if (strcmp(path, "-") == 0)
+		return 0;
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
+		fprintf(stderr, "%s: --flow-dump: path too long\n", fc_prgname);
+		return -1;
+	}
+	f = fopen(tmp, "w");
+	if (f == NULL) {
+		fprintf(stderr, "%s: --flow-dump: cannot write %s: %s\n",
+			fc_prgname, tmp, strerror(errno));
+		return -1;
+	}
+	fclose(f);
+	unlink(tmp);
+	return 0;
+}
+
+static void
+fc_dump_rows(FILE *f, const struct flow_stat *v, int n,
+		const struct fc_snapshot *s)
+{
+	char row[FLOW_CSV_ROW_MAX];
+	int i;
+
+	fprintf(f, "%s\n", FLOW_CSV_HEADER);
+	for (i = 0; i < n; i++) {
+		flow_csv_row(&v[i].key, v[i].packets, v[i].bytes, row,
+			sizeof(row));
+		fputs(row, f);
+	}
+	if (s->non_ip_pkts) {
+		flow_csv_special_row("non-ip", s->non_ip_pkts, s->non_ip_bytes,
+			row, sizeof(row));
+		fputs(row, f);
+	}
+	if (s->malformed_pkts) {
+		flow_csv_special_row("malformed", s->malformed_pkts,
+			s->malformed_bytes, row, sizeof(row));
+		fputs(row, f);
+	}
+	if (s->overflow_pkts) {
+		flow_csv_special_row("overflow", s->overflow_pkts,
+			s->overflow_bytes, row, sizeof(row));
+		fputs(row, f);
+	}
+}
+
+int
+fc_report_dump(const char *path, const struct flow_stat *flows, int n,
+		const struct fc_snapshot *s)
+{
+	char tmp[PATH_MAX];
+	FILE *f;
+
+	if (strcmp(path, "-") == 0) {
+		fc_dump_rows(stdout, flows, n, s);
+		fflush(stdout);
+		return 0;
+	}
+	/* write aside, then rename: a reader never sees half a dump */
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (f == NULL) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", fc_prgname, tmp,
+			strerror(errno));
+		return -1;
+	}
+	fc_dump_rows(f, flows, n, s);
+	if (fclose(f) != 0 || rename(tmp, path) != 0) {
+		fprintf(stderr, "%s: error writing %s: %s\n", fc_prgname, path,
+			strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	printf("flow dump: %d flows written to %s\n", n, path);
+	return 0;
+}
+
+/* ------------------------------------------------------------ telemetry */
+
+/* The telemetry callbacks run on the telemetry thread: they read only
+ * while fc_tel_ready, under fc_tel_lock. */
+static pthread_mutex_t fc_tel_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool fc_tel_ready;
+
+static void
+fc_tel_flow(struct rte_tel_data *d, const struct flow_stat *s)
+{
+	char a[FLOW_ADDR_STRLEN];
+
+	rte_tel_data_add_dict_string(d, "family",
+		s->key.family == 4 ? "ipv4" : "ipv6");
+	rte_tel_data_add_dict_u64(d, "proto", s->key.proto);
+	rte_tel_data_add_dict_string(d, "src",
+		flow_addr_format(s->key.family, s->key.src, a, sizeof(a)));
+	rte_tel_data_add_dict_string(d, "dst",
+		flow_addr_format(s->key.family, s->key.dst, a, sizeof(a)));
+	rte_tel_data_add_dict_u64(d, "sport", s->key.sport);
+	rte_tel_data_add_dict_u64(d, "dport", s->key.dport);
+	rte_tel_data_add_dict_u64(d, "packets", s->packets);
+	rte_tel_data_add_dict_u64(d, "bytes", s->bytes);
+}
+
+/* a reply {"error": "..."}: telemetry's own answer to a failed command is
+ * a bare null */
+static int
+fc_tel_error(struct rte_tel_data *d, const char *msg)
+{
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "error", msg);
+	return 0;
+}
+
+static void
+fc_tel_port(struct rte_tel_data *d, const char *name,
+		const struct fc_port_stats *ps)
+{
+	struct rte_tel_data *c = rte_tel_data_alloc();
+
+	if (c == NULL)
+		return;
+	rte_tel_data_start_dict(c);
+	rte_tel_data_add_dict_u64(c, "rx_pkts", ps->rx_pkts);
+	rte_tel_data_add_dict_u64(c, "rx_bytes", ps->rx_bytes);
+	rte_tel_data_add_dict_u64(c, "tx_pkts", ps->tx_pkts);
+	rte_tel_data_add_dict_u64(c, "tx_drop", ps->tx_drop);
+	rte_tel_data_add_dict_u64(c, "no_route", ps->no_route);
+	rte_tel_data_add_dict_u64(c, "ttl_exceeded", ps->ttl_exceeded);
+	rte_tel_data_add_dict_u64(c, "bad_ip", ps->bad_ip);
+	if (rte_tel_data_add_dict_container(d, name, c, 0) != 0)
+		rte_tel_data_free(c);
+}
+
+static int
+fc_tel_stats(const char *cmd __rte_unused, const char *params,
+		struct rte_tel_data *d)
+{
+	static struct fc_snapshot s;   /* under fc_tel_lock */
+	unsigned int lcore, p;
+	char name[32];
+
+	if (params != NULL && *params != '\0')
+		return fc_tel_error(d, "/flowcount/stats takes no parameter");
+	pthread_mutex_lock(&fc_tel_lock);
+	if (!fc_tel_ready) {
+		pthread_mutex_unlock(&fc_tel_lock);
+		return fc_tel_error(d, "not running");
+	}
+	fc_snapshot_take(&s, NULL, false, 0, FLOW_SCOPE_LIVE, FC_RCU_TEL_ID);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_u64(d, "uptime_ms", (uint64_t)(s.secs * 1e3));
+	rte_tel_data_add_dict_u64(d, "rx_pkts", s.total.rx_pkts);
+	rte_tel_data_add_dict_u64(d, "rx_bytes", s.total.rx_bytes);
+	rte_tel_data_add_dict_u64(d, "tx_pkts", s.total.tx_pkts);
+	rte_tel_data_add_dict_u64(d, "tx_drop", s.total.tx_drop);
+	rte_tel_data_add_dict_u64(d, "no_route", s.total.no_route);
+	rte_tel_data_add_dict_u64(d, "ttl_exceeded", s.total.ttl_exceeded);
+	rte_tel_data_add_dict_u64(d, "bad_ip", s.total.bad_ip);
+	rte_tel_data_add_dict_u64(d, "non_ip_pkts", s.non_ip_pkts);
+	rte_tel_data_add_dict_u64(d, "non_ip_bytes", s.non_ip_bytes);
+	rte_tel_data_add_dict_u64(d, "malformed_pkts", s.malformed_pkts);
+	rte_tel_data_add_dict_u64(d, "malformed_bytes", s.malformed_bytes);
+	rte_tel_data_add_dict_u64(d, "overflow_pkts", s.overflow_pkts);
+	rte_tel_data_add_dict_u64(d, "overflow_bytes", s.overflow_bytes);
+	rte_tel_data_add_dict_u64(d, "counting", fc_ftable != NULL);
+	rte_tel_data_add_dict_u64(d, "flows_live", s.fi.live);
+	rte_tel_data_add_dict_u64(d, "flows_created", s.flows_created);
+	rte_tel_data_add_dict_u64(d, "flows_aged", s.fi.aged);
+	rte_tel_data_add_dict_u64(d, "flows_rcu_pending", s.fi.pending);
+	rte_tel_data_add_dict_u64(d, "max_flows", s.fi.max_flows);
+	for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++) {
+		struct rte_tel_data *c;
+
+		if (fc_lcore_conf[lcore].n_rx == 0)
+			continue;
+		c = rte_tel_data_alloc();
+		if (c == NULL)
+			break;
+		rte_tel_data_start_dict(c);
+		rte_tel_data_add_dict_u64(c, "rx_pkts", s.lcore[lcore].rx_pkts);
+		rte_tel_data_add_dict_u64(c, "rx_bytes",
+			s.lcore[lcore].rx_bytes);
+		rte_tel_data_add_dict_u64(c, "flows_created",
+			s.lcore[lcore].flows_created);
+		snprintf(name, sizeof(name), "lcore_%u", lcore);
+		if (rte_tel_data_add_dict_container(d, name, c, 0) != 0)
+			rte_tel_data_free(c);
+	}
+	for (p = 0; p < FC_MAX_PORTS; p++) {
+		if (!(fc_opt.portmask & (1u << p)))
+			continue;
+		snprintf(name, sizeof(name), "port_%u", p);
+		fc_tel_port(d, name, &s.port[p]);
+	}
+	pthread_mutex_unlock(&fc_tel_lock);
+	return 0;
+}
+
+/* "N" or "N,SCOPE": how many flows and which; errors in @err */
+static int
+fc_tel_flows_params(const char *params, unsigned int *n,
+		enum flow_scope *scope, char *err, size_t size)
+{
+	char buf[64], *comma, *end;
+	unsigned long v;
+
+	*n = fc_opt.top > 0 ? RTE_MIN(fc_opt.top, FC_TEL_MAX_FLOWS) : 10;
+	*scope = FLOW_SCOPE_LIVE;
+	if (params == NULL || *params == '\0')
+		return 0;
+	if (strlen(params) >= sizeof(buf)) {
+		snprintf(err, size, "parameters too long");
+		return -1;
+	}
+	strcpy(buf, params);
+	comma = strchr(buf, ',');
+	if (comma != NULL) {
+		*comma = '\0';
+		if (strcmp(comma + 1, "live") == 0)
+			*scope = FLOW_SCOPE_LIVE;
+		else if (strcmp(comma + 1, "aged") == 0)
+			*scope = FLOW_SCOPE_AGED;
+		else if (strcmp(comma + 1, "all") == 0)
+			*scope = FLOW_SCOPE_ALL;
+		else {
+			snprintf(err, size, "scope must be live, aged or all, "
+				"got '%.20s'", comma + 1);
+			return -1;
+		}
+	}
+	if (buf[0] == '\0' && comma != NULL)
+		return 0;   /* ",SCOPE": the default count */
+	errno = 0;
+	v = strtoul(buf, &end, 10);
+	if (buf[0] < '0' || buf[0] > '9' || *end != '\0' || errno != 0 ||
+			v < 1 || v > FC_TEL_MAX_FLOWS) {
+		snprintf(err, size, "N must be a number from 1 to %u, got "
+			"'%.20s'", FC_TEL_MAX_FLOWS, buf);
+		return -1;
+	}
+	*n = (unsigned int)v;
+	return 0;
+}
+
+static int
+fc_tel_flows(const char *cmd __rte_unused, const char *params,
+		struct rte_tel_data *d)
+{
+	static struct flow_stat top[FC_TEL_MAX_FLOWS];  /* under the lock */
+	enum flow_scope scope;
+	unsigned int n, i, cnt;
+	char err[128];
+
+	if (fc_tel_flows_params(params, &n, &scope, err, sizeof(err)) != 0)
+		return fc_tel_error(d, err);
+	pthread_mutex_lock(&fc_tel_lock);
+	if (!fc_tel_ready || fc_ftable == NULL) {
+		pthread_mutex_unlock(&fc_tel_lock);
+		return fc_tel_error(d, fc_ftable == NULL ?
+			"flows are not counted (--no-count)" : "not running");
+	}
+	cnt = flow_table_top(fc_ftable, top, n, scope, FC_RCU_TEL_ID);
+	/* 22.11 arrays hold only array containers: a dict of flow_1..N */
+	rte_tel_data_start_dict(d);
+	for (i = 0; i < cnt; i++) {
+		struct rte_tel_data *c = rte_tel_data_alloc();
+		char name[32];
+
+		if (c == NULL)
+			break;
+		rte_tel_data_start_dict(c);
+		fc_tel_flow(c, &top[i]);
+		snprintf(name, sizeof(name), "flow_%u", i + 1);
+		if (rte_tel_data_add_dict_container(d, name, c, 0) != 0) {
+			rte_tel_data_free(c);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&fc_tel_lock);
+	return 0;
+}
+
+void
+fc_telemetry_start(void)
+{
+	rte_telemetry_register_cmd("/flowcount/stats", fc_tel_stats,
+		"Packet, drop and flow counters. No parameters.");
+	rte_telemetry_register_cmd("/flowcount/flows", fc_tel_flows,
+		"Top flows by bytes, as flow_1..flow_N. Parameters: "
+		"N (1-50), then optionally ,live (default) ,aged or ,all.");
+	pthread_mutex_lock(&fc_tel_lock);
+	fc_tel_ready = true;
+	pthread_mutex_unlock(&fc_tel_lock);
+}
+
+void
+fc_telemetry_stop(void)
+{
+	pthread_mutex_lock(&fc_tel_lock);
+	fc_tel_ready = false;
+	pthread_mutex_unlock(&fc_tel_lock);
+}

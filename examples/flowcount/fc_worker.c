@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+/*
+ * The datapath of dpdk-flowcount: each worker lcore polls its RX queues
+ * and, per burst, classifies every frame (flow_parse.c), counts the burst's
+ * flows (flow_table.c), routes each IP packet (fc_route.c or the paired
+ * port), rewrites it as l3fwd does and sends it.
+ *
+ * The rewrite, for a packet that leaves on port P:
+ * - destination MAC from --eth-dest for P (default 02:00:00:00:00:P),
+ *   source MAC P's own address;
+ * - IPv4: the RFC 1812 checks (the parser checked version and header
+ *   length; here the total length must hold the header and the NIC must
+ *   not have flagged the checksum bad), TTL decremented and the checksum
+ *   updated incrementally (RFC 1624); a packet whose TTL is 1 or 0 is
+ *   dropped and counted (ttl_exceeded), where l3fwd forwards it with TTL
+ *   0 or 255;
+ * - IPv6: the hop limit likewise.
+ * Every frame received is counted exactly once: in its flow, or in the
+ * non-ip or malformed bucket (those are not forwarded), and every frame
+ * not sent is counted in one drop counter.
+ */
+
+#define _GNU_SOURCE
+#include <stdbool.h>
+#include <sys/resource.h>
+
+#include <rte_byteorder.h>
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_ip.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+#include <rte_memcpy.h>
+#include <rte_prefetch.h>
+#include <rte_rcu_qsbr.h>
+
+#include "fc_route.h"
+#include "flow_parse.h"
+#include "flow_table.h"
+#include "flowcount.h"
+
+/* packets ahead whose first line is prefetched while parsing */
+#define FC_PREFETCH_OFFSET 3
+
+/*
+ * IPv4 header checksum after the TTL went down by one (RFC 1624, eqn. 3):
+ * HC' = ~(~HC + ~m + m'), where m is the 16-bit word holding TTL and
+ * protocol; m' = m - 0x0100, so ~m + m' is 0xFEFF in ones' complement.
+ */
+static inline rte_be16_t
+fc_cksum_ttl_dec(rte_be16_t hc)
+{
+	uint32_t s = (uint16_t)~rte_be_to_cpu_16(hc) + 0xFEFFu;
+
+	s = (s & 0xFFFFu) + (s >> 16);
+	return rte_cpu_to_be_16((uint16_t)~s);
+}
+
+/*
+ * The IP part of the forwarding rewrite of @m, whose IP header starts at
+ * @l3_off. Returns 0 to send it; else the packet is to be dropped, and the
+ * return value is the drop counter of @rx to bump.
+ */
+static inline uint64_t *
+fc_rewrite_ip(struct rte_mbuf *m, uint8_t family, uint32_t l3_off,
+		struct fc_port_stats *rx)
+{
+	if (family == 4) {
+		struct rte_ipv4_hdr *ip;
+
+		/* headers are rewritten in place: they must be in the first
+		 * segment, as every PMD puts them */
+		if (unlikely(l3_off + sizeof(*ip) > m->data_len))
+			return &rx->bad_ip;
+		ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, l3_off);
+		if (unlikely(rte_be_to_cpu_16(ip->total_length) <
+				rte_ipv4_hdr_len(ip) ||
+				(m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) ==
+				RTE_MBUF_F_RX_IP_CKSUM_BAD))
+			return &rx->bad_ip;
+		if (unlikely(ip->time_to_live <= 1))
+			return &rx->ttl_exceeded;
+		ip->time_to_live--;
+		ip->hdr_checksum = fc_cksum_ttl_dec(ip->hdr_checksum);
+	} else {
+		struct rte_ipv6_hdr *ip;
+
+		if (unlikely(l3_off + sizeof(*ip) > m->data_len))
+			return &rx->bad_ip;
+		ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *, l3_off);
+		if (unlikely(ip->hop_limits <= 1))
+			return &rx->ttl_exceeded;
+		ip->hop_limits--;
+	}
+	return NULL;
+}
+
+/* Where a packet of flow @k received on @port goes: a port, or
+ * FC_ROUTE_NONE. */
+static inline uint16_t
+fc_route(const struct fc_lcore_conf *lc, const struct flow_key *k,
+		uint16_t port)
+{
+	const struct fc_routes *r = lc->routes;
+
+	if (r == NULL)
+		return fc_pair_port[port];
+	if (k->family == 4)
+		return fc_route_ipv4(r, ((uint32_t)k->dst[0] << 24) |
+			((uint32_t)k->dst[1] << 16) |
+			((uint32_t)k->dst[2] << 8) | k->dst[3]);
+	return fc_route_ipv6(r, k->dst);
+}
+
+static inline void
+fc_send(struct fc_lcore_conf *lc, struct fc_lcore_stats *st, uint16_t port,
+		struct rte_mbuf *m)
+{
+	uint16_t sent;
+
+	if (lc->txlock[port] != NULL) {
+		rte_spinlock_lock(lc->txlock[port]);
+		sent = rte_eth_tx_buffer(port, lc->txq[port], lc->txb[port], m);
+		rte_spinlock_unlock(lc->txlock[port]);
+	} else {
+		sent = rte_eth_tx_buffer(port, lc->txq[port], lc->txb[port], m);
+	}
+	if (sent)
+		fc_counter_add(&st->port[port].tx_pkts, sent);
+}
+
+static void
+fc_flush_tx(struct fc_lcore_conf *lc, struct fc_lcore_stats *st)
+{
+	uint16_t port, sent;
+
+	for (port = 0; port < FC_MAX_PORTS; port++) {
+		if (lc->txb[port] == NULL || lc->txb[port]->length == 0)
+			continue;
+		if (lc->txlock[port] != NULL)
+			rte_spinlock_lock(lc->txlock[port]);
+		sent = rte_eth_tx_buffer_flush(port, lc->txq[port],
+			lc->txb[port]);
+		if (lc->txlock[port] != NULL)
+			rte_spinlock_unlock(lc->txlock[port]);
+		if (sent)
+			fc_counter_add(&st->port[port].tx_pkts, sent);
+	}
+}
+
+/*
+ * A burst between its parse (and the first stage of its flow lookup) and
+ * the rest of its processing. With --pipeline, a full burst waits here
+ * during the next RX call and parse, so that the cache sets its first
+ * stage prefetched have arrived: it holds mbufs and keys, no flow handle
+ * (its flow lookup starts at flow_burst_count()), so the worker's RCU
+ * quiescent states are unaffected. A burst that is not full is finished at
+ * once, and so is a waiting one after a round without traffic. But an RX
+ * call that blocks (net_pcap reading a FIFO) keeps a waiting burst
+ * uncounted as long as it blocks, so flows do not age as the traffic says:
+ * hence off by default.
+ */
+struct fc_held {
+	struct flow_burst *fb;          /* NULL: not counting */
+	uint16_t port;
+	unsigned int nf;
+	struct rte_mbuf *fwd[FC_MAX_PKT_BURST];
+	uint32_t l3[FC_MAX_PKT_BURST];
+	struct flow_key keys[FC_MAX_PKT_BURST];
+};
+
+/* Classify the burst, count the buckets and the RX counters, start the
+ * flow lookup of its IP packets: @h holds those. */
+static void
+fc_burst_parse(struct fc_held *h, struct fc_lcore_stats *st, uint16_t port,
+		struct rte_mbuf **pkts, uint16_t nb)
+{
+	struct fc_port_stats *rx = &st->port[port];
+	uint64_t bytes = 0;
+	unsigned int nf = 0, i;
+
+	for (i = 0; i < nb && i < FC_PREFETCH_OFFSET; i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+	for (i = 0; i < nb; i++) {
+		struct rte_mbuf *m = pkts[i];
+		uint32_t len = rte_pktmbuf_pkt_len(m);
+		enum flow_class cls;
+
+		if (i + FC_PREFETCH_OFFSET < nb)
+			rte_prefetch0(rte_pktmbuf_mtod(
+				pkts[i + FC_PREFETCH_OFFSET], void *));
+		bytes += len;
+		cls = flow_parse_mbuf(m, &h->keys[nf], &h->l3[nf]);
+		if (likely(cls == FLOW_CLASS_FLOW)) {
+			/* first stage of the flow lookup: its misses overlap
+			 * the parsing of the next packets */
+			if (h->fb != NULL)
+				flow_burst_add(h->fb, &h->keys[nf], len);
+			h->fwd[nf++] = m;
+			continue;
+		}
+		/* not forwarded: counted in its bucket */
+		if (cls == FLOW_CLASS_NON_IP) {
+			fc_counter_add(&st->non_ip_pkts, 1);
+			fc_counter_add(&st->non_ip_bytes, len);
+		} else {
+			fc_counter_add(&st->malformed_pkts, 1);
+			fc_counter_add(&st->malformed_bytes, len);
+		}
+		rte_pktmbuf_free(m);
+	}
+	fc_counter_add(&rx->rx_pkts, nb);
+	fc_counter_add(&rx->rx_bytes, bytes);
+	h->port = port;
+	h->nf = nf;
+}
+
+/* The rest: the flow lookup, routing, rewrite and TX, then the counting. */
+static void
+fc_burst_finish(struct fc_held *h, struct fc_lcore_conf *lc,
+		struct fc_lcore_stats *st, uint64_t now)
+{
+	struct fc_port_stats *rx = &st->port[h->port];
+	unsigned int i;
+
+	if (h->fb != NULL)
+		flow_burst_count(h->fb, now, &st->fw);
+	for (i = 0; i < h->nf; i++) {
+		struct rte_mbuf *m = h->fwd[i];
+		uint16_t dst = fc_route(lc, &h->keys[i], h->port);
+		uint64_t *drop;
+
+		if (unlikely(dst == FC_ROUTE_NONE)) {
+			fc_counter_add(&rx->no_route, 1);
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		drop = fc_rewrite_ip(m, h->keys[i].family, h->l3[i], rx);
+		if (unlikely(drop != NULL)) {
+			fc_counter_add(drop, 1);
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		rte_memcpy(rte_pktmbuf_mtod(m, void *), &fc_eth[dst],
+			sizeof(fc_eth[dst]));
+		fc_send(lc, st, dst, m);
+	}
+	/* the last stage, whose lines were prefetched before the routing
+	 * and TX above: no flow handle is held past this point */
+	flow_burst_flush(h->fb);
+	h->nf = 0;
+}
+
+int
+fc_worker_main(__rte_unused void *arg)
+{
+	unsigned int lcore = rte_lcore_id();
+	struct fc_lcore_conf *lc = &fc_lcore_conf[lcore];
+	struct fc_lcore_stats *st = RTE_PCPU_LCORE(lcore, fc_stats);
+	struct rte_mbuf *pkts[FC_MAX_PKT_BURST];
+	struct flow_cache *fc = NULL;
+	struct fc_held *held, *pending = NULL;
+	unsigned int next = 0;
+	bool got;
+	uint64_t drain_tsc = (rte_get_tsc_hz() + US_PER_S - 1) / US_PER_S *
+		FC_BURST_TX_DRAIN_US;
+	uint64_t prev_tsc = 0, cur;
+	struct rusage ru;
+	unsigned int i;
+
+	if (lc->n_rx == 0)
+		return 0;
+	for (i = 0; i < lc->n_rx; i++)
+		printf("lcore %u: RX port %u queue %u\n", lcore,
+			lc->rx[i].port, lc->rx[i].queue);
+	rte_rcu_qsbr_thread_register(fc_qsbr, lcore);
+	rte_rcu_qsbr_thread_online(fc_qsbr, lcore);
+	if (fc_ftable != NULL && fc_opt.flow_cache != 0) {
+		fc = flow_cache_create(fc_ftable, fc_opt.flow_cache,
+			(int)rte_socket_id());
+		if (fc == NULL)
+			printf("lcore %u: no flow cache (%s), counting without\n",
+				lcore, rte_strerror(rte_errno));
+	}
+	/* two bursts: one waiting (pipeline), one being parsed */
+	held = rte_zmalloc_socket("fc_held", 2 * sizeof(*held),
+		RTE_CACHE_LINE_SIZE, (int)rte_socket_id());
+	if (held == NULL)
+		rte_exit(EXIT_FAILURE, "lcore %u: no memory for bursts\n",
+			lcore);
+	for (i = 0; i < 2 && fc_ftable != NULL; i++) {
+		held[i].fb = flow_burst_create(fc_ftable, fc, !fc_opt.no_defer,
+			(int)rte_socket_id());
+		if (held[i].fb == NULL)
+			rte_exit(EXIT_FAILURE, "lcore %u: no memory for the "
+				"flow table's burst state\n", lcore);
+	}
+	__atomic_store_n(&st->last_rx_tsc, rte_rdtsc(), __ATOMIC_RELAXED);
+
+	while (!fc_force_quit) {
+		cur = rte_rdtsc();
+		if (unlikely(cur - prev_tsc > drain_tsc)) {
+			fc_flush_tx(lc, st);
+			prev_tsc = cur;
+		}
+		got = false;
+		for (i = 0; i < lc->n_rx; i++) {
+			uint16_t port = lc->rx[i].port;
+			uint16_t nb = rte_eth_rx_burst(port, lc->rx[i].queue,
+				pkts, FC_MAX_PKT_BURST);
+			struct fc_held *h;
+
+			if (nb == 0)
+				continue;
+			got = true;
+			__atomic_store_n(&st->last_rx_tsc, cur,
+				__ATOMIC_RELAXED);
+			h = &held[next];
+			next ^= 1;
+			fc_burst_parse(h, st, port, pkts, nb);
+			if (pending != NULL) {
+				fc_burst_finish(pending, lc, st, cur);
+				pending = NULL;
+			}
+			if (nb == FC_MAX_PKT_BURST && fc_opt.pipeline)
+				pending = h;
+			else
+				fc_burst_finish(h, lc, st, cur);
+		}
+		/* a round without traffic: nothing waits for more */
+		if (pending != NULL && !got) {
+			fc_burst_finish(pending, lc, st, cur);
+			pending = NULL;
+		}
+		/* no flow handle is held across this point (a waiting burst
+		 * has none; the flow cache's entries are checked against the
+		 * aging epoch at the start of every burst, see flow_table.h) */
+		rte_rcu_qsbr_quiescent(fc_qsbr, lcore);
+	}
+	if (pending != NULL)
+		fc_burst_finish(pending, lc, st, rte_rdtsc());
+	fc_flush_tx(lc, st);
+	rte_rcu_qsbr_thread_offline(fc_qsbr, lcore);
+	rte_rcu_qsbr_thread_unregister(fc_qsbr, lcore);
+	for (i = 0; i < 2; i++)
+		flow_burst_free(held[i].fb);
+	rte_free(held);
+	flow_cache_free(fc);
+	/* CPU time of this thread: rates per CPU second do not depend on
+	 * other processes sharing the CPU */
+	if (getrusage(RUSAGE_THREAD, &ru) == 0)
+		fc_counter_add(&st->cpu_ns, (uint64_t)(ru.ru_utime.tv_sec +
+			ru.ru_stime.tv_sec) * NS_PER_S +
+			(uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) *
+			1000);
+	return 0;
+}

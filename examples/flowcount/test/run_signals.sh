@@ -1,0 +1,154 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The pcpu_mempool authors
+#
+# Signals and outputs: SIGUSR1 writes the dump and runs on, then SIGTERM
+# stops with a second dump that is a superset of the first (the shipped
+# capture replayed forever, net_pcap infinite_rx=1); SIGHUP stops as
+# SIGTERM does; --flow-dump - writes the dump to stdout; an unwritable
+# dump path is refused before any port starts; --stats-format json writes
+# one JSON object per line, whose summary holds the capture's counts.
+
+. "$(dirname "$0")/common.sh"
+
+fail=0
+DEMO=$DEMO_DIR/demo.pcap
+
+wait_for() {   # wait_for PATTERN FILE: up to 20 s
+	local i
+	for i in $(seq 200); do
+		grep -q -- "$1" "$2" 2>/dev/null && return 0
+		kill -0 "$FC_PID" 2>/dev/null || return 1
+		sleep 0.1
+	done
+	return 1
+}
+
+# infinite_rx takes single-segment frames: the forwarding test's capture
+"$PYTHON" "$TEST_DIR/fwd_frames.py" gen "$TMP/loop.pcap" || exit 1
+NFLOWS=$("$PYTHON" "$TEST_DIR/fwd_frames.py" ip)
+
+# ---- SIGUSR1, then SIGTERM ----
+start_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$TMP/loop.pcap,infinite_rx=1" -- \
+	--stats-interval 0 --flow-dump "$TMP/d.csv" > "$TMP/log" 2>&1
+if ! wait_for '^lcore 1: RX port' "$TMP/log"; then
+	echo "FAIL usr1: did not start"; tail -5 "$TMP/log"; exit 1
+fi
+sleep 0.5
+# timeout(1) forwards SIGTERM, SIGINT and SIGHUP but dies of SIGUSR1: send
+# that one to its child
+kill -USR1 "$(pgrep -P "$FC_PID" | head -1)"
+if ! wait_for '^flow dump: .* written' "$TMP/log"; then
+	echo "FAIL usr1: no dump after SIGUSR1"; tail -5 "$TMP/log"; fail=1
+fi
+cp "$TMP/d.csv" "$TMP/d1.csv" 2>/dev/null
+sleep 0.5
+if ! kill -0 "$FC_PID" 2>/dev/null; then
+	echo "FAIL usr1: dpdk-flowcount stopped after SIGUSR1"; fail=1
+fi
+kill -TERM "$FC_PID"
+wait "$FC_PID"
+rc=$?
+if [ $rc -ne 0 ] || [ "$(grep -c '^flow dump: .* written' "$TMP/log")" != 2 ] ||
+		! grep -q 'signal 15 (.*) received' "$TMP/log"; then
+	echo "FAIL usr1: exit $rc, want 0, two dumps and a clean stop"
+	tail -5 "$TMP/log"
+	fail=1
+elif "$PYTHON" - "$TMP/d1.csv" "$TMP/d.csv" "$NFLOWS" <<'PY'
+import sys
+def rows(p):
+    out = {}
+    for line in list(open(p))[1:]:
+        f = line.rstrip('\n').split(',')
+        out[tuple(f[:6])] = (int(f[6]), int(f[7]))
+    return out
+d1, d2 = rows(sys.argv[1]), rows(sys.argv[2])
+nflows = int(sys.argv[3])
+bad = [k for k in d1 if k not in d2 or d2[k][0] < d1[k][0] or
+       d2[k][1] < d1[k][1]]
+flows2 = [k for k in d2 if k[0].startswith('ipv')]
+if len(flows2) != nflows or bad or not d1 or \
+        sum(v[0] for v in d2.values()) <= sum(v[0] for v in d1.values()):
+    print(f'FAIL usr1: second dump not a superset of the first ({bad[:3]}),'
+          f' or not the capture\'s {nflows} flows')
+    sys.exit(1)
+print(f'PASS usr1: SIGUSR1 dumped {len(d1)} flows '
+      f'({sum(v[0] for v in d1.values())} pkts) and ran on; SIGTERM dumped '
+      f'{len(d2)} flows ({sum(v[0] for v in d2.values())} pkts), a superset')
+PY
+then
+	:
+else
+	fail=1
+fi
+
+# ---- SIGHUP stops as SIGTERM does ----
+rm -f "$TMP/h.csv"
+start_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$TMP/loop.pcap,infinite_rx=1" -- \
+	--stats-interval 0 --flow-dump "$TMP/h.csv" > "$TMP/log" 2>&1
+if wait_for '^lcore 1: RX port' "$TMP/log"; then
+	sleep 0.3
+	kill -HUP "$FC_PID"
+	wait "$FC_PID"
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q 'signal 1 (.*) received' "$TMP/log" &&
+			grep -q 'summary after' "$TMP/log" && [ -s "$TMP/h.csv" ]; then
+		echo "PASS hup: SIGHUP stopped with exit 0, summary and dump"
+	else
+		echo "FAIL hup: exit $rc"; tail -5 "$TMP/log"; fail=1
+	fi
+else
+	echo "FAIL hup: did not start"; fail=1
+fi
+
+# ---- --flow-dump - ----
+if run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO" -- --exit-on-idle 200 \
+		--stats-interval 0 --flow-dump - > "$TMP/out" 2>&1 &&
+		sed -n '/^family,proto,src,dst,sport,dport,packets,bytes$/,/^[^a-z]/p' \
+		"$TMP/out" | grep -v '^[^a-z]' | cmp -s - "$DEMO_DIR/demo.flows.csv" &&
+		[ ! -e ./- ]; then
+	echo "PASS dump to stdout: --flow-dump - printed the exact CSV"
+else
+	echo "FAIL dump to stdout"; fail=1
+fi
+
+# ---- an unwritable dump path is refused before the ports start ----
+if run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO" -- --exit-on-idle 200 \
+		--flow-dump "$TMP/no/such/dir/x.csv" > "$TMP/out" 2>&1; then
+	echo "FAIL bad dump path: accepted"; fail=1
+elif ! grep -q 'cannot write' "$TMP/out" || grep -q '^lcore 1' "$TMP/out"; then
+	echo "FAIL bad dump path: no message, or traffic started"
+	cat "$TMP/out"; fail=1
+else
+	echo "PASS bad dump path: $(grep 'cannot write' "$TMP/out")"
+fi
+
+# ---- --stats-format json ----
+if run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO" -- --exit-on-idle 300 \
+		--stats-interval 50 --stats-format json \
+		--stats-file "$TMP/s.jsonl" > "$TMP/out" 2>&1 &&
+		"$PYTHON" - "$TMP/s.jsonl" "$DEMO_DIR/demo.flows.csv" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+ref = [l.rstrip('\n').split(',') for l in open(sys.argv[2])][1:]
+s = lines[-1]
+want = (sum(int(r[6]) for r in ref), sum(int(r[7]) for r in ref),
+        sum(1 for r in ref if r[0].startswith('ipv')))
+got = (s['rx_pkts'], s['rx_bytes'], s['flows']['created'])
+keys = {'type', 'time_s', 'interval_s', 'rx_pkts', 'rx_bytes', 'tx_pkts',
+        'drops', 'buckets', 'flows', 'lcores', 'ports', 'top_scope', 'top'}
+ok = (s['type'] == 'summary' and got == want and
+      all(l['type'] == 'interval' for l in lines[:-1]) and
+      all(keys <= set(l) for l in lines) and
+      s['lcores'][0]['lcore'] == 1 and s['ports'][0]['port'] == 0 and
+      len(s['top']) == 5 and s['top_scope'] == 'all')
+print(('PASS' if ok else 'FAIL') + f' json: {len(lines)} lines, summary '
+      f'rx {got[0]} pkts {got[1]} bytes, {got[2]} flows (want {want})')
+sys.exit(0 if ok else 1)
+PY
+then
+	:
+else
+	fail=1
+fi
+exit $fail
