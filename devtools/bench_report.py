@@ -15,7 +15,8 @@
               the start and end of each run, commit), printed with the
               figures
 --flowcount   output of devtools/flowcount-bench.sh, quoted and checked
-              against the flowcount target (counting costs <= 10 %)
+              against its targets (issue rows: forwarding and counting
+              vs DPDK's l3fwd, percpu vs the other counter schemes)
 --merged      write all runs (and the environment) into one JSON file
 --text        plain-text tables (what `make bench` prints)
 --rst         reStructuredText tables for the programmer's guide
@@ -162,20 +163,22 @@ class J:
 
 
 class Flowcount:
-    """The cost of counting that devtools/flowcount-bench.sh printed."""
+    """A ratio of devtools/flowcount-bench.sh's targets table: comparison
+    (e.g. 'count / l3fwd-L'), workers and traffic mix."""
 
-    def __init__(self, workers):
-        self.workers = workers
+    def __init__(self, comparison, workers, mix):
+        self.comparison, self.workers, self.mix = comparison, workers, mix
 
     def get(self, res, ctx):
-        for w, cost in flowcount_rows(ctx.get('flowcount') or ''):
-            if w == self.workers:
-                return Stat(cost, unit=' %')
+        for comp, w, mix, stat in flowcount_rows(ctx.get('flowcount') or ''):
+            if (comp, w, mix) == (self.comparison, self.workers, self.mix):
+                return stat
         return None
 
     def why(self, res, ctx):
         if ctx.get('flowcount'):
-            return 'no row for %d workers' % self.workers
+            return 'no row for %s, %d workers, %s' % (
+                self.comparison, self.workers, self.mix)
         state = ctx.get('env', {}).get('flowcount')
         return 'flowcount-bench.sh %s' % (state or 'not run')
 
@@ -293,9 +296,15 @@ TARGETS = [
       '<= 1.1x (+ 1 chunk)',
       (J('2lcores', 'reclaim/pages:4K', 'bound_met'), ('flag', 1))),
 ] + [
-    T('flowcount: cost of counting, %d worker%s' % (w, 's' if w > 1 else ''),
-      '<= 10 %', (Flowcount(w), le(10)))
-    for w in (1, 2)
+    T('flowcount %s, %d worker%s, %s traffic: %s' % (
+        comp, w, 's' if w > 1 else '', mix, what), '<= %.2fx' % lim,
+      (Flowcount(comp, w, mix), le(lim)))
+    for comp, lim, what in (
+        ('no-count / l3fwd-L', 1.05, 'forwarding vs l3fwd LPM'),
+        ('count / l3fwd-E', 0.70, 'counting vs l3fwd exact match'),
+        ('count / l3fwd-L', 1.30, 'counting vs l3fwd LPM'),
+        ('count / best-scheme', 1.02, 'percpu vs best counter scheme'))
+    for w in (1, 2) for mix in ('rr', 'zipf')
 ]
 
 
@@ -662,13 +671,17 @@ def scaling_table(res):
 
 
 def flowcount_rows(text):
-    """(workers, cost %) from flowcount-bench.sh's table: the last figure
-    of a row that starts with the number of workers."""
+    """(comparison, workers, mix, Stat) from the targets table of
+    devtools/flowcount-bench.sh: 'count / l3fwd-L  1 rr  1.95 (1.80-2.10)
+    <= 1.30 NOT met ...'."""
     rows = []
     for line in text.splitlines():
-        m = re.match(r'^(\d+)\s.*?([+-]?\d+(?:\.\d+)?)%\s*$', line)
+        m = re.match(r'^(\S+ / \S+)\s+(\d+)\s+(\w+)\s+([\d.]+) '
+                     r'\(([\d.]+)-([\d.]+)\)', line)
         if m:
-            rows.append((int(m.group(1)), float(m.group(2))))
+            rows.append((m.group(1), int(m.group(2)), m.group(3),
+                         Stat(float(m.group(4)), float(m.group(5)),
+                              float(m.group(6)), 'x')))
     return rows
 
 
