@@ -451,12 +451,18 @@ test_alloc_bad_args(void)
 
 	TEST_ASSERT_SUCCESS(rte_pcpu_free(NULL), "free(NULL) is a no-op");
 
-	/* the limits themselves are accepted */
-	p = rte_pcpu_alloc(RTE_PCPU_MAX_SIZE, RTE_PCPU_MAX_ALIGN);
-	TEST_ASSERT_NOT_NULL(p, "largest size with largest alignment");
+	/* the limits themselves are accepted (RTE_PCPU_MAX_SIZE itself: the
+	 * large-object model test) */
+	p = rte_pcpu_alloc(RTE_PCPU_CHUNK_OBJ_MAX_SIZE, RTE_PCPU_MAX_ALIGN);
+	TEST_ASSERT_NOT_NULL(p, "largest chunk object with largest alignment");
 	TEST_ASSERT_EQUAL((uintptr_t)p % RTE_PCPU_MAX_ALIGN, (uintptr_t)0,
 		"alignment %u not honoured", RTE_PCPU_MAX_ALIGN);
 	TEST_ASSERT_SUCCESS(rte_pcpu_free(p), "free largest");
+	p = rte_pcpu_alloc(RTE_PCPU_CHUNK_OBJ_MAX_SIZE + 1, RTE_PCPU_MAX_ALIGN);
+	TEST_ASSERT_NOT_NULL(p, "smallest span with largest alignment");
+	TEST_ASSERT_EQUAL((uintptr_t)p % RTE_PCPU_MAX_ALIGN, (uintptr_t)0,
+		"span alignment %u not honoured", RTE_PCPU_MAX_ALIGN);
+	TEST_ASSERT_SUCCESS(rte_pcpu_free(p), "free the span");
 
 	/* a pointer that is not a live handle is refused, nothing changes */
 	h = rte_pcpu_alloc(sizeof(*h), 0);

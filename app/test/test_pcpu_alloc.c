@@ -214,6 +214,255 @@ out:
 	return TEST_SUCCESS;
 }
 
+/*
+ * Large objects (spans of whole chunks) mixed with small ones, with
+ * reclaims: the model test's checks (alignment, no overlap, every copy
+ * zero when allocated, a pattern per lcore intact until the free, the
+ * live count, the audit), plus, for every large object, its pages: a
+ * free gives back exactly its populated bytes, and after everything is
+ * freed and reclaimed no span is left. Large sizes are spread evenly in
+ * log2 from 256 KiB to 64 MiB; a large object's copies are checked and
+ * written at sample points (its first and last 4 KiB, and 16 offsets in
+ * between) to keep the test fast, since populating them is what costs.
+ */
+#define LARGE_OPS 2000
+#define LARGE_MAX_LIVE 400
+#define LARGE_MAX_BYTES (UINT64_C(64) << 20)
+/* large bytes live at once, per lcore: well inside 1 GiB of address
+ * space, and at most 1 GiB of memory on 8 lcores */
+#define LARGE_LIVE_BYTES (UINT64_C(128) << 20)
+#define LARGE_EDGE 4096u
+#define LARGE_POINTS 16u
+
+static size_t
+large_size(void)
+{
+	/* log2 evenly in [18, 26], then evenly inside the octave */
+	unsigned int shift = 18 + (unsigned int)(rnd() % 8);
+
+	return ((size_t)1 << shift) + 1 + (size_t)(rnd() % ((size_t)1 << shift));
+}
+
+/* Sample offsets of a large object: point k of LARGE_POINTS. */
+static size_t
+large_point(size_t size, unsigned int k)
+{
+	return (size - 8) / (LARGE_POINTS - 1) * k;
+}
+
+/* Whether lcore @p l's copy of @p o reads @p v at every sample point
+ * (@p v 0: zero; else the pattern). */
+static int
+large_check(const struct live_obj *o, unsigned int l, int zero)
+{
+	const uint8_t *p = RTE_PCPU_LCORE(l, o->h);
+	uint8_t v = zero ? 0 : pattern(o->tag, l);
+	unsigned int k;
+
+	if (!pcpu_test_all_bytes(p, LARGE_EDGE, v) ||
+	    !pcpu_test_all_bytes(p + o->size - LARGE_EDGE, LARGE_EDGE, v))
+		return 0;
+	for (k = 0; k < LARGE_POINTS; k++)
+		if (!pcpu_test_all_bytes(p + large_point(o->size, k), 8, v))
+			return 0;
+	return 1;
+}
+
+static void
+large_write(const struct live_obj *o, unsigned int l)
+{
+	uint8_t *p = RTE_PCPU_LCORE(l, o->h);
+	uint8_t v = pattern(o->tag, l);
+	unsigned int k;
+
+	memset(p, v, LARGE_EDGE);
+	memset(p + o->size - LARGE_EDGE, v, LARGE_EDGE);
+	for (k = 0; k < LARGE_POINTS; k++)
+		memset(p + large_point(o->size, k), v, 8);
+}
+
+/* Populated bytes a span of @p size takes on every unit with memory. */
+static uint64_t
+large_pop_bytes(size_t size, const struct rte_pcpu_stats *st)
+{
+	return RTE_ALIGN_CEIL((uint64_t)size, st->page_size) * st->nr_lcores;
+}
+
+static int
+large_copies(const struct live_obj *o, int zero, uint64_t op)
+{
+	unsigned int l;
+	int large = o->size > RTE_PCPU_CHUNK_OBJ_MAX_SIZE;
+
+	for (l = pcpu_test_lcore_next(0); l < RTE_MAX_LCORE;
+	     l = pcpu_test_lcore_next(l + 1)) {
+		int ok = large ? large_check(o, l, zero) :
+			pcpu_test_all_bytes(RTE_PCPU_LCORE(l, o->h), o->size,
+				zero ? 0 : pattern(o->tag, l));
+
+		if (!ok) {
+			printf("op %" PRIu64 ": lcore %u copy of %p (size %zu) "
+				"%s\n", op, l, o->h, o->size, zero ?
+				"not zeroed" : "lost its pattern");
+			return -1;
+		}
+		if (!zero)
+			continue;
+		if (large)
+			large_write(o, l);
+		else
+			memset(RTE_PCPU_LCORE(l, o->h), pattern(o->tag, l),
+				o->size);
+	}
+	return 0;
+}
+
+static int
+test_pcpu_model_large(void)
+{
+	struct rte_pcpu_stats st0, st, st1;
+	struct live_obj *live;
+	unsigned int nlive = 0, nlarge_live = 0, i;
+	uint64_t ops, large_live = 0, nlarge = 0, large_max = 0, reclaims = 0;
+	uint32_t tag = 0;
+	int ret = TEST_FAILED;
+
+	live = calloc(LARGE_MAX_LIVE, sizeof(*live));
+	TEST_ASSERT_NOT_NULL(live, "no memory for the model");
+	seed_rng("model_large");
+	rte_pcpu_stats_get(&st0);
+	for (ops = 0; ops < LARGE_OPS; ops++) {
+		if (nlive == 0 || (nlive < LARGE_MAX_LIVE && rnd() % 100 < 52)) {
+			struct live_obj *o = &live[nlive];
+			size_t size = model_size(), align = model_align();
+			int large = rnd() % 100 < 2;
+
+			if (large) {
+				size = large_size();
+				align = 0;
+				if (large_live + size > LARGE_LIVE_BYTES)
+					continue;
+			}
+			rte_pcpu_stats_get(&st);
+			o->h = rte_pcpu_alloc(size, align);
+			if (o->h == NULL) {
+				printf("op %" PRIu64 ": alloc(%zu, %zu) failed: "
+					"%s\n", ops, size, align,
+					rte_strerror(rte_errno));
+				goto out;
+			}
+			if ((uintptr_t)o->h % eff_align(size, align) != 0) {
+				printf("op %" PRIu64 ": %p not aligned\n", ops,
+					o->h);
+				goto out;
+			}
+			for (i = 0; i < nlive; i++) {
+				if (o->h < live[i].h + live[i].size &&
+				    live[i].h < o->h + size) {
+					printf("op %" PRIu64 ": [%p,+%zu) overlaps"
+						" [%p,+%zu)\n", ops, o->h, size,
+						live[i].h, live[i].size);
+					goto out;
+				}
+			}
+			o->size = size;
+			o->tag = ++tag;
+			if (large) {
+				/* a span populates exactly its pages */
+				rte_pcpu_stats_get(&st1);
+				if (st1.populated_bytes - st.populated_bytes !=
+				    large_pop_bytes(size, &st1)) {
+					printf("op %" PRIu64 ": a span of %zu B "
+						"populated %" PRIu64 " B\n", ops,
+						size, st1.populated_bytes -
+						st.populated_bytes);
+					goto out;
+				}
+				large_live += size;
+				large_max = RTE_MAX(large_max, large_live);
+				nlarge++;
+				nlarge_live++;
+			}
+			if (large_copies(o, 1, ops) != 0)
+				goto out;
+			nlive++;
+		} else {
+			unsigned int k = (unsigned int)(rnd() % nlive);
+			struct live_obj *o = &live[k];
+			int large = o->size > RTE_PCPU_CHUNK_OBJ_MAX_SIZE;
+
+			if (large_copies(o, 0, ops) != 0)
+				goto out;
+			rte_pcpu_stats_get(&st);
+			if (rte_pcpu_free(o->h) != 0) {
+				printf("op %" PRIu64 ": free(%p) failed: %s\n",
+					ops, o->h, rte_strerror(rte_errno));
+				goto out;
+			}
+			if (large) {
+				/* and gives them back at once */
+				rte_pcpu_stats_get(&st1);
+				if (st.populated_bytes - st1.populated_bytes !=
+				    large_pop_bytes(o->size, &st1)) {
+					printf("op %" PRIu64 ": the free of a "
+						"span of %zu B gave back %" PRIu64
+						" B\n", ops, o->size,
+						st.populated_bytes -
+						st1.populated_bytes);
+					goto out;
+				}
+				large_live -= o->size;
+				nlarge_live--;
+			}
+			live[k] = live[--nlive];
+		}
+		if ((ops + 1) % 250 == 0) {
+			if (rte_pcpu_audit() != 0) {
+				printf("op %" PRIu64 ": audit failed\n", ops);
+				goto out;
+			}
+			rte_pcpu_stats_get(&st);
+			if (st.nr_cur_alloc != st0.nr_cur_alloc + nlive) {
+				printf("op %" PRIu64 ": %" PRIu64 " live, model %u"
+					"\n", ops, st.nr_cur_alloc -
+					st0.nr_cur_alloc, nlive);
+				goto out;
+			}
+		}
+		if ((ops + 1) % 1000 == 0) {
+			flush_caches();
+			if (rte_pcpu_reclaim() < 0 || rte_pcpu_audit() != 0) {
+				printf("op %" PRIu64 ": reclaim\n", ops);
+				goto out;
+			}
+			reclaims++;
+		}
+	}
+	printf("model_large: %" PRIu64 " ops on %u lcores, %" PRIu64
+		" large objects (up to %" PRIu64 " MiB per lcore live at once), %"
+		PRIu64 " reclaims, %u live at the end (%u large)\n", ops,
+		pcpu_test_mem_lcores(), nlarge, large_max >> 20, reclaims,
+		nlive, nlarge_live);
+	TEST_ASSERT(nlarge >= 10, "only %" PRIu64 " large objects", nlarge);
+	ret = TEST_SUCCESS;
+out:
+	while (nlive > 0)
+		rte_pcpu_free(live[--nlive].h);
+	free(live);
+	TEST_ASSERT_EQUAL(ret, TEST_SUCCESS, "large model test failed");
+	flush_caches();
+	TEST_ASSERT(rte_pcpu_reclaim() >= 0, "last reclaim");
+	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit after the model test");
+	rte_pcpu_stats_get(&st);
+	TEST_ASSERT_EQUAL(st.nr_cur_alloc, st0.nr_cur_alloc,
+		"live objects after freeing everything");
+	/* what is left is at most the spare chunk's pages */
+	TEST_ASSERT(st.populated_pages * st.page_size <= st.chunk_size,
+		"%" PRIu64 " pages per lcore populated after the last reclaim",
+		st.populated_pages);
+	return TEST_SUCCESS;
+}
+
 /* Lcore isolation: every lcore bumps only its own copies. */
 struct flow_ctr {
 	uint64_t packets;
@@ -624,17 +873,33 @@ test_pcpu_address_space(void)
 	void *a, *b, *c;
 
 	TEST_ASSERT_SUCCESS(pcpu_test_reinit(&conf), "init 2 chunks");
-	a = rte_pcpu_alloc(RTE_PCPU_MAX_SIZE, 0);
-	b = rte_pcpu_alloc(RTE_PCPU_MAX_SIZE, 0);
+	a = rte_pcpu_alloc(RTE_PCPU_CHUNK_OBJ_MAX_SIZE, 0);
+	b = rte_pcpu_alloc(RTE_PCPU_CHUNK_OBJ_MAX_SIZE, 0);
 	TEST_ASSERT(a != NULL && b != NULL, "two full-chunk objects");
-	c = rte_pcpu_alloc(RTE_PCPU_MAX_SIZE, 0);
+	c = rte_pcpu_alloc(RTE_PCPU_CHUNK_OBJ_MAX_SIZE, 0);
 	TEST_ASSERT_NULL(c, "third object in two chunks");
 	TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "error when space is used up");
 	TEST_ASSERT_SUCCESS(rte_pcpu_free(a), "free");
-	c = rte_pcpu_alloc(RTE_PCPU_MAX_SIZE, 0);
+	c = rte_pcpu_alloc(RTE_PCPU_CHUNK_OBJ_MAX_SIZE, 0);
 	TEST_ASSERT_NOT_NULL(c, "alloc after a free");
 	TEST_ASSERT_SUCCESS(rte_pcpu_free(b), "free");
 	TEST_ASSERT_SUCCESS(rte_pcpu_free(c), "free");
+	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit");
+
+	/* a span needs both chunks: the spare free chunk makes way */
+	a = rte_pcpu_alloc(RTE_PCPU_CHUNK_OBJ_MAX_SIZE + 1, 0);
+	TEST_ASSERT_NOT_NULL(a, "span of both chunks");
+	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit with a span");
+	b = rte_pcpu_alloc(RTE_PCPU_CHUNK_OBJ_MAX_SIZE, 0);
+	TEST_ASSERT_NULL(b, "chunk object beside a span filling the unit");
+	TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "error when a span fills it");
+	TEST_ASSERT_SUCCESS(rte_pcpu_free(a), "free the span");
+	b = rte_pcpu_alloc(64, 0);
+	TEST_ASSERT_NOT_NULL(b, "alloc after the span's free");
+	c = rte_pcpu_alloc(RTE_PCPU_CHUNK_OBJ_MAX_SIZE + 1, 0);
+	TEST_ASSERT_NULL(c, "span beside a chunk in use");
+	TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "span error");
+	TEST_ASSERT_SUCCESS(rte_pcpu_free(b), "free");
 	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit");
 	TEST_ASSERT_SUCCESS(pcpu_test_reinit(NULL), "default init");
 	return TEST_SUCCESS;
@@ -737,6 +1002,7 @@ struct unit_test_suite pcpu_alloc_suite = {
 		TEST_CASE(test_pcpu_late_lcore),
 		TEST_CASE(test_pcpu_numa_placement),
 		TEST_CASE(test_pcpu_model),
+		TEST_CASE(test_pcpu_model_large),
 		TEST_CASE(test_pcpu_limit),
 		TEST_CASE(test_pcpu_address_space),
 		TEST_CASE(test_pcpu_reclaim),

@@ -106,7 +106,7 @@ static int r_init_stride_too_big(void)
 static int r_init_chunk_not_pow2(void)
 { return init_with(0, 3ull << 20, 0, 0); }
 static int r_init_chunk_too_small(void)
-{ return init_with(0, RTE_PCPU_MAX_SIZE / 2, 0, 0); }
+{ return init_with(0, RTE_PCPU_CHUNK_OBJ_MAX_SIZE / 2, 0, 0); }
 static int r_init_chunk_above_stride(void)
 { return init_with(1ull << 20, 2ull << 20, 0, 0); }
 static int r_init_huge_small_chunk(void)
@@ -255,7 +255,7 @@ static int r_create_elt_0(void)
 	0)); }
 static int r_create_elt_too_big(void)
 { return ERR_NULL(rte_pcpu_mempool_create("bi_ebig", 4,
-	RTE_PCPU_MAX_SIZE + 1, 0, 0, NULL, NULL, 0)); }
+	RTE_PCPU_CHUNK_OBJ_MAX_SIZE + 1, 0, 0, NULL, NULL, 0)); }
 static int r_create_cache_too_big(void)
 { return ERR_NULL(rte_pcpu_mempool_create("bi_cbig", 4096, 16,
 	RTE_PCPU_MEMPOOL_CACHE_MAX_SIZE + 1, 0, NULL, NULL, 0)); }

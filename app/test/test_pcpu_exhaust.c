@@ -12,6 +12,8 @@
  *
  *   exhaust-limit-pools           tiny populated-bytes limit, with pools
  *   exhaust-address-space-pools   the reserved address space used up
+ *   exhaust-address-space-span    one object of RTE_PCPU_MAX_SIZE fills
+ *                                 a unit of that size
  *   exhaust-hugepages-auto        hugepages run out while running: policy
  *                                 auto falls back to 4 KiB pages, says so
  *   exhaust-hugepages-huge        policy huge fails with ENOMEM
@@ -182,7 +184,7 @@ test_exhaust_address_space_pools(void)
 	int err;
 
 	TEST_ASSERT_SUCCESS(pcpu_test_reinit(&conf), "init 2 chunks");
-	mp = rte_pcpu_mempool_create("ex_space", 8, RTE_PCPU_MAX_SIZE, 0, 0,
+	mp = rte_pcpu_mempool_create("ex_space", 8, RTE_PCPU_CHUNK_OBJ_MAX_SIZE, 0, 0,
 		NULL, NULL, 0);
 	TEST_ASSERT_NOT_NULL(mp, "pool");
 	n = pool_fill(mp, &err);
@@ -191,7 +193,7 @@ test_exhaust_address_space_pools(void)
 	TEST_ASSERT_NULL(rte_pcpu_alloc(8, 0), "8 B with the space used up");
 	TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "8 B with the space used up");
 	TEST_ASSERT_NULL(rte_pcpu_mempool_create("ex_space_pf", 2,
-		RTE_PCPU_MAX_SIZE, 0, 0, NULL, NULL, RTE_PCPU_MEMPOOL_F_PREFILL),
+		RTE_PCPU_CHUNK_OBJ_MAX_SIZE, 0, 0, NULL, NULL, RTE_PCPU_MEMPOOL_F_PREFILL),
 		"prefill with the space used up");
 	TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "prefill with the space used up");
 	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit with the space used up");
@@ -199,9 +201,74 @@ test_exhaust_address_space_pools(void)
 	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_free(mp), "pool free");
 	TEST_ASSERT_EQUAL(check_baseline("exhaust-address-space-pools"),
 		TEST_SUCCESS, "baseline");
-	h = rte_pcpu_alloc(RTE_PCPU_MAX_SIZE, 0);
+	h = rte_pcpu_alloc(RTE_PCPU_CHUNK_OBJ_MAX_SIZE, 0);
 	TEST_ASSERT_NOT_NULL(h, "alloc after the pool free");
 	TEST_ASSERT_SUCCESS(rte_pcpu_free(h), "free");
+	TEST_ASSERT_SUCCESS(pcpu_test_reinit(NULL), "default init");
+	return TEST_SUCCESS;
+}
+
+/*
+ * exhaust-address-space-span: a unit of RTE_PCPU_MAX_SIZE bytes, filled by
+ * one object of the largest size, a span of every chunk. It works as an
+ * array on every lcore (RTE_PCPU_LCORE(l, arr)[i]); a chunk object and a
+ * second span fail with ENOMEM meanwhile; its free gives every page back,
+ * and after a small object has come and gone (leaving a spare chunk in
+ * the way) the largest size fits again.
+ */
+static int
+test_exhaust_address_space_span(void)
+{
+	const size_t n = RTE_PCPU_MAX_SIZE / sizeof(uint64_t);
+	const size_t step = 4096 / sizeof(uint64_t);
+	struct rte_pcpu_conf conf = { .unit_stride = RTE_PCPU_MAX_SIZE };
+	struct rte_pcpu_stats s;
+	uint64_t *arr, *v;
+	unsigned int l;
+	size_t i;
+	void *h;
+
+	TEST_ASSERT_SUCCESS(pcpu_test_reinit(&conf), "init a 256 MiB unit");
+	arr = rte_pcpu_alloc(RTE_PCPU_MAX_SIZE, 0);
+	TEST_ASSERT_NOT_NULL(arr, "the largest object: %s",
+		rte_strerror(rte_errno));
+	TEST_ASSERT_SUCCESS(rte_pcpu_stats_get(&s), "stats");
+	TEST_ASSERT_EQUAL(s.populated_bytes, (uint64_t)RTE_PCPU_MAX_SIZE *
+		s.nr_lcores, "populated bytes of the largest object");
+	RTE_PCPU_FOREACH(l, v, arr)
+		for (i = 0; i < n; i += step)
+			v[i] = (uint64_t)l << 32 | i;
+	for (l = pcpu_test_lcore_next(0); l < RTE_MAX_LCORE;
+	     l = pcpu_test_lcore_next(l + 1)) {
+		for (i = 0; i < n; i += step)
+			TEST_ASSERT_EQUAL(RTE_PCPU_LCORE(l, arr)[i],
+				(uint64_t)l << 32 | i, "lcore %u element %zu",
+				l, i);
+		TEST_ASSERT_EQUAL(RTE_PCPU_LCORE(l, arr)[n - 1], (uint64_t)0,
+			"lcore %u last element", l);
+	}
+	TEST_ASSERT_NULL(rte_pcpu_alloc(8, 0), "8 B beside it");
+	TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "8 B beside it");
+	TEST_ASSERT_NULL(rte_pcpu_alloc(RTE_PCPU_CHUNK_OBJ_MAX_SIZE + 1, 0),
+		"a second span");
+	TEST_ASSERT_EQUAL(rte_errno, ENOMEM, "a second span");
+	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit with the unit full");
+	TEST_ASSERT_SUCCESS(rte_pcpu_free(arr), "free the largest object");
+	TEST_ASSERT_SUCCESS(rte_pcpu_stats_get(&s), "stats");
+	TEST_ASSERT_EQUAL(s.populated_bytes, (uint64_t)0,
+		"populated bytes after its free");
+	TEST_ASSERT_EQUAL(rte_pcpu_free(arr), -1, "double free");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "double free");
+	h = rte_pcpu_alloc(8, 0);
+	TEST_ASSERT_NOT_NULL(h, "8 B after the free");
+	TEST_ASSERT_SUCCESS(rte_pcpu_free(h), "free 8 B");
+	TEST_ASSERT_EQUAL(check_baseline("exhaust-address-space-span"),
+		TEST_SUCCESS, "baseline");
+	arr = rte_pcpu_alloc(RTE_PCPU_MAX_SIZE, 0);
+	TEST_ASSERT_NOT_NULL(arr, "the largest object again");
+	TEST_ASSERT_SUCCESS(rte_pcpu_free(arr), "free");
+	printf("exhaust-address-space-span: %u MiB per lcore on %u lcores\n",
+		RTE_PCPU_MAX_SIZE >> 20, s.nr_lcores);
 	TEST_ASSERT_SUCCESS(pcpu_test_reinit(NULL), "default init");
 	return TEST_SUCCESS;
 }
@@ -303,7 +370,7 @@ test_exhaust_hugepages_auto(void)
 	for (n = 0; n < 16; n++) {
 		if (n > 0 && hog_hugepages(0) != 0)
 			break;
-		objs[n] = rte_pcpu_alloc(RTE_PCPU_MAX_SIZE, 0);
+		objs[n] = rte_pcpu_alloc(RTE_PCPU_CHUNK_OBJ_MAX_SIZE, 0);
 		if (objs[n] == NULL)
 			break;
 	}
@@ -336,7 +403,7 @@ test_exhaust_hugepages_auto(void)
 			char *p = RTE_PCPU_LCORE(l, (char *)objs[i]);
 
 			p[0] = (char)l;
-			p[RTE_PCPU_MAX_SIZE - 1] = (char)l;
+			p[RTE_PCPU_CHUNK_OBJ_MAX_SIZE - 1] = (char)l;
 		}
 	}
 	for (i = 0; i < n; i++)
@@ -493,6 +560,8 @@ static struct unit_test_suite exhaust_suite = {
 		TEST_CASE_NAMED("exhaust-limit-pools", test_exhaust_limit_pools),
 		TEST_CASE_NAMED("exhaust-address-space-pools",
 			test_exhaust_address_space_pools),
+		TEST_CASE_NAMED("exhaust-address-space-span",
+			test_exhaust_address_space_span),
 		TEST_CASE_NAMED("exhaust-hugepages-auto",
 			test_exhaust_hugepages_auto),
 		TEST_CASE_NAMED("exhaust-hugepages-huge",

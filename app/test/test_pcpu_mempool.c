@@ -105,8 +105,8 @@ test_create_lookup_free(void)
 	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_free(mp), "free");
 	TEST_ASSERT_NULL(rte_pcpu_mempool_lookup("pool_a"), "lookup after free");
 	TEST_ASSERT_EQUAL(rte_errno, ENOENT, "lookup errno");
-	mp = rte_pcpu_mempool_create("pool_a", 1, RTE_PCPU_MAX_SIZE, 1, 0,
-		NULL, NULL, RTE_PCPU_MEMPOOL_F_NO_ZERO |
+	mp = rte_pcpu_mempool_create("pool_a", 1, RTE_PCPU_CHUNK_OBJ_MAX_SIZE,
+		1, 0, NULL, NULL, RTE_PCPU_MEMPOOL_F_NO_ZERO |
 		RTE_PCPU_MEMPOOL_F_PREFILL | RTE_PCPU_MEMPOOL_F_DEBUG);
 	TEST_ASSERT_NOT_NULL(mp, "largest objects, every flag");
 	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_audit(mp), "audit");
@@ -191,8 +191,8 @@ test_bad_args(void)
 	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_free(mp), "free");
 	CREATE_FAILS(EINVAL, "bad", 0, 8, 0, 0, NULL, NULL, 0);
 	CREATE_FAILS(EINVAL, "bad", 8, 0, 0, 0, NULL, NULL, 0);
-	CREATE_FAILS(EINVAL, "bad", 8, RTE_PCPU_MAX_SIZE + 1, 0, 0, NULL,
-		NULL, 0);
+	CREATE_FAILS(EINVAL, "bad", 8, RTE_PCPU_CHUNK_OBJ_MAX_SIZE + 1, 0, 0,
+		NULL, NULL, 0);
 	CREATE_FAILS(EINVAL, "bad", 1024, 8,
 		RTE_PCPU_MEMPOOL_CACHE_MAX_SIZE + 1, 0, NULL, NULL, 0);
 	CREATE_FAILS(EINVAL, "bad", 8, 8, 9, 0, NULL, NULL, 0);

@@ -411,6 +411,8 @@ pcpu_alloc_one(size_t size, size_t align)
 	int dirty;
 	void *h;
 
+	if (unlikely(size > RTE_PCPU_CHUNK_OBJ_MAX_SIZE))
+		return pcpu_alloc_span_alloc(size);
 	h = alloc_area_fast(size, bits, align_bits, &dirty);
 	if (h == NULL) {
 		pthread_mutex_lock(&pcpu_alloc.mutex);
@@ -579,6 +581,9 @@ pcpu_alloc_free(void *handle)
 	}
 	pcpu_alloc_index_unlock();
 	if (unlikely(ret != 0)) {
+		/* not in a chunk: the start of a span, or a bad handle */
+		if (c == NULL && pcpu_alloc_span_free(handle) == 0)
+			return 0;
 		alloc_refuse(handle, why);
 		rte_errno = EINVAL;
 	}
@@ -690,6 +695,8 @@ pcpu_alloc_obj_bytes(const void *handle)
 	c = pcpu_alloc.initialised ? pcpu_alloc_chunk_of(handle, &bit) : NULL;
 	if (c != NULL)
 		bytes = pcpu_chunk_obj_bits(&c->bm, bit) << PCPU_MIN_ALLOC_SHIFT;
+	else if (pcpu_alloc.initialised)
+		bytes = (uint32_t)pcpu_alloc_span_bytes(handle);
 	pcpu_alloc_index_unlock();
 	return bytes;
 }
@@ -749,7 +756,9 @@ pcpu_alloc_init(const struct rte_pcpu_conf *conf)
 	}
 	a->nr_chunk_max = (uint32_t)(conf->unit_stride / conf->chunk_size);
 	a->chunks = calloc(a->nr_chunk_max, sizeof(*a->chunks));
-	if (a->chunks == NULL) {
+	if (a->chunks == NULL || pcpu_alloc_span_init() != 0) {
+		free(a->chunks);
+		a->chunks = NULL;
 		pcpu_arena_release(&a->arena);
 		pthread_mutex_unlock(&a->mutex);
 		PCPU_LOG(ERR, "init: no memory for the chunk index");
@@ -810,6 +819,7 @@ pcpu_alloc_cleanup(void)
 		free(c);
 	}
 	free(a->chunks);
+	pcpu_alloc_span_cleanup();
 	pcpu_arena_release(&a->arena);
 	memset(&rte_pcpu_shared, 0, sizeof(rte_pcpu_shared));
 	/* reset everything but the locks */

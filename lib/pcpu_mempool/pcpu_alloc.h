@@ -15,8 +15,11 @@
  * call it and which it never calls, except through the lcore listeners
  * they register.
  *
- * Arguments are validated by the callers: sizes 1 .. RTE_PCPU_MAX_SIZE,
- * alignments powers of two from RTE_PCPU_MIN_ALIGN to RTE_PCPU_MAX_ALIGN.
+ * Arguments are validated by the callers: sizes 1 .. RTE_PCPU_MAX_SIZE
+ * for pcpu_alloc_one() (above RTE_PCPU_CHUNK_OBJ_MAX_SIZE, a span of whole
+ * chunks) and 1 .. RTE_PCPU_CHUNK_OBJ_MAX_SIZE for the bulk and pool
+ * functions (chunk objects only), alignments powers of two from
+ * RTE_PCPU_MIN_ALIGN to RTE_PCPU_MAX_ALIGN.
  * Every function is MT-safe unless it says otherwise.
  */
 
@@ -130,6 +133,7 @@ struct pcpu_alloc_counters {
 	uint64_t page_size;
 	uint32_t nr_lcores;
 	uint32_t nr_huge_fallback;
+	uint32_t nr_spans;        /**< Live allocations of whole chunks. */
 	uint64_t live_objs;       /**< Sum of the chunks' live objects
 				    *  (audit only). */
 	struct rte_pcpu_conf conf;

@@ -40,6 +40,7 @@ audit_counters_locked(struct pcpu_alloc_counters *s)
 	s->page_size = a->page_size;
 	s->nr_lcores = a->nr_lcores;
 	s->nr_huge_fallback = a->nr_huge_fallback;
+	s->nr_spans = a->nr_spans;
 	s->conf = a->conf;
 }
 
@@ -85,6 +86,8 @@ pcpu_alloc_dump_chunks(FILE *f)
 			fr.max_frag, fr.first_free, fr.min_alloc, fr.max_alloc,
 			fr.populated_pages, c->bm.nr_pages, fr.empty_pop_pages);
 	}
+	if (a->initialised)
+		pcpu_alloc_span_dump(f);
 	pcpu_alloc_index_unlock();
 	pthread_mutex_unlock(&a->mutex);
 }
@@ -252,6 +255,8 @@ pcpu_alloc_audit(struct pcpu_alloc_counters *s, char *msg, size_t len)
 		sum.populated_pages += c->bm.nr_populated;
 		sum.empty_pop_pages += c->bm.nr_empty_pop_pages;
 	}
+	if (ret == 0)
+		ret = pcpu_alloc_span_audit(&sum, msg, len);
 	if (ret == 0)
 		ret = audit_counters(&sum, msg, len);
 	audit_counters_locked(s);

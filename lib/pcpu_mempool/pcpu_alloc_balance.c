@@ -56,10 +56,10 @@ balance_depopulate(struct pcpu_alloc_chunk *c)
 	return pages;
 }
 
-/* Destroy the fully free chunks beyond one spare. Index lock held; returns
- * with it held. Returns pages given back. */
+/* Destroy the fully free chunks beyond one spare (none with @p no_spare).
+ * Index lock held; returns with it held. Returns pages given back. */
 static uint64_t
-balance_destroy_free_chunks(void)
+balance_destroy_free_chunks(int no_spare)
 {
 	struct pcpu_alloc *a = &pcpu_alloc;
 	struct pcpu_chunk_list *free_list = &a->lists[PCPU_LIST_FREE];
@@ -75,7 +75,7 @@ balance_destroy_free_chunks(void)
 	if (keep != NULL && keep != TAILQ_FIRST(free_list))
 		pcpu_alloc_list_move(keep, PCPU_LIST_FREE, 1);
 	c = TAILQ_FIRST(free_list);
-	while (c != NULL && (tmp = TAILQ_NEXT(c, next)) != NULL) {
+	while (c != NULL && (tmp = no_spare ? c : TAILQ_NEXT(c, next)) != NULL) {
 		TAILQ_REMOVE(free_list, tmp, next);
 		a->chunks[tmp->index] = NULL;
 		a->nr_chunks--;
@@ -102,7 +102,7 @@ pcpu_alloc_balance(int explicit)
 	pcpu_alloc_settle();
 	bytes_per_page = a->page_size * a->nr_lcores;
 	/* first, so that their pages are not depopulated one by one */
-	pages += balance_destroy_free_chunks();
+	pages += balance_destroy_free_chunks(0);
 	for (l = 0; explicit && l < PCPU_NR_LISTS; l++) {
 		if (l == PCPU_LIST_TO_DEPOP)
 			continue;
@@ -123,7 +123,16 @@ pcpu_alloc_balance(int explicit)
 			pcpu_alloc_list_move(c, PCPU_LIST_SIDELINED, 0);
 	}
 	/* chunks found free while isolated: one call leaves one spare */
-	pages += balance_destroy_free_chunks();
+	pages += balance_destroy_free_chunks(0);
 	pcpu_alloc_index_unlock();
 	return pages * bytes_per_page;
+}
+
+void
+pcpu_alloc_drop_free_chunks(void)
+{
+	pcpu_alloc_index_lock();
+	pcpu_alloc_settle();
+	balance_destroy_free_chunks(1);
+	pcpu_alloc_index_unlock();
 }

@@ -9,7 +9,8 @@
  * @file
  * @internal The percpu allocator's one private struct, shared by its
  * files: pcpu_alloc.c (slots, allocation, free), pcpu_alloc_populate.c (chunks,
- * population, lcore arrival), pcpu_alloc_balance.c (giving memory back) and
+ * population, lcore arrival), pcpu_alloc_span.c (objects larger than a
+ * chunk holds), pcpu_alloc_balance.c (giving memory back) and
  * pcpu_alloc_audit.c (its statistics, dump and audit).
  *
  * Locking, as Linux mm/percpu.c:
@@ -31,6 +32,9 @@
  *
  * Invariants (checked by pcpu_alloc_audit()):
  *
+ * - a chunk index belongs to at most one of a chunk (@c chunks) and a
+ *   span (@c spans); a span's pages [0, nr_pages) are populated for every
+ *   lcore in @c lcores, the rest of its chunks is not;
  * - every chunk is on exactly one list: an active slot by its largest
  *   free run (pcpu_chunk_slot()), the free list (fully free), the
  *   sidelined list (depopulated, tried after the active slots) or the
@@ -38,8 +42,9 @@
  * - only the chunks listed in @c pending (at most PCPU_PENDING_CHUNKS)
  *   have frees pending in their bitmaps; they are settled before anything
  *   reads hints or page counts;
- * - populated_pages and empty_pop_pages are the sums over the chunks;
- *   nr_alloc - nr_dealloc is the sum of the chunks' live objects;
+ * - populated_pages is the sum over the chunks and the spans,
+ *   empty_pop_pages over the chunks; nr_alloc - nr_dealloc is the sum of
+ *   the chunks' live objects plus the spans;
  * - an lcore in @c lcores has a populated copy of every populated page
  *   of every chunk; rte_pcpu_shared.lcore_mask is a subset of it (an
  *   arriving lcore is added there only after the lcore listeners ran).
@@ -95,6 +100,10 @@ struct pcpu_alloc_chunk {
 
 TAILQ_HEAD(pcpu_chunk_list, pcpu_alloc_chunk);
 
+/* An allocation of whole chunks (pcpu_alloc_span.c). */
+struct pcpu_alloc_span;
+TAILQ_HEAD(pcpu_span_list, pcpu_alloc_span);
+
 /** The allocator. */
 struct pcpu_alloc {
 	pthread_mutex_t mutex;    /**< Population and structure (above). */
@@ -108,6 +117,10 @@ struct pcpu_alloc {
 	uint32_t chunk_shift;     /**< log2(chunk_size). */
 	uint32_t nr_chunk_max;    /**< unit_stride / chunk_size. */
 	struct pcpu_alloc_chunk **chunks; /**< By index; NULL: none. */
+	/** The span covering each chunk index; NULL: none. */
+	struct pcpu_alloc_span **spans;
+	struct pcpu_span_list span_list; /**< Live spans, by address. */
+	uint32_t nr_spans;
 	struct pcpu_chunk_list lists[PCPU_NR_LISTS];
 	uint64_t active_mask;     /**< Bit s: active slot s has chunks. */
 	/** The chunks whose bitmaps may hold pending frees (a cache flush
@@ -318,6 +331,56 @@ int pcpu_alloc_lcores_start(void);
 /** Unregister the EAL lcore callback. */
 void pcpu_alloc_lcores_stop(void);
 
+/** Populate [off, off + len) of lcore @p lcore_id's unit (page-aligned),
+ * mapped when populated (hugepages if the allocator uses them, with the
+ * page policy's fall-back to 4 KiB pages), bound to the lcore's node.
+ * Mutex held, index lock not. 0 or -errno (nothing kept). */
+int pcpu_alloc_populate_range(unsigned int lcore_id, uint64_t off,
+		uint64_t len);
+
+/*
+ * pcpu_alloc_span.c: objects above RTE_PCPU_CHUNK_OBJ_MAX_SIZE, whole
+ * chunks at the same offset in every unit.
+ */
+
+/** Set up the span index (pcpu_alloc_init(), mutex held). 0 or -1. */
+int pcpu_alloc_span_init(void);
+
+/** Forget every span and the index (pcpu_alloc_cleanup(), mutex held;
+ * the arena's release takes their memory). */
+void pcpu_alloc_span_cleanup(void);
+
+/** Allocate a span of @p size bytes per lcore, populated and zero.
+ * Takes the mutex. NULL with rte_errno = ENOMEM (logged). */
+void *pcpu_alloc_span_alloc(size_t size);
+
+/** Free the span starting at @p handle and give its memory back. Takes
+ * the mutex. 0, or -1 if no span starts there (nothing logged). */
+int pcpu_alloc_span_free(void *handle);
+
+/** Bytes of the span starting at @p handle, 0 if none. Index lock held. */
+uint64_t pcpu_alloc_span_bytes(const void *handle);
+
+/** Whether [off, off + len) of a unit lies inside one live span. Index
+ * lock held. */
+int pcpu_alloc_span_holds(uint64_t off, uint64_t len);
+
+/** Populate lcore @p lcore_id's copy of every span (lcore arrival, mutex
+ * held). 0, or -errno with nothing kept. */
+int pcpu_alloc_span_lcore_add(unsigned int lcore_id);
+
+/** Give back lcore @p lcore_id's copy of every span (undo of the above). */
+void pcpu_alloc_span_lcore_remove(unsigned int lcore_id);
+
+/** Check every span (both locks held): adds their live objects and
+ * populated pages to @p s. 0, or -1 with the first broken invariant in
+ * @p msg. */
+int pcpu_alloc_span_audit(struct pcpu_alloc_counters *s, char *msg,
+		size_t len);
+
+/** One line per span (both locks held). */
+void pcpu_alloc_span_dump(FILE *f);
+
 /*
  * pcpu_alloc_balance.c (mutex held, index lock not).
  */
@@ -326,5 +389,9 @@ void pcpu_alloc_lcores_stop(void);
  * depopulate isolated chunks (with @p explicit, every chunk with empty
  * pages) down to the reserve of empty pages. Returns bytes given back. */
 uint64_t pcpu_alloc_balance(int explicit);
+
+/** Destroy every fully free chunk, the spare included: a span needs its
+ * address space. */
+void pcpu_alloc_drop_free_chunks(void);
 
 #endif /* _PCPU_ALLOC_INDEX_H_ */

@@ -34,20 +34,18 @@
 #include "pcpu_alloc_index.h"
 #include "pcpu_log.h"
 
-/* Populate pages [ps, pe) of chunk @p c for one lcore. */
+/* Populate [off, off + len) of one lcore's unit backed as @p how, or with
+ * 4 KiB pages when hugepages run out under the auto policy. */
 static int
-populate_one(struct pcpu_alloc_chunk *c, unsigned int lcore_id, uint32_t ps,
-		uint32_t pe)
+populate_backed(unsigned int lcore_id, uint64_t off, uint64_t len,
+		enum pcpu_backing how)
 {
 	struct pcpu_alloc *a = &pcpu_alloc;
-	uint64_t off = pcpu_alloc_page_off(c, ps);
-	uint64_t len = (uint64_t)(pe - ps) * a->page_size;
 	int socket = a->lcore_socket[lcore_id];
 	int ret;
 
-	ret = pcpu_arena_populate(&a->arena, lcore_id, socket, off, len,
-		a->huge ? PCPU_BACKING_HUGE : PCPU_BACKING_MAPPED);
-	if (ret == -ENOMEM && a->huge &&
+	ret = pcpu_arena_populate(&a->arena, lcore_id, socket, off, len, how);
+	if (ret == -ENOMEM && how == PCPU_BACKING_HUGE &&
 	    a->conf.page_policy == RTE_PCPU_PAGE_AUTO) {
 		if (a->nr_huge_fallback++ == 0)
 			PCPU_LOG(WARNING,
@@ -56,6 +54,23 @@ populate_one(struct pcpu_alloc_chunk *c, unsigned int lcore_id, uint32_t ps,
 			len, PCPU_BACKING_SMALL);
 	}
 	return ret;
+}
+
+/* Populate pages [ps, pe) of chunk @p c for one lcore. */
+static int
+populate_one(struct pcpu_alloc_chunk *c, unsigned int lcore_id, uint32_t ps,
+		uint32_t pe)
+{
+	return populate_backed(lcore_id, pcpu_alloc_page_off(c, ps),
+		(uint64_t)(pe - ps) * pcpu_alloc.page_size, pcpu_alloc.huge ?
+		PCPU_BACKING_HUGE : PCPU_BACKING_MAPPED);
+}
+
+int
+pcpu_alloc_populate_range(unsigned int lcore_id, uint64_t off, uint64_t len)
+{
+	return populate_backed(lcore_id, off, len, pcpu_alloc.huge ?
+		PCPU_BACKING_HUGE : PCPU_BACKING_SMALL);
 }
 
 static void
@@ -142,7 +157,7 @@ pcpu_alloc_chunk_create(void)
 	int ret;
 
 	for (idx = 0; idx < a->nr_chunk_max; idx++)
-		if (a->chunks[idx] == NULL)
+		if (a->chunks[idx] == NULL && a->spans[idx] == NULL)
 			break;
 	if (idx == a->nr_chunk_max) {
 		PCPU_LOG(ERR, "reserved address space used up (%u chunks of %"
@@ -239,22 +254,21 @@ populate_lcore_chunk(struct pcpu_alloc_chunk *c, unsigned int lcore_id)
 }
 
 /*
- * Give lcore @p lcore_id its copies of every populated page and add it to
- * the allocator's set. Mutex held. Returns 1 if it was added, 0 if it had
- * memory already, -1 on error (logged, nothing kept).
+ * Give lcore @p lcore_id its copies of every populated page, on NUMA node
+ * @p socket, and add it to the allocator's set. Mutex held. Returns 1 if
+ * it was added, 0 if it had memory already, -1 on error (logged, nothing
+ * kept).
  */
 static int
-populate_lcore_add(unsigned int lcore_id)
+populate_lcore_add(unsigned int lcore_id, unsigned int socket)
 {
 	struct pcpu_alloc *a = &pcpu_alloc;
-	unsigned int socket;
 	uint32_t idx;
 	int ret;
 
 	if (!a->initialised ||
 	    (a->lcores[lcore_id / 64] >> (lcore_id % 64) & 1) != 0)
 		return 0;
-	socket = rte_lcore_to_socket_id(lcore_id);
 	a->lcore_socket[lcore_id] = socket < RTE_MAX_NUMA_NODES ?
 		(int)socket : -1;
 	if (a->conf.max_populated != 0 &&
@@ -262,6 +276,12 @@ populate_lcore_add(unsigned int lcore_id)
 	    a->conf.max_populated) {
 		PCPU_LOG(ERR, "lcore %u: populated-bytes limit reached",
 			lcore_id);
+		return -1;
+	}
+	ret = pcpu_alloc_span_lcore_add(lcore_id);
+	if (ret != 0) {
+		PCPU_LOG(ERR, "lcore %u: cannot populate: %s", lcore_id,
+			strerror(-ret));
 		return -1;
 	}
 	for (idx = 0; idx < a->nr_chunk_max; idx++) {
@@ -278,6 +298,7 @@ populate_lcore_add(unsigned int lcore_id)
 			if (a->chunks[idx] != NULL)
 				populate_unmap(a->chunks[idx], lcore_id);
 		} while (idx-- > 0);
+		pcpu_alloc_span_lcore_remove(lcore_id);
 		return -1;
 	}
 	pcpu_alloc_index_lock();
@@ -301,7 +322,7 @@ populate_lcore_init_cb(unsigned int lcore_id, void *arg __rte_unused)
 	int added;
 
 	pthread_mutex_lock(&pcpu_alloc.mutex);
-	added = populate_lcore_add(lcore_id);
+	added = populate_lcore_add(lcore_id, rte_lcore_to_socket_id(lcore_id));
 	pthread_mutex_unlock(&pcpu_alloc.mutex);
 	if (added <= 0)
 		return added;

@@ -12,6 +12,9 @@
  *                     -> pcpu_alloc_one()                (larger sizes)
  *   rte_pcpu_free()   -> pcpu_cache_free()  -> [flush]  pcpu_alloc_free_bulk()
  *                                           -> pcpu_alloc_free() (others)
+ *
+ * Sizes above RTE_PCPU_CHUNK_OBJ_MAX_SIZE become spans inside the
+ * allocator (pcpu_alloc_span.c); nothing here tells them apart.
  */
 
 #include <errno.h>

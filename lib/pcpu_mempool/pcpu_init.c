@@ -69,11 +69,11 @@ init_conf_check(struct rte_pcpu_conf *c)
 		return -1;
 	}
 	if (!pcpu_is_pow2(c->chunk_size) ||
-	    c->chunk_size < RTE_PCPU_MAX_SIZE ||
+	    c->chunk_size < RTE_PCPU_CHUNK_OBJ_MAX_SIZE ||
 	    c->chunk_size > RTE_MIN(c->unit_stride, INIT_MAX_CHUNK_SIZE)) {
 		PCPU_LOG(ERR, "init: chunk size %" PRIu64
 			" not a power of two in %u..min(unit stride, %" PRIu64
-			")", c->chunk_size, RTE_PCPU_MAX_SIZE,
+			")", c->chunk_size, RTE_PCPU_CHUNK_OBJ_MAX_SIZE,
 			INIT_MAX_CHUNK_SIZE);
 		return -1;
 	}

@@ -102,7 +102,7 @@ pool_args_check(const char *name, unsigned int n, size_t elt_size,
 		rte_errno = ENAMETOOLONG;
 		return -1;
 	}
-	if (n == 0 || elt_size == 0 || elt_size > RTE_PCPU_MAX_SIZE ||
+	if (n == 0 || elt_size == 0 || elt_size > RTE_PCPU_CHUNK_OBJ_MAX_SIZE ||
 	    cache_size > RTE_PCPU_MEMPOOL_CACHE_MAX_SIZE || cache_size > n ||
 	    (flags & ~POOL_FLAGS_ALL) != 0) {
 		MP_LOG(ERR, "create %s: bad arguments: n %u elt_size %zu "

@@ -50,8 +50,24 @@
 extern "C" {
 #endif
 
-/** Largest object rte_pcpu_alloc() accepts, in bytes (per lcore copy). */
-#define RTE_PCPU_MAX_SIZE (256u * 1024u)
+/**
+ * Largest object rte_pcpu_alloc() accepts, in bytes (per lcore copy):
+ * 256 MiB. Objects above RTE_PCPU_CHUNK_OBJ_MAX_SIZE take a *span* of
+ * whole chunks, at the same offset in every unit, so RTE_PCPU(arr)[i]
+ * indexes an array of any size; a span also needs that many free chunks
+ * of address space in the unit (unit_stride).
+ */
+#define RTE_PCPU_MAX_SIZE (256u << 20)
+
+/**
+ * Largest object placed inside one chunk's bitmap, in bytes (per lcore
+ * copy): 256 KiB, also the smallest chunk size. Larger objects take spans
+ * of whole chunks: their address space is rounded up to the chunk size,
+ * their memory to the page size (a 300 KiB object populates one 2 MiB
+ * hugepage per lcore), and their free gives their memory back at once.
+ * Objects of rte_pcpu_mempool pools are at most this size.
+ */
+#define RTE_PCPU_CHUNK_OBJ_MAX_SIZE (256u * 1024u)
 
 /** Largest alignment rte_pcpu_alloc() accepts, in bytes. */
 #define RTE_PCPU_MAX_ALIGN 4096u
@@ -90,7 +106,7 @@ struct rte_pcpu_conf {
 	 * chunks is unit_stride / chunk_size. */
 	uint64_t unit_stride;
 	/** Bytes of one chunk in one unit: a power of two between
-	 * RTE_PCPU_MAX_SIZE (256 KiB) and min(unit_stride, 1 GiB); with
+	 * RTE_PCPU_CHUNK_OBJ_MAX_SIZE (256 KiB) and min(unit_stride, 1 GiB); with
 	 * hugepages, at least 2 MiB.
 	 * Default RTE_PCPU_DEFAULT_CHUNK_SIZE. */
 	uint64_t chunk_size;
@@ -192,7 +208,10 @@ int rte_pcpu_cleanup(void);
  * Allocate an object that has one copy per lcore, every copy zeroed.
  *
  * @param size
- *   Bytes per copy, 1 .. RTE_PCPU_MAX_SIZE.
+ *   Bytes per copy, 1 .. RTE_PCPU_MAX_SIZE (256 MiB). Objects above
+ *   RTE_PCPU_CHUNK_OBJ_MAX_SIZE (256 KiB) take a span of whole chunks:
+ *   every page they need is populated on every lcore now, and they are
+ *   always aligned to the chunk size.
  * @param align
  *   Alignment in bytes: 0 for natural alignment (the largest power of
  *   two dividing the size rounded up to a multiple of 8, capped at 64, the
@@ -202,9 +221,12 @@ int rte_pcpu_cleanup(void);
  *   The handle, or NULL with rte_errno set: EINVAL (size 0 or above
  *   RTE_PCPU_MAX_SIZE, bad align, EAL not initialised), ENOMEM (the
  *   populated-bytes limit is reached, the system has no memory, or the
- *   reserved address space is full).
+ *   reserved address space has no room: for a span, no run of free
+ *   chunks long enough).
  *
  * Thread-safety: MT-safe, from any thread, including unregistered ones.
+ * Allocating or freeing a span takes the allocator's population mutex and
+ * makes system calls.
  */
 __rte_experimental
 void *rte_pcpu_alloc(size_t size, size_t align);
@@ -226,7 +248,10 @@ void *rte_pcpu_alloc(size_t size, size_t align);
  *   a pool (rte_pcpu_mempool_get()), whether handed out or not: give it
  *   back with rte_pcpu_mempool_put().
  *
- * Thread-safety: MT-safe, from any thread.
+ * Thread-safety: MT-safe, from any thread. The memory of an object above
+ * RTE_PCPU_CHUNK_OBJ_MAX_SIZE (a span) goes back to the system before this
+ * returns (under the population mutex); smaller objects leave that work
+ * to later allocations and rte_pcpu_reclaim().
  */
 __rte_experimental
 int rte_pcpu_free(void *handle);

@@ -141,7 +141,8 @@ struct rte_pcpu_mempool_stats {
  *
  * @param name Unique name, shorter than RTE_PCPU_MEMPOOL_NAMESIZE.
  * @param n Capacity: most objects out or cached at once (hard cap), >= 1.
- * @param elt_size Bytes per lcore copy, 1 .. RTE_PCPU_MAX_SIZE.
+ * @param elt_size Bytes per lcore copy, 1 .. RTE_PCPU_CHUNK_OBJ_MAX_SIZE
+ *   (256 KiB: pool objects live inside chunks).
  * @param cache_size Per-lcore cache, 0 .. RTE_PCPU_MEMPOOL_CACHE_MAX_SIZE
  *   objects, at most @p n.
  * @param max_bytes Byte budget, 0 for none. Every object that exists
@@ -156,7 +157,7 @@ struct rte_pcpu_mempool_stats {
  * @param obj_init_arg Argument for @p obj_init.
  * @param flags RTE_PCPU_MEMPOOL_F_*.
  * @return The pool, or NULL with rte_errno: EINVAL (NULL or empty name,
- *   n 0, elt_size 0 or above RTE_PCPU_MAX_SIZE, cache_size above
+ *   n 0, elt_size 0 or above RTE_PCPU_CHUNK_OBJ_MAX_SIZE, cache_size above
  *   RTE_PCPU_MEMPOOL_CACHE_MAX_SIZE or above n, unknown flag),
  *   ENAMETOOLONG (name of RTE_PCPU_MEMPOOL_NAMESIZE characters or more),
  *   EEXIST (name in use), ENOMEM (no memory, or RTE_PCPU_MEMPOOL_F_PREFILL

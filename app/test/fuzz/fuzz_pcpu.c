@@ -233,8 +233,10 @@ op_alloc(void)
 	int bad;
 	uint8_t *h;
 
-	if ((v & 0xf000) == 0xf000)
-		size = (v & 0xfff) * 97;        /* up to ~390 KiB: too big too */
+	if ((v & 0xfff0) == 0xfff0)
+		size = RTE_PCPU_MAX_SIZE + (v & 0xf);  /* too big but the first */
+	else if ((v & 0xf000) == 0xf000)
+		size = (v & 0xfff) * 97;        /* up to ~390 KiB: spans too */
 	else
 		size = v % 1100;                /* 0 .. 1099, mostly cached */
 	align = (a & 0x80) ? (a & 0x7f) : (a < 14 ? (size_t)1 << a : 0);
