@@ -426,6 +426,55 @@ test_alloc_smoke(void)
 	return TEST_SUCCESS;
 }
 
+/* rte_pcpu_zero() clears exactly its range, on every lcore, in an object
+ * of the caches, one of the chunk allocator and a span. */
+static int
+zero_check(uint8_t *h, size_t size, size_t off, size_t len)
+{
+	unsigned int l;
+	uint8_t *c;
+	size_t i;
+
+	RTE_PCPU_FOREACH(l, c, h)
+		memset(c, 0x5a ^ (int)l, size);
+	TEST_ASSERT_SUCCESS(rte_pcpu_zero(h + off, len), "zero [%zu, +%zu) of "
+		"%zu B", off, len, size);
+	RTE_PCPU_FOREACH(l, c, h)
+		for (i = 0; i < size; i++)
+			TEST_ASSERT_EQUAL(c[i], i >= off && i < off + len ? 0 :
+				(uint8_t)(0x5a ^ l), "%zu B object, lcore %u "
+				"byte %zu", size, l, i);
+	return TEST_SUCCESS;
+}
+
+static int
+test_zero(void)
+{
+	const size_t sizes[] = { 16, 1000, RTE_PCPU_CHUNK_OBJ_MAX_SIZE + 4096 };
+	unsigned int k;
+	uint8_t *h;
+
+	TEST_ASSERT_SUCCESS(rte_pcpu_init(NULL), "init");
+	for (k = 0; k < RTE_DIM(sizes); k++) {
+		h = rte_pcpu_alloc(sizes[k], 0);
+		TEST_ASSERT_NOT_NULL(h, "alloc %zu", sizes[k]);
+		TEST_ASSERT_EQUAL(zero_check(h, sizes[k], 0, sizes[k]),
+			TEST_SUCCESS, "whole object");
+		TEST_ASSERT_EQUAL(zero_check(h, sizes[k], 3, sizes[k] / 2),
+			TEST_SUCCESS, "inside the object");
+		TEST_ASSERT_EQUAL(zero_check(h, sizes[k], sizes[k] - 1, 1),
+			TEST_SUCCESS, "last byte");
+		rte_errno = 0;
+		TEST_ASSERT_EQUAL(rte_pcpu_zero(h + 1, sizes[k]), -1,
+			"one byte past the end");
+		TEST_ASSERT_EQUAL(rte_errno, EINVAL, "past the end: rte_errno");
+		TEST_ASSERT_SUCCESS(rte_pcpu_free(h), "free");
+	}
+	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit");
+	TEST_ASSERT_SUCCESS(rte_pcpu_cleanup(), "cleanup");
+	return TEST_SUCCESS;
+}
+
 static int
 test_alloc_bad_args(void)
 {
@@ -505,6 +554,8 @@ static struct unit_test_suite pcpu_testsuite = {
 		/* alloc, free and access */
 		TEST_CASE_NAMED_ST("alloc_smoke", pcpu_reset,
 			pcpu_reset_teardown, test_alloc_smoke),
+		TEST_CASE_NAMED_ST("zero", pcpu_reset,
+			pcpu_reset_teardown, test_zero),
 		TEST_CASE_NAMED_ST("alloc_bad_args", pcpu_reset,
 			pcpu_reset_teardown, test_alloc_bad_args),
 

@@ -204,6 +204,55 @@ double_free(size_t size)
 static int r_free_double_cached(void) { return double_free(16); }
 static int r_free_double(void) { return double_free(1024); }
 
+static int r_zero_null(void) { return ERR_M1(rte_pcpu_zero(NULL, 8)); }
+static int r_zero_size_0(void) { return ERR_M1(rte_pcpu_zero(bi.live, 0)); }
+
+static int
+r_zero_outside(void)
+{
+	uint64_t x = 1;
+	int ret = ERR_M1(rte_pcpu_zero(&x, sizeof(x)));
+
+	return x == 1 ? ret : WRONG_RET;
+}
+
+static int
+r_zero_never_allocated(void)
+{
+	struct rte_pcpu_stats s;
+
+	rte_pcpu_stats_get(&s);
+	return ERR_M1(rte_pcpu_zero((void *)(rte_pcpu_shared.base +
+		s.unit_stride - 4096), 8));
+}
+
+static int
+r_zero_freed(void)
+{
+	void *h = rte_pcpu_alloc(1024, 0);
+
+	if (h == NULL || rte_pcpu_free(h) != 0)
+		return WRONG_RET;
+	return ERR_M1(rte_pcpu_zero(h, 8));
+}
+
+/* 8 bytes past the end of a 64 B object: refused, nothing written */
+static int
+r_zero_past_end(void)
+{
+	unsigned int l;
+	uint8_t *c;
+	int ret;
+
+	RTE_PCPU_FOREACH(l, c, (uint8_t *)bi.live)
+		memset(c, 0xab, 64);
+	ret = ERR_M1(rte_pcpu_zero((uint8_t *)bi.live + 8, 64));
+	RTE_PCPU_FOREACH(l, c, (uint8_t *)bi.live)
+		if (c[8] != 0xab || c[63] != 0xab)
+			return WRONG_RET;
+	return ret;
+}
+
 static int
 r_cache_stats_null(void)
 { return ERR_M1(rte_pcpu_cache_stats_get(0, 0, NULL)); }
@@ -571,6 +620,12 @@ static const struct bad_row rows[] = {
 	ROW("free-misaligned", SET_UP, EINVAL, r_free_misaligned),
 	ROW("free-double-cached", SET_UP, EINVAL, r_free_double_cached),
 	ROW("free-double", SET_UP, EINVAL, r_free_double),
+	ROW("zero-null", SET_UP, EINVAL, r_zero_null),
+	ROW("zero-size-0", SET_UP, EINVAL, r_zero_size_0),
+	ROW("zero-outside", SET_UP, EINVAL, r_zero_outside),
+	ROW("zero-never-allocated", SET_UP, EINVAL, r_zero_never_allocated),
+	ROW("zero-freed", SET_UP, EINVAL, r_zero_freed),
+	ROW("zero-past-end", SET_UP, EINVAL, r_zero_past_end),
 	ROW("cache-stats-null", SET_UP, EINVAL, r_cache_stats_null),
 	ROW("cache-stats-bad-lcore", SET_UP, EINVAL, r_cache_stats_bad_lcore),
 	ROW("cache-stats-bad-class", SET_UP, EINVAL, r_cache_stats_bad_class),

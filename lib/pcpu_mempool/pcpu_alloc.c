@@ -403,6 +403,55 @@ pcpu_alloc_lcores(uint64_t mask[RTE_PCPU_MASK_WORDS])
 	pthread_mutex_unlock(&pcpu_alloc.mutex);
 }
 
+/* Whether granules [start, start + len) of chunk @p c lie inside one live
+ * object (all allocated, no object boundary after the first) on populated
+ * pages. Index lock held. */
+static int
+alloc_chunk_holds(const struct pcpu_alloc_chunk *c, uint32_t start,
+		uint32_t len)
+{
+	uint32_t b, page;
+
+	for (b = start; b < start + len; b++)
+		if ((c->bm.alloc_map[b / 64] >> (b % 64) & 1) == 0 ||
+		    (b > start && (c->bm.bound_map[b / 64] >> (b % 64) & 1)))
+			return 0;
+	for (page = pcpu_chunk_bit_to_page(&c->bm, start);
+	     page <= pcpu_chunk_bit_to_page(&c->bm, start + len - 1); page++)
+		if (!pcpu_chunk_page_populated(&c->bm, page))
+			return 0;
+	return 1;
+}
+
+int
+pcpu_alloc_zero_range(void *p, size_t size)
+{
+	const struct pcpu_alloc *a = &pcpu_alloc;
+	uint64_t off = (uintptr_t)p - a->arena.base, end = off + size;
+	const struct pcpu_alloc_chunk *c;
+	int ok = 0;
+
+	pcpu_alloc_index_lock();
+	if (a->initialised && off < a->arena.unit_stride &&
+	    end <= a->arena.unit_stride && end > off) {
+		c = a->chunks[off >> a->chunk_shift];
+		if (c == NULL)
+			ok = pcpu_alloc_span_holds(off, size);
+		else if (((end - 1) >> a->chunk_shift) == (off >> a->chunk_shift))
+			ok = alloc_chunk_holds(c, (uint32_t)((off &
+				(pcpu_alloc_chunk_bytes() - 1)) >>
+				PCPU_MIN_ALLOC_SHIFT), (uint32_t)((RTE_ALIGN_CEIL(
+				end, PCPU_MIN_ALLOC_SIZE) - RTE_ALIGN_FLOOR(off,
+				PCPU_MIN_ALLOC_SIZE)) >> PCPU_MIN_ALLOC_SHIFT));
+	}
+	pcpu_alloc_index_unlock();
+	if (!ok)
+		return -EINVAL;
+	/* outside the lock: the caller owns the range */
+	pcpu_alloc_zero(p, size);
+	return 0;
+}
+
 void *
 pcpu_alloc_one(size_t size, size_t align)
 {

@@ -111,6 +111,11 @@ void pcpu_alloc_lcores(uint64_t mask[RTE_PCPU_MASK_WORDS]);
  * memory, including one that is arriving. */
 void pcpu_alloc_zero(void *handle, size_t size);
 
+/** pcpu_alloc_zero() of [@p p, @p p + @p size) after checking, under the
+ * index lock, that the range lies inside one live allocation on
+ * populated pages (rte_pcpu_zero()). 0, or -EINVAL (nothing written). */
+int pcpu_alloc_zero_range(void *p, size_t size);
+
 /**
  * The allocator's counters, read together under its lock: the
  * allocator's part of struct rte_pcpu_stats (objects are counted as they

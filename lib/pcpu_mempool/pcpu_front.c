@@ -12,6 +12,7 @@
  *                     -> pcpu_alloc_one()                (larger sizes)
  *   rte_pcpu_free()   -> pcpu_cache_free()  -> [flush]  pcpu_alloc_free_bulk()
  *                                           -> pcpu_alloc_free() (others)
+ *   rte_pcpu_zero()   -> pcpu_alloc_zero_range()
  *
  * Sizes above RTE_PCPU_CHUNK_OBJ_MAX_SIZE become spans inside the
  * allocator (pcpu_alloc_span.c); nothing here tells them apart.
@@ -95,6 +96,24 @@ rte_pcpu_free(void *handle)
 	if (unlikely(handle == NULL))
 		return 0;
 	return pcpu_cache_free(handle);
+}
+
+int
+rte_pcpu_zero(void *obj, size_t size)
+{
+	if (obj == NULL || size == 0) {
+		PCPU_LOG(ERR, "zero: %s", obj == NULL ? "object NULL" :
+			"size 0");
+		rte_errno = EINVAL;
+		return -1;
+	}
+	if (pcpu_alloc_zero_range(obj, size) != 0) {
+		PCPU_LOG(ERR, "zero: [%p, +%zu) is not inside a live allocation",
+			obj, size);
+		rte_errno = EINVAL;
+		return -1;
+	}
+	return 0;
 }
 
 int64_t

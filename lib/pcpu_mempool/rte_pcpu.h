@@ -260,6 +260,38 @@ int rte_pcpu_free(void *handle);
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
+ * Zero @p size bytes at @p obj in every lcore's copy (every unit with
+ * memory). rte_pcpu_alloc() zeroes new objects itself; this is for
+ * memory that is reused without passing through it: an object taken from
+ * an rte_mempool with "pcpu" ops (rte_mempool_get() does not zero, and
+ * the object keeps what its previous user left on every lcore), or a
+ * part of an object that is recycled in place.
+ *
+ * The range may start anywhere inside a live allocation (an object of a
+ * "pcpu" mempool lies inside one of the driver's blocks) but must not
+ * leave it.
+ *
+ * @param obj
+ *   Address in lcore 0's copy (a handle, or a handle plus an offset).
+ * @param size
+ *   Bytes per copy, at least 1.
+ * @return
+ *   0; -1 with rte_errno = EINVAL and one log line if @p obj is NULL,
+ *   @p size is 0, or the range is not inside one live allocation (nothing
+ *   is written then).
+ *
+ * Thread-safety: MT-safe for the allocator, but it writes every lcore's
+ * copy without synchronisation: call it only while no lcore uses the
+ * object (say, after rte_mempool_get() and before the handle is published
+ * to other lcores).
+ */
+__rte_experimental
+int rte_pcpu_zero(void *obj, size_t size);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
  * Give empty populated pages back to the system, keeping the reserve of
  * empty pages (empty_pages_reserve), and destroy fully free chunks beyond
  * one spare, as Linux 5.14's partial depopulation. Frees never make system
