@@ -400,6 +400,9 @@ pcpu_alloc_lcores(uint64_t mask[RTE_PCPU_MASK_WORDS])
 	pthread_mutex_lock(&pcpu_alloc.mutex);
 	for (w = 0; w < RTE_PCPU_MASK_WORDS; w++)
 		mask[w] = pcpu_alloc.lcores[w];
+	/* unit 0 lent to the handles is no lcore (yet) */
+	if (pcpu_alloc.unit0_borrowed)
+		mask[0] &= ~UINT64_C(1);
 	pthread_mutex_unlock(&pcpu_alloc.mutex);
 }
 

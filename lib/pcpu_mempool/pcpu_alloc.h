@@ -104,7 +104,8 @@ uint32_t pcpu_alloc_obj_bytes(const void *handle);
 uint64_t pcpu_alloc_reclaim(void);
 
 /** Copy into @p mask the lcores that have memory, including one that is
- * arriving (whose listeners may not have run yet). */
+ * arriving (whose listeners may not have run yet), but not unit 0 lent
+ * to the handles (pcpu_alloc_handle_unit_ensure()). */
 void pcpu_alloc_lcores(uint64_t mask[RTE_PCPU_MASK_WORDS]);
 
 /** Zero @p size bytes of every copy of @p handle, on every lcore with
@@ -115,6 +116,18 @@ void pcpu_alloc_zero(void *handle, size_t size);
  * index lock, that the range lies inside one live allocation on
  * populated pages (rte_pcpu_zero()). 0, or -EINVAL (nothing written). */
 int pcpu_alloc_zero_range(void *p, size_t size);
+
+/**
+ * Give unit 0 memory even while lcore 0 is not an lcore (idempotent).
+ * A handle is the address of unit 0's copy, and DPDK's rte_mempool writes
+ * its object header just before each object, at the handle: a pool with
+ * "pcpu" ops needs unit 0 populated. Lcore 0's copies then exist (zeroed
+ * as every lcore's) but are not visible to readers (RTE_PCPU_FOREACH(),
+ * pcpu_alloc_lcores()) until an lcore 0 arrives and the listeners run.
+ * @return 0, -EINVAL before set-up, -ENOMEM (populated-bytes limit or no
+ *   memory; logged).
+ */
+int pcpu_alloc_handle_unit_ensure(void);
 
 /**
  * The allocator's counters, read together under its lock: the
@@ -136,7 +149,7 @@ struct pcpu_alloc_counters {
 	uint64_t max_populated_bytes;
 	uint64_t populated_bytes_socket[RTE_MAX_NUMA_NODES];
 	uint64_t page_size;
-	uint32_t nr_lcores;
+	uint32_t nr_lcores;       /**< Units with memory. */
 	uint32_t nr_huge_fallback;
 	uint32_t nr_spans;        /**< Live allocations of whole chunks. */
 	uint64_t live_objs;       /**< Sum of the chunks' live objects

@@ -47,7 +47,11 @@
  *   the chunks' live objects plus the spans;
  * - an lcore in @c lcores has a populated copy of every populated page
  *   of every chunk; rte_pcpu_shared.lcore_mask is a subset of it (an
- *   arriving lcore is added there only after the lcore listeners ran).
+ *   arriving lcore is added there only after the lcore listeners ran);
+ * - while @c unit0_borrowed, lcore 0 is in @c lcores without being an
+ *   lcore: unit 0, where the handles point, has memory for rte_mempool's
+ *   object headers (pcpu_alloc_handle_unit_ensure()); lcore 0 arriving
+ *   clears it and runs the listeners.
  */
 
 #include <pthread.h>
@@ -132,6 +136,7 @@ struct pcpu_alloc {
 	/** Lcores with memory, including arriving ones (mutex). */
 	uint64_t lcores[RTE_PCPU_MASK_WORDS];
 	uint32_t nr_lcores;       /**< Lcores in @c lcores. */
+	int unit0_borrowed;       /**< Lcore 0 in @c lcores, not an lcore. */
 	int lcore_socket[RTE_MAX_LCORE]; /**< NUMA node, -1: unknown. */
 	uint32_t lcores_on_socket[RTE_MAX_NUMA_NODES];
 

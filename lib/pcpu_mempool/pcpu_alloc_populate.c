@@ -323,6 +323,11 @@ populate_lcore_init_cb(unsigned int lcore_id, void *arg __rte_unused)
 
 	pthread_mutex_lock(&pcpu_alloc.mutex);
 	added = populate_lcore_add(lcore_id, rte_lcore_to_socket_id(lcore_id));
+	if (added == 0 && lcore_id == 0 && pcpu_alloc.unit0_borrowed) {
+		/* its copies exist: the listeners set them up now */
+		pcpu_alloc.unit0_borrowed = 0;
+		added = 1;
+	}
 	pthread_mutex_unlock(&pcpu_alloc.mutex);
 	if (added <= 0)
 		return added;
@@ -350,6 +355,29 @@ populate_lcore_uninit_cb(unsigned int lcore_id, void *arg __rte_unused)
 		if (l->leave != NULL)
 			l->leave(lcore_id);
 	pthread_mutex_unlock(&pcpu_listeners_lock);
+}
+
+int
+pcpu_alloc_handle_unit_ensure(void)
+{
+	struct pcpu_alloc *a = &pcpu_alloc;
+	int added;
+
+	pthread_mutex_lock(&a->mutex);
+	if (!a->initialised) {
+		pthread_mutex_unlock(&a->mutex);
+		return -EINVAL;
+	}
+	/* unit 0 on the main lcore's node: control threads read the headers */
+	added = populate_lcore_add(0,
+		rte_lcore_to_socket_id(rte_get_main_lcore()));
+	if (added == 1) {
+		a->unit0_borrowed = 1;
+		PCPU_LOG(INFO, "lcore 0 is not an lcore: unit 0 gets memory for "
+			"the rte_mempool object headers at the handles");
+	}
+	pthread_mutex_unlock(&a->mutex);
+	return added < 0 ? -ENOMEM : 0;
 }
 
 int
