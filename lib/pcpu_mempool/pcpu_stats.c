@@ -5,7 +5,8 @@
 /*
  * rte_pcpu_stats_get(), rte_pcpu_dump() and rte_pcpu_audit(): above the
  * layers, they ask each for its part (the allocator's counters and chunks,
- * the caches' counters and contents, the entry points' refusals) and put
+ * the caches' counters and contents, the entry points' refusals, the
+ * "pcpu" mempool ops' blocks and quarantine) and put
  * them together as users count: the allocator counts objects as they leave
  * and enter the chunks, so an object in a cache is allocated for it;
  * users see the objects the caches hand out and take back.
@@ -24,6 +25,7 @@
 #include "pcpu_cache.h"
 #include "pcpu_front.h"
 #include "pcpu_log.h"
+#include "pcpu_mempool_ops.h"
 
 /* Users' allocations and frees, from the allocator's and the caches'. */
 static void
@@ -112,6 +114,7 @@ rte_pcpu_dump(FILE *f)
 		s.populated_pages, s.empty_pop_pages, s.nr_huge_fallback,
 		s.cached_objs, s.cached_bytes);
 	pcpu_alloc_dump_chunks(f);
+	pcpu_mempool_ops_dump(f);
 	return 0;
 }
 
@@ -126,7 +129,8 @@ rte_pcpu_audit(void)
 	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE))
 		return 0;
 	if (pcpu_alloc_audit(&ac, msg, sizeof(msg)) != 0 ||
-	    pcpu_cache_audit(&cached, msg, sizeof(msg)) != 0)
+	    pcpu_cache_audit(&cached, msg, sizeof(msg)) != 0 ||
+	    pcpu_mempool_ops_audit(msg, sizeof(msg)) != 0)
 		goto fail;
 	/* user-live + cached == live objects in the chunks */
 	pcpu_cache_counters(&cc);
