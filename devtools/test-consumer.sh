@@ -25,7 +25,11 @@
 #    own that says dependency('libpcpu_mempool') and nothing more;
 # 7. lcore_var_consumer.c beside CONSUMER_C, a program written to DPDK
 #    24.11's rte_lcore_var documentation, built with cc and the opt-in
-#    libpcpu_mempool_lcore_var.pc and by that meson project, and run.
+#    libpcpu_mempool_lcore_var.pc and by that meson project, and run;
+# 8. mempool_ops_consumer.c beside it, a stock rte_mempool with the "pcpu"
+#    ops, built with cc and pkg-config's flags for libdpdk and the library
+#    and by the meson project, and run: with Debian's driver plugins
+#    loaded, the ops must be registered.
 #
 # Environment: MESON (default: meson), CC (default: cc), KEEP_TMP=1 keeps
 # the staging directory. Exit 0 on success, 1 on failure.
@@ -195,6 +199,19 @@ if [ -f "$lv_src" ]; then
 	run_consumer lcore_var_consumer "$tmp/lcore_var_consumer"
 fi
 
+# A stock rte_mempool with the "pcpu" ops, linked with pkg-config's
+# flags for libdpdk and for the library: Debian's driver plugins, loaded
+# by rte_eal_init(), register their mempool ops beside the library's
+mo_src=$(dirname "$src")/mempool_ops_consumer.c
+if [ -f "$mo_src" ]; then
+	# shellcheck disable=SC2046,SC2086
+	"$cc" "${warn_flags[@]}" -DALLOW_EXPERIMENTAL_API \
+		$(pkg-config --cflags libdpdk) $cflags "$mo_src" \
+		-o "$tmp/mempool_ops_consumer" $(pkg-config --libs libdpdk) \
+		$libs || die "the mempool ops program does not build"
+	run_consumer mempool_ops_consumer "$tmp/mempool_ops_consumer"
+fi
+
 # The meson route: the example project next to the consumer's source, when
 # it is there (a CONSUMER_C of your own is tested with cc only).
 mproj=$(dirname "$src")
@@ -210,6 +227,10 @@ if [ -f "$mproj/meson.build" ]; then
 	run_consumer consumer "$tmp/mbuild/consumer"
 	if [ -f "$lv_src" ]; then
 		run_consumer lcore_var_consumer "$tmp/mbuild/lcore_var_consumer"
+	fi
+	if [ -f "$mo_src" ]; then
+		run_consumer mempool_ops_consumer \
+			"$tmp/mbuild/mempool_ops_consumer"
 	fi
 fi
 echo "test-consumer: OK"

@@ -22,9 +22,10 @@
 # 4. check that the consumer draws DPDK's experimental-API warning when
 #    its own -DALLOW_EXPERIMENTAL_API is removed from its compile command
 #    (the subproject does not opt it in, as the .pc file does not);
-# 5. run the consumer and lcore_var_consumer (a program written to DPDK
+# 5. run the consumer, lcore_var_consumer (a program written to DPDK
 #    24.11's rte_lcore_var documentation, through the opt-in dependency
-#    libpcpu_mempool_lcore_var) and check their verdicts.
+#    libpcpu_mempool_lcore_var) and mempool_ops_consumer (a stock
+#    rte_mempool with the "pcpu" ops) and check their verdicts.
 #
 # Environment: MESON (default: meson), KEEP_TMP=1 keeps the directory.
 # Exit 0 on success, 1 on failure.
@@ -142,7 +143,7 @@ echo "test-subproject: without the consumer's -DALLOW_EXPERIMENTAL_API:" \
 	"$(grep -c 'not yet part of stable ABI' "$tmp/noexp.log") experimental-API warnings, as expected"
 
 cpus=$(python3 -c 'import os; print(",".join(str(c) for c in sorted(os.sched_getaffinity(0))[:2]))')
-for name in consumer lcore_var_consumer; do
+for name in consumer lcore_var_consumer mempool_ops_consumer; do
 	rc=0
 	out=$("$b/$name" --no-huge -m 256 --no-pci --lcores="(0-3)@($cpus)" \
 		--file-prefix="pcpu-subproject-$name-$$" 2>&1) || rc=$?
