@@ -32,8 +32,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_common.h>
+#include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
@@ -964,6 +966,38 @@ test_bad_conf_and_cleanup(void)
 	rte_mempool_free(mp);
 	return rte_pcpu_init(NULL) == 0 ? TEST_SUCCESS : TEST_FAILED;
 }
+
+/*
+ * Helper for pcpu_mempool_ops_telemetry.sh (not a test): a pool "tel_ops"
+ * with "pcpu" ops (n 1000, elt_size 64, cache 32) with 5 objects out,
+ * held until the file named by PCPU_TEL_DONE exists (at most 60 s).
+ */
+static int
+telemetry_hold(void)
+{
+	const char *done = getenv("PCPU_TEL_DONE");
+	struct rte_mempool *mp;
+	void *objs[5];
+	unsigned int i;
+
+	TEST_ASSERT_SUCCESS(ops_setup(), "init");
+	mp = rte_pcpu_mempool_ops_create("tel_ops", 1000, 64, 32, 0, NULL,
+		NULL, NULL, NULL, SOCKET_ID_ANY, 0);
+	TEST_ASSERT_NOT_NULL(mp, "create");
+	TEST_ASSERT_SUCCESS(rte_mempool_get_bulk(mp, objs, 5), "get");
+	printf("PCPU_TEL_READY ops_index=%d stride=%u lcores=%u\n",
+		mp->ops_index, mp->header_size + mp->elt_size +
+		mp->trailer_size, rte_lcore_count());
+	fflush(stdout);
+	for (i = 0; i < 600 && done != NULL && access(done, F_OK) != 0; i++)
+		rte_delay_ms(100);
+	rte_mempool_put_bulk(mp, objs, 5);
+	rte_mempool_free(mp);
+	ops_reset();
+	return TEST_SUCCESS;
+}
+
+REGISTER_TEST_COMMAND(pcpu_mempool_ops_telemetry_hold, telemetry_hold);
 
 static struct unit_test_suite pcpu_mempool_ops_testsuite = {
 	.suite_name = "rte_mempool with \"pcpu\" ops",

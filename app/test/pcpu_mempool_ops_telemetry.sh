@@ -1,0 +1,174 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The pcpu_mempool authors
+#
+# DPDK's own tooling on an rte_mempool with the "pcpu" ops: start
+# dpdk-test running the helper command pcpu_mempool_ops_telemetry_hold (a
+# pool "tel_ops" of n 1000, elt_size 64, cache 32, made with
+# rte_pcpu_mempool_ops_create(), 5 objects out), then
+#
+# - query /mempool/list, /mempool/info,tel_ops and /pcpu/stats with
+#   Debian's dpdk-telemetry.py and check the values against what the
+#   helper set up (the driver's layout: header 24 + element 64 + trailer
+#   40 = a 128-byte stride; the flags NO_IOVA_CONTIG and NON_IO);
+# - with hugepages (a --no-huge primary takes no secondary process), run
+#   Debian's dpdk-proc-info as a secondary with the library loaded by -d
+#   (so that it registers the "pcpu" ops at the primary's index) and check
+#   its --show-mempool=tel_ops report: ops name, counts, layout, flags.
+#
+#   pcpu_mempool_ops_telemetry.sh DPDK_TEST LIBRARY_SO [EAL args...]
+#
+# Exit status: 0 pass, 1 fail, 77 skip (no dpdk-telemetry.py).
+
+set -uo pipefail
+
+if [ $# -lt 2 ]; then
+	echo "usage: $0 DPDK_TEST LIBRARY_SO [EAL args...]" >&2
+	exit 2
+fi
+dpdk_test=$1
+lib=$2
+shift 2
+telemetry=${DPDK_TELEMETRY:-/usr/bin/dpdk-telemetry.py}
+proc_info=${DPDK_PROC_INFO:-/usr/bin/dpdk-proc-info}
+if [ ! -x "$telemetry" ] && ! command -v "$telemetry" >/dev/null; then
+	echo "skip: $telemetry not found"
+	exit 77
+fi
+huge=1
+for a in "$@"; do
+	[ "$a" = --no-huge ] && huge=0
+done
+extra=()
+# dpdk-proc-info wants an ethdev port to start
+[ $huge = 1 ] && extra=(--vdev=net_null0)
+
+prefix=pcpu_ops_tel_$$
+work=$(mktemp -d)
+done_file=$work/done
+log=$work/dpdk-test.log
+pid=
+cleanup() {
+	touch "$done_file"
+	if [ -n "$pid" ]; then
+		wait "$pid" 2>/dev/null
+	fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+PCPU_TEL_DONE=$done_file DPDK_TEST=pcpu_mempool_ops_telemetry_hold \
+	stdbuf -oL "$dpdk_test" --file-prefix="$prefix" "$@" "${extra[@]}" \
+	>"$log" 2>&1 &
+pid=$!
+
+for _ in $(seq 1 300); do
+	grep -q PCPU_TEL_READY "$log" && break
+	if ! kill -0 "$pid" 2>/dev/null; then
+		echo "FAIL: dpdk-test exited before the pool was ready:"
+		cat "$log"
+		exit 1
+	fi
+	sleep 0.1
+done
+if ! grep -q PCPU_TEL_READY "$log"; then
+	echo "FAIL: no ready line from dpdk-test:"
+	cat "$log"
+	exit 1
+fi
+ops_index=$(sed -n 's/.*PCPU_TEL_READY.*ops_index=\([0-9]*\).*/\1/p' "$log")
+
+out=$work/telemetry.out
+printf '%s\n' /mempool/list /mempool/info,tel_ops /pcpu/stats |
+	"$telemetry" -f "$prefix" >"$out" 2>&1
+rc=$?
+pout=$work/proc-info.out
+prc=0
+if [ $huge = 1 ] && [ -x "$proc_info" ]; then
+	"$proc_info" --file-prefix="$prefix" --no-pci -d "$lib" -- \
+		--show-mempool=tel_ops >"$pout" 2>&1 || prc=$?
+fi
+touch "$done_file"
+wait "$pid"
+test_rc=$?
+pid=
+
+echo "--- dpdk-telemetry.py output"
+cat "$out"
+if [ $rc -ne 0 ]; then
+	echo "FAIL: dpdk-telemetry.py exited with $rc"
+	exit 1
+fi
+if [ $test_rc -ne 0 ]; then
+	echo "FAIL: dpdk-test exited with $test_rc:"
+	cat "$log"
+	exit 1
+fi
+
+python3 - "$out" "$ops_index" <<'PYEOF' || exit 1
+import json
+import sys
+
+replies = {}
+for l in open(sys.argv[1]):
+    if l.strip().startswith('{'):
+        replies.update(json.loads(l))
+ops_index = int(sys.argv[2])
+fails = []
+
+
+def check(cond, what):
+    if not cond:
+        fails.append(what)
+
+
+pools = replies.get('/mempool/list')
+check(isinstance(pools, list) and 'tel_ops' in pools,
+      '/mempool/list has tel_ops')
+info = replies.get('/mempool/info')
+check(isinstance(info, dict), '/mempool/info answered a dict')
+if isinstance(info, dict):
+    want = {'name': 'tel_ops', 'size': 1000, 'populated_size': 1000,
+            'cache_size': 32, 'elt_size': 64, 'header_size': 24,
+            'trailer_size': 40, 'private_data_size': 0,
+            'ops_index': ops_index}
+    for k, v in want.items():
+        check(info.get(k) == v, 'info %s == %r (got %r)' % (k, v, info.get(k)))
+    flags = info.get('flags', 0)
+    # RTE_MEMPOOL_F_POOL_CREATED, _NO_IOVA_CONTIG, _NON_IO
+    check(flags & 0x70 == 0x70, 'flags %#x: created, no IOVA, non-IO' % flags)
+stats = replies.get('/pcpu/stats')
+check(isinstance(stats, dict) and stats.get('nr_cur_alloc', 0) >= 1,
+      '/pcpu/stats counts the pool block')
+if fails:
+    for f in fails:
+        print('FAIL:', f)
+    sys.exit(1)
+print('telemetry: /mempool/list, /mempool/info and /pcpu/stats checked')
+PYEOF
+
+if [ $huge = 0 ]; then
+	echo "dpdk-proc-info: not run (a --no-huge primary takes no secondary" \
+		"process; the -huge variant runs it)"
+	exit 0
+fi
+if [ ! -x "$proc_info" ]; then
+	echo "FAIL: $proc_info not found"
+	exit 1
+fi
+echo "--- dpdk-proc-info output"
+cat "$pout"
+if [ $prc -ne 0 ]; then
+	echo "FAIL: dpdk-proc-info exited with $prc"
+	exit 1
+fi
+for want in "ops_index $ops_index ops_name pcpu" \
+		"Count: avail (995), in use (5)" "Size 1000 Cache 32 element 64" \
+		"header 24 trailer 40" "No IOVA config (y)" \
+		"Not used for IO (y)"; do
+	if ! grep -qF -- "$want" "$pout"; then
+		echo "FAIL: dpdk-proc-info: no \"$want\""
+		exit 1
+	fi
+done
+echo "dpdk-proc-info: --show-mempool=tel_ops checked"
