@@ -292,6 +292,12 @@ TARGETS = [
          'peak_MiB_per_lcore', ' MiB'), le(lim)))
     for pages, lim in (('4K', 1.0), ('2M', 4.0)) for p in (1, 2)
 ] + [
+    T('rte_mempool get+put, "pcpu" ops vs ring_mp_mc, cache 256, %d lcore%s' %
+      (lc, 's' if lc > 1 else ''), '<= 1.05x',
+      (J('2lcores', 'mempool_ops/get_put/size:16/lcores:%d' % lc,
+         'pcpu_ops_over_rte_mempool', 'x'), le(1.05)))
+    for lc in (1, 2)
+] + [
     T('reclaim, 4 KiB pages: final populated over pages with a live object',
       '<= 1.1x (+ 1 chunk)',
       (J('2lcores', 'reclaim/pages:4K', 'bound_met'), ('flag', 1))),
@@ -555,6 +561,38 @@ def cached_table(res):
     t.note = ('Per-lcore rate is 1000 / ns per pair. The pcpu_alloc_free_'
               'nocache case runs with RTE_PCPU_F_NO_CACHE beside its own '
               'rte_mempool rounds.')
+    return t
+
+
+def mempool_ops_table(res):
+    t = Table('rte_mempool with the "pcpu" ops beside the same pool with '
+              'ring_mp_mc (rte_mempool_create(), 16 B objects, cache 256)',
+              ['case', 'ring_mp_mc', '"pcpu" ops', '"pcpu" / ring_mp_mc',
+               'target'])
+    for lc in (1, 2):
+        name = 'mempool_ops/get_put/size:16/lcores:%d' % lc
+        t.add(['get+put, ns per pair, %d lcore%s' % (lc, 's' if lc > 1
+                                                      else ''),
+               st_text(res.stat('2lcores', name, 'rte_mempool_ns')),
+               st_text(res.stat('2lcores', name, 'pcpu_ops_ns')),
+               st_text(res.stat('2lcores', name, 'pcpu_ops_over_rte_mempool',
+                                'x')), '<= 1.05x'])
+    name = 'mempool_ops/populate/objs:1000000'
+    objs = res.value('2lcores', name, 'objs')
+    for what, key in (('create + populate', 'create'), ('free', 'free')):
+        t.add(['%s %s objects, ms' % (what, '{:,}'.format(int(objs))
+                                       if objs else '1,000,000'),
+               st_text(res.stat('2lcores', name, 'rte_mempool_%s_ms' % key)),
+               st_text(res.stat('2lcores', name, 'pcpu_ops_%s_ms' % key)),
+               st_text(res.stat('2lcores', name,
+                                'pcpu_ops_over_rte_mempool_%s' % key, 'x')),
+               '-'])
+    t.note = ('get+put: the same loop on both pools, interleaved rounds, '
+              'per-lcore thread CPU ns per pair; 2 lcores with memory. '
+              'Populate: thread CPU time of rte_mempool_create() and '
+              'rte_pcpu_mempool_ops_create() with the same arguments, then '
+              'rte_mempool_free(), the two in turn per round (EAL on 4 KiB '
+              'pages, so the percpu blocks are too).')
     return t
 
 
@@ -959,7 +997,8 @@ def main():
     tables = [targets]
     tables += access_tables(res)
     tables += [seed_t2, seed_tc, seed_t4, alloc_pool_table(res),
-               cached_table(res), churn_t, init_table(res),
+               cached_table(res), mempool_ops_table(res), churn_t,
+               init_table(res),
                reclaim_table(res), scaling_t]
     ctx_lines = context_lines(res, env)
     if a.text:

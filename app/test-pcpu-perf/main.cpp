@@ -151,6 +151,13 @@ register_cases()
 		add_case(std::string("reclaim/pages:") + (huge ? "2M" : "4K"),
 			[=](perf_result *r) { return perf_reclaim(huge, r); });
 
+	/* 8. the "pcpu" mempool ops beside ring_mp_mc */
+	for (unsigned int l = 1; l <= 2 && l <= have; l++)
+		add_case("mempool_ops/get_put/size:16" + lc(l),
+			[=](perf_result *r) { return perf_ops_pairs(l, r); });
+	add_case("mempool_ops/populate/objs:1000000",
+		[](perf_result *r) { return perf_ops_populate(1000000, r); });
+
 	/* 7. scaling */
 	for (unsigned int l : { 1, 2, 4, 8 }) {
 		if (l > have)

@@ -10,8 +10,9 @@
  * registers cases and copies results into counters; every measured body
  * is C behind this header: the runner and the statistics in perf_runner.c;
  * the library's bodies in perf_access.c (access), perf_alloc.c (the
- * allocator: seed table, allocation against pool gets, churn, reclaim) and
- * perf_pools.c (cached pairs, initialisation modes, scaling), sharing
+ * allocator: seed table, allocation against pool gets, churn, reclaim),
+ * perf_pools.c (cached pairs, initialisation modes, scaling) and
+ * perf_ops.c (the "pcpu" mempool ops beside ring_mp_mc), sharing
  * perf_bodies.h; the alternatives a DPDK user would pick instead in
  * baselines.c.
  *
@@ -256,6 +257,11 @@ int perf_reclaim(int huge, struct perf_result *r);
 /* 7. Scaling: access, atomics, pairs on 1..8 lcores (no_cache: the
  * F_NO_CACHE alloc+free beside rte_mempool). */
 int perf_scaling(int no_cache, unsigned int nb_lcores, struct perf_result *r);
+
+/* 8. The "pcpu" mempool ops beside ring_mp_mc (perf_ops.c): get+put on
+ * @p nb_lcores lcores; creating and freeing a pool of @p nb_objs. */
+int perf_ops_pairs(unsigned int nb_lcores, struct perf_result *r);
+int perf_ops_populate(unsigned int nb_objs, struct perf_result *r);
 
 /* Baselines (baselines.c) used by perf_bodies.c. */
 struct perf_pair {
