@@ -397,8 +397,8 @@ test_layout(void)
 		{ 64, RTE_MEMPOOL_F_NO_CACHE_ALIGN, 88 },
 		{ 256, RTE_MEMPOOL_F_NO_CACHE_ALIGN, 280 },
 	};
+	struct rte_mempool *mp, *stock;
 	unsigned int k, i, align;
-	struct rte_mempool *mp;
 	void *seen[8];
 	char name[32];
 
@@ -421,9 +421,18 @@ test_layout(void)
 					(uintptr_t)seen[i - 1],
 					(uintptr_t)want[k].stride, "stride");
 		}
-		printf("layout: %u B elements%s: %u B per object per lcore\n",
-			want[k].elt, want[k].flags ? ", no cache align" : "",
-			want[k].stride);
+		/* a stock pool of the same flags, for comparison (its padding
+		 * for memory channels depends on EAL's -n) */
+		snprintf(name, sizeof(name), "ops_stock%u", k);
+		stock = rte_mempool_create(name, 8, want[k].elt, 0, 0, NULL,
+			NULL, NULL, NULL, SOCKET_ID_ANY, want[k].flags);
+		TEST_ASSERT_NOT_NULL(stock, "stock pool");
+		printf("layout: %u B elements%s: %u B per object per lcore "
+			"(ring_mp_mc: %u B, once)\n", want[k].elt,
+			want[k].flags ? ", no cache align" : "", want[k].stride,
+			stock->header_size + stock->elt_size +
+			stock->trailer_size);
+		rte_mempool_free(stock);
 		rte_mempool_free(mp);
 	}
 	return TEST_SUCCESS;
