@@ -626,28 +626,44 @@ test_pcpu_late_lcore(void)
 static int
 test_pcpu_numa_placement(void)
 {
-	void *objs[NUMA_OBJS];
-	void *pages[NUMA_OBJS];
-	int status[NUMA_OBJS];
-	unsigned int i, l, checked = 0;
+	/* two spans (objects of whole chunks) beside the chunk objects:
+	 * their first and last pages are checked too */
+	static const size_t span_size[2] = {
+		RTE_PCPU_CHUNK_OBJ_MAX_SIZE + 4096, (UINT64_C(3) << 20) + 8,
+	};
+	void *objs[NUMA_OBJS], *spans[2];
+	void *pages[NUMA_OBJS + 4];
+	int status[NUMA_OBJS + 4];
+	unsigned int i, l, checked = 0, np = NUMA_OBJS + 4;
 
 	for (i = 0; i < NUMA_OBJS; i++) {
 		/* 48 KiB apart: many pages, several chunks over time */
 		objs[i] = rte_pcpu_alloc(48 * 1024, 4096);
 		TEST_ASSERT_NOT_NULL(objs[i], "alloc %u", i);
 	}
+	for (i = 0; i < 2; i++) {
+		spans[i] = rte_pcpu_alloc(span_size[i], 0);
+		TEST_ASSERT_NOT_NULL(spans[i], "span %u", i);
+	}
 	for (l = pcpu_test_lcore_next(0); l < RTE_MAX_LCORE;
 	     l = pcpu_test_lcore_next(l + 1)) {
 		unsigned int node = rte_lcore_to_socket_id(l);
 
-		for (i = 0; i < NUMA_OBJS; i++) {
+		for (i = 0; i < NUMA_OBJS; i++)
 			pages[i] = RTE_PTR_ALIGN_FLOOR(
 				RTE_PCPU_LCORE(l, (char *)objs[i]), 4096);
-			status[i] = -1;
+		for (i = 0; i < 2; i++) {
+			char *c = RTE_PCPU_LCORE(l, (char *)spans[i]);
+
+			pages[NUMA_OBJS + 2 * i] = c;
+			pages[NUMA_OBJS + 2 * i + 1] = RTE_PTR_ALIGN_FLOOR(
+				c + span_size[i] - 1, 4096);
 		}
-		TEST_ASSERT_SUCCESS(move_pages(0, NUMA_OBJS, pages, NULL,
-			status, 0), "move_pages query for lcore %u", l);
-		for (i = 0; i < NUMA_OBJS; i++) {
+		for (i = 0; i < np; i++)
+			status[i] = -1;
+		TEST_ASSERT_SUCCESS(move_pages(0, np, pages, NULL, status, 0),
+			"move_pages query for lcore %u", l);
+		for (i = 0; i < np; i++) {
 			if (node >= RTE_MAX_NUMA_NODES)
 				TEST_ASSERT(status[i] >= 0, "lcore %u page %p "
 					"not resident (%d)", l, pages[i],
@@ -660,7 +676,10 @@ test_pcpu_numa_placement(void)
 	}
 	for (i = 0; i < NUMA_OBJS; i++)
 		TEST_ASSERT_SUCCESS(rte_pcpu_free(objs[i]), "free %u", i);
-	printf("numa: %u pages checked with move_pages(2)\n", checked);
+	for (i = 0; i < 2; i++)
+		TEST_ASSERT_SUCCESS(rte_pcpu_free(spans[i]), "free span %u", i);
+	printf("numa: %u pages checked with move_pages(2), spans included\n",
+		checked);
 	return TEST_SUCCESS;
 }
 
