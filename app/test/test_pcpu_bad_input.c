@@ -27,10 +27,12 @@
 
 #include <rte_lcore.h>
 #include <rte_malloc.h>
+#include <rte_mbuf.h>
 #include <rte_rcu_qsbr.h>
 
 #include "rte_pcpu.h"
 #include "rte_pcpu_mempool.h"
+#include "rte_pcpu_mempool_ops.h"
 #include "test.h"
 
 /* What a row's call returns when the function did not fail as documented
@@ -63,6 +65,7 @@ static struct {
 	struct rte_rcu_qsbr *qv;
 	uint64_t *live;                   /* a live 64 B object */
 	uint64_t *live_big;               /* a live 1 KiB object */
+	struct rte_mempool *ops_mp;       /* an rte_mempool, "pcpu" ops */
 } bi;
 
 /*
@@ -578,6 +581,70 @@ r_rcu_add_twice(void)
 	return rcu_add(bi.budget, 1, 1, RTE_PCPU_MEMPOOL_QSBR_MODE_SYNC);
 }
 
+/* rte_mempool with the "pcpu" ops */
+static struct rte_mempool *
+ops_create(const char *name, unsigned int n, unsigned int cache,
+		unsigned int priv, rte_mempool_ctor_t *mp_init, void *arg,
+		unsigned int flags)
+{
+	return rte_pcpu_mempool_ops_create(name, n, 64, cache, priv, mp_init,
+		arg, NULL, NULL, SOCKET_ID_ANY, flags);
+}
+
+static int r_ops_create_name_null(void)
+{ return ERR_NULL(ops_create(NULL, 16, 0, 0, NULL, NULL, 0)); }
+static int r_ops_create_n_0(void)
+{ return ERR_NULL(ops_create("bi_ops_n0", 0, 0, 0, NULL, NULL, 0)); }
+
+static int
+r_ops_create_name_too_long(void)
+{
+	char name[RTE_MEMPOOL_NAMESIZE + 1];
+
+	memset(name, 'x', RTE_MEMPOOL_NAMESIZE);
+	name[RTE_MEMPOOL_NAMESIZE] = '\0';
+	return ERR_NULL(ops_create(name, 16, 0, 0, NULL, NULL, 0));
+}
+
+static int r_ops_create_name_exists(void)
+{ return ERR_NULL(ops_create("bi_ops", 16, 0, 0, NULL, NULL, 0)); }
+static int r_ops_create_cache_too_big(void)
+{ return ERR_NULL(ops_create("bi_ops_c", 64, 64, 0, NULL, NULL, 0)); }
+static int r_ops_create_bad_flags(void)
+{ return ERR_NULL(ops_create("bi_ops_f", 16, 0, 0, NULL, NULL, 0x8000)); }
+
+/* mp_init makes it an mbuf pool: 2048 B of data room */
+static int
+r_ops_create_mbuf_pool(void)
+{
+	struct rte_pktmbuf_pool_private pp = {
+		.mbuf_data_room_size = 2048 - sizeof(struct rte_mbuf),
+	};
+
+	return ERR_NULL(rte_pcpu_mempool_ops_create("bi_ops_mbuf", 16, 2048,
+		0, sizeof(pp), rte_pktmbuf_pool_init, &pp, NULL, NULL,
+		SOCKET_ID_ANY, 0));
+}
+
+static int
+r_ops_populate_bad_conf(void)
+{
+	struct rte_pcpu_mempool_ops_conf conf = { .flags = 0x80 };
+	struct rte_mempool *mp;
+	int ret;
+
+	mp = rte_mempool_create_empty("bi_ops_conf", 16, 64, 0, 0,
+		SOCKET_ID_ANY, 0);
+	if (mp == NULL || rte_mempool_set_ops_byname(mp,
+			RTE_PCPU_MEMPOOL_OPS_NAME, &conf) != 0) {
+		rte_mempool_free(mp);
+		return WRONG_RET;
+	}
+	ret = ERR_NEG(rte_mempool_populate_default(mp));
+	rte_mempool_free(mp);
+	return ret;
+}
+
 enum phase { BEFORE_SETUP, SET_UP };
 
 struct bad_row {
@@ -679,6 +746,16 @@ static const struct bad_row rows[] = {
 	ROW("rcu-add-null-v", SET_UP, EINVAL, r_rcu_add_null_v),
 	ROW("rcu-add-bad-mode", SET_UP, EINVAL, r_rcu_add_bad_mode),
 	ROW("rcu-add-twice", SET_UP, EEXIST, r_rcu_add_twice),
+	ROW("ops-create-name-null", SET_UP, EINVAL, r_ops_create_name_null),
+	ROW("ops-create-n-0", SET_UP, EINVAL, r_ops_create_n_0),
+	ROW("ops-create-name-too-long", SET_UP, ENAMETOOLONG,
+		r_ops_create_name_too_long),
+	ROW("ops-create-name-exists", SET_UP, EEXIST, r_ops_create_name_exists),
+	ROW("ops-create-cache-too-big", SET_UP, EINVAL,
+		r_ops_create_cache_too_big),
+	ROW("ops-create-bad-flags", SET_UP, EINVAL, r_ops_create_bad_flags),
+	ROW("ops-create-mbuf-pool", SET_UP, EINVAL, r_ops_create_mbuf_pool),
+	ROW("ops-populate-bad-conf", SET_UP, EINVAL, r_ops_populate_bad_conf),
 };
 
 static int
@@ -707,8 +784,11 @@ set_up_objects(void)
 	bi.budget = rte_pcpu_mempool_create("bad_input_budget", 4, 16, 0,
 		16ull * rte_lcore_count() + 8, NULL, NULL, 0);
 	bi.qv = rte_zmalloc("bad_input_qsbr", qsz, RTE_CACHE_LINE_SIZE);
+	bi.ops_mp = rte_pcpu_mempool_ops_create("bi_ops", 16, 64, 0, 0, NULL,
+		NULL, NULL, NULL, SOCKET_ID_ANY, 0);
 	if (bi.live == NULL || bi.live_big == NULL || bi.mp == NULL ||
 	    bi.other == NULL || bi.budget == NULL || bi.qv == NULL ||
+	    bi.ops_mp == NULL ||
 	    rte_rcu_qsbr_init(bi.qv, RTE_MAX_LCORE) != 0)
 		return -1;
 	/* make every pool object now: rows must not grow the pools */
@@ -722,6 +802,7 @@ tear_down_objects(void)
 	rte_pcpu_mempool_free(bi.other);
 	rte_pcpu_mempool_free(bi.budget);
 	rte_free(bi.qv);
+	rte_mempool_free(bi.ops_mp);
 	rte_pcpu_free(bi.live);
 	rte_pcpu_free(bi.live_big);
 	memset(&bi, 0, sizeof(bi));
@@ -750,7 +831,8 @@ unchanged(const struct rte_pcpu_stats *s0)
 		return 0;
 	if (rte_pcpu_mempool_in_use_count(bi.mp) != 0 ||
 	    rte_pcpu_mempool_in_use_count(bi.other) != 0 ||
-	    rte_pcpu_mempool_in_use_count(bi.budget) != 0)
+	    rte_pcpu_mempool_in_use_count(bi.budget) != 0 ||
+	    rte_mempool_avail_count(bi.ops_mp) != 16)
 		return 0;
 	return rte_pcpu_mempool_audit(bi.mp) == 0 &&
 		rte_pcpu_mempool_audit(bi.other) == 0 &&

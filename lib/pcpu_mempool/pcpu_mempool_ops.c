@@ -267,16 +267,19 @@ ops_alloc(struct rte_mempool *mp)
 	struct ops_pool *p;
 	int ret;
 
+	/* rte_errno too: DPDK's callers pass the return value through */
 	if (ops_is_mbuf_pool(mp)) {
 		OPS_LOG(ERR, "pool %s is an mbuf pool (rte_pktmbuf_pool_init()"
 			" set it up): percpu objects cannot be mbufs (one "
 			"buffer per NIC DMA, mbufs move between lcores); use "
 			"another mempool ops", mp->name);
+		rte_errno = EINVAL;
 		return -EINVAL;
 	}
 	if (conf != NULL && (conf->flags & ~RTE_PCPU_MEMPOOL_OPS_F_DEBUG)) {
 		OPS_LOG(ERR, "pool %s: unknown flags %#x in its pool_config",
 			mp->name, conf->flags);
+		rte_errno = EINVAL;
 		return -EINVAL;
 	}
 	if (pcpu_init_ensure() != 0)
@@ -295,6 +298,7 @@ ops_alloc(struct rte_mempool *mp)
 			"RTE_PCPU_MAX_SIZE with their header", mp->name,
 			mp->elt_size);
 		rte_free(p);
+		rte_errno = EINVAL;
 		return -EINVAL;
 	}
 	if (mp->flags & RTE_MEMPOOL_F_SP_PUT)
