@@ -15,6 +15,8 @@
 
 #include <sys/queue.h>
 
+#include <rte_common.h>
+
 /** An upper layer's part in the life cycle. */
 struct pcpu_layer {
 	TAILQ_ENTRY(pcpu_layer) next; /**< Registry link. */
@@ -28,6 +30,23 @@ struct pcpu_layer {
 
 /** Register @p l, from a constructor (RTE_INIT), before rte_pcpu_init(). */
 void pcpu_init_layer_register(struct pcpu_layer *l);
+
+/**
+ * Define upper layer @p var (named @p lname, with the functions
+ * @p init_fn and @p cleanup_fn, either NULL) and register it when the
+ * library is loaded. Layers come up in the order their files' constructors
+ * run and go down in the reverse order.
+ */
+#define PCPU_INIT_LAYER(var, lname, init_fn, cleanup_fn)		\
+	static struct pcpu_layer var = {				\
+		.name = (lname),					\
+		.init = (init_fn),					\
+		.cleanup = (cleanup_fn),				\
+	};								\
+	RTE_INIT(var##_register)					\
+	{								\
+		pcpu_init_layer_register(&var);				\
+	}
 
 /**
  * Make sure the library is set up: rte_pcpu_init(NULL) the first time.

@@ -427,13 +427,4 @@ pool_layer_cleanup(void)
 	pthread_mutex_unlock(&pcpu_pools.lock);
 }
 
-static struct pcpu_layer pool_layer = {
-	.name = "pools",
-	.init = pool_layer_init,
-	.cleanup = pool_layer_cleanup,
-};
-
-RTE_INIT(pcpu_pool_layer_register)
-{
-	pcpu_init_layer_register(&pool_layer);
-}
+PCPU_INIT_LAYER(pool_layer, "pools", pool_layer_init, pool_layer_cleanup)

@@ -676,16 +676,7 @@ ops_layer_cleanup(void)
 	pthread_mutex_unlock(&ops_pools.lock);
 }
 
-static struct pcpu_layer ops_layer = {
-	.name = "mempool ops",
-	.init = ops_layer_init,
-	.cleanup = ops_layer_cleanup,
-};
-
-RTE_INIT(pcpu_mempool_ops_layer_register)
-{
-	pcpu_init_layer_register(&ops_layer);
-}
+PCPU_INIT_LAYER(ops_layer, "mempool ops", ops_layer_init, ops_layer_cleanup)
 
 /* ---------------------------------------------------------------------- */
 /* The library's audit and dump. */
