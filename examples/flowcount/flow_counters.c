@@ -20,9 +20,11 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
+#include <rte_mempool.h>
 #include <rte_ring.h>
 
 #include <rte_pcpu_mempool.h>
+#include <rte_pcpu_mempool_ops.h>
 
 #include "flow_counters.h"
 
@@ -33,6 +35,7 @@ static const char *const flow_counters_names[] = {
 	[FLOW_COUNTERS_PCPU] = "pcpu",
 	[FLOW_COUNTERS_ATOMIC] = "atomic",
 	[FLOW_COUNTERS_ARRAY] = "array",
+	[FLOW_COUNTERS_MEMPOOL] = "mempool",
 };
 
 const char *
@@ -100,6 +103,16 @@ flow_counters_create(const struct flow_counters_conf *conf)
 		if (fb->pool == NULL)
 			goto fail;
 		break;
+	case FLOW_COUNTERS_MEMPOOL:
+		/* the same room; the pool's objects are all created now */
+		fb->mempool = rte_pcpu_mempool_ops_create("fc_flows_mp",
+			conf->capacity + FLOW_COUNTERS_POOL_CACHE * 2 *
+			rte_lcore_count(), sizeof(struct flow_counters),
+			FLOW_COUNTERS_POOL_CACHE, 0, NULL, NULL, NULL, NULL,
+			conf->socket_id, 0);
+		if (fb->mempool == NULL)
+			goto fail;
+		break;
 	case FLOW_COUNTERS_ATOMIC:
 		fb->shared = rte_zmalloc_socket("fc_counters_shared", bytes,
 			RTE_CACHE_LINE_SIZE, conf->socket_id);
@@ -136,6 +149,7 @@ flow_counters_free(struct flow_counter_blocks *fb)
 	if (fb == NULL)
 		return;
 	rte_pcpu_mempool_free(fb->pool);
+	rte_mempool_free(fb->mempool);
 	rte_free(fb->shared);
 	for (i = 0; i < RTE_MAX_LCORE; i++)
 		rte_free(fb->lcore_arr[i]);
@@ -160,8 +174,11 @@ flow_counters_get(struct flow_counter_blocks *fb, const struct flow_key *key)
 	unsigned int lcore;
 
 	RTE_BUILD_BUG_ON(sizeof(struct flow_counters) != RTE_CACHE_LINE_SIZE);
-	if (fb->scheme == FLOW_COUNTERS_PCPU) {
-		if (rte_pcpu_mempool_get(fb->pool, &ref) != 0)
+	if (fb->scheme == FLOW_COUNTERS_PCPU ||
+	    fb->scheme == FLOW_COUNTERS_MEMPOOL) {
+		if (fb->scheme == FLOW_COUNTERS_PCPU ?
+		    rte_pcpu_mempool_get(fb->pool, &ref) != 0 :
+		    rte_mempool_get(fb->mempool, &ref) != 0)
 			return NULL;
 		/* nobody reads it before it is published */
 		RTE_PCPU_FOREACH(lcore, c, (struct flow_counters *)ref)
@@ -190,6 +207,9 @@ flow_counters_put(struct flow_counter_blocks *fb, void *ref)
 	case FLOW_COUNTERS_PCPU:
 		rte_pcpu_mempool_put(fb->pool, ref);
 		break;
+	case FLOW_COUNTERS_MEMPOOL:
+		rte_mempool_put(fb->mempool, ref);
+		break;
 	case FLOW_COUNTERS_ATOMIC:
 		rte_ring_enqueue(fb->free_idx, (void *)(uintptr_t)
 			((struct flow_counters *)ref - fb->shared + 1));
@@ -209,7 +229,8 @@ flow_counters_read(const struct flow_counter_blocks *fb, const void *ref,
 	unsigned int lcore;
 
 	switch (fb->scheme) {
-	case FLOW_COUNTERS_PCPU: {
+	case FLOW_COUNTERS_PCPU:
+	case FLOW_COUNTERS_MEMPOOL: {
 		uint64_t sum[2];
 
 		rte_pcpu_sum_u64(ref, 2, sum);

@@ -19,6 +19,10 @@
  * - FLOW_COUNTERS_PCPU: percpu objects of an rte_pcpu_mempool (the
  *   product): every lcore has its own copy, reached with one shift and one
  *   add from the handle, updated with plain stores.
+ * - FLOW_COUNTERS_MEMPOOL: the same percpu objects, from a stock
+ *   rte_mempool with the library's "pcpu" mempool ops
+ *   (rte_pcpu_mempool_ops_create()): DPDK's own get and put, cache and
+ *   tooling (/mempool/ telemetry, dpdk-proc-info); counted as PCPU.
  * - FLOW_COUNTERS_ATOMIC: one shared block per flow, updated with atomic
  *   adds by every lcore (what a flow entry with counters in it does).
  * - FLOW_COUNTERS_ARRAY: one array of blocks per lcore, allocated at start
@@ -46,6 +50,7 @@ enum flow_counters_scheme {
 	FLOW_COUNTERS_PCPU = 0, /**< rte_pcpu_mempool objects (default). */
 	FLOW_COUNTERS_ATOMIC,   /**< Shared blocks, atomic adds. */
 	FLOW_COUNTERS_ARRAY,    /**< Per-lcore arrays indexed by flow. */
+	FLOW_COUNTERS_MEMPOOL,  /**< rte_mempool with "pcpu" ops. */
 };
 
 /**
@@ -67,6 +72,7 @@ struct flow_counter_blocks {
 	enum flow_counters_scheme scheme;
 	uint32_t capacity;                  /**< Blocks at most. */
 	struct rte_pcpu_mempool *pool;      /**< PCPU: the pool. */
+	struct rte_mempool *mempool;        /**< MEMPOOL: the pool. */
 	struct flow_counters *shared;       /**< ATOMIC: capacity blocks. */
 	struct rte_ring *free_idx;          /**< ATOMIC, ARRAY: free indexes. */
 	/** ARRAY: each lcore's array of capacity blocks (NULL: no lcore). */
@@ -113,7 +119,7 @@ void flow_counters_put(struct flow_counter_blocks *fb, void *ref);
 void flow_counters_read(const struct flow_counter_blocks *fb, const void *ref,
 		uint64_t *packets, uint64_t *bytes, uint64_t *last_seen);
 
-/** Name of a scheme ("pcpu", "atomic", "array"). */
+/** Name of a scheme ("pcpu", "atomic", "array", "mempool"). */
 const char *flow_counters_scheme_name(enum flow_counters_scheme s);
 
 /** Scheme of a name; -1 if unknown. */
@@ -133,6 +139,7 @@ flow_counters_lcore(const struct flow_counter_blocks *fb,
 	case FLOW_COUNTERS_ARRAY:
 		return fb->lcore_arr[lcore_id] + ((uintptr_t)ref - 1);
 	case FLOW_COUNTERS_PCPU:
+	case FLOW_COUNTERS_MEMPOOL:
 	default:
 		return RTE_PCPU_LCORE(lcore_id, (struct flow_counters *)ref);
 	}

@@ -141,8 +141,10 @@ fc_usage(const char *prog)
 		"                        (up to 2 x max-flows distinct flows, at least\n"
 		"                        65536, at most 2097152; beyond, in overflow)\n"
 		"  --counters SCHEME     where per-flow counters live: pcpu (percpu\n"
-		"                        objects, the default), atomic (one shared block\n"
-		"                        per flow, atomic adds) or array (per-lcore\n"
+		"                        objects of an rte_pcpu_mempool, the default),\n"
+		"                        mempool (the same percpu objects from a stock\n"
+		"                        rte_mempool with \"pcpu\" ops), atomic (one shared\n"
+		"                        block per flow, atomic adds) or array (per-lcore\n"
 		"                        arrays indexed by flow); for speed comparison\n"
 		"  --stats-interval MS   report the statistics every MS (default 1000,\n"
 		"                        0 = only the final summary)\n"
@@ -423,8 +425,8 @@ fc_parse_args(int argc, char **argv)
 		case FC_OPT_COUNTERS:
 			s = flow_counters_scheme_parse(optarg);
 			if (s < 0)
-				fc_fail("--counters: '%s' is not pcpu, atomic "
-					"or array", optarg);
+				fc_fail("--counters: '%s' is not pcpu, mempool, "
+					"atomic or array", optarg);
 			fc_opt.counters = (enum flow_counters_scheme)s;
 			counters_set = true;
 			break;

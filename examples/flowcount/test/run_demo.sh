@@ -22,7 +22,8 @@ else
 fi
 
 # the other counter schemes, and the pipeline, count the same
-for opts in "--counters atomic" "--counters array" "--pipeline"; do
+for opts in "--counters mempool" "--counters atomic" "--counters array" \
+		"--pipeline"; do
 	tag=$(echo "$opts" | tr -d ' -')
 	run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO_DIR/demo.pcap" -- \
 		$opts --exit-on-idle 200 --stats-interval 0 \
@@ -128,7 +129,7 @@ printf '# only comments\n\n' > "$TMP/empty.rules"
 bad "no rules" --rule_ipv4 "$TMP/empty.rules"
 bad "not a MAC address" --eth-dest "0,zz:00"
 bad "expected PORT,MAC" --eth-dest "02:00:00:00:00:01"
-bad "is not pcpu, atomic or array" --counters bogus
+bad "is not pcpu, mempool, atomic or array" --counters bogus
 bad "is not table or json" --stats-format xml
 bad "not within 64 to 9600" --max-pkt-len 10
 bad "not within 1 to 65535" --rx-queue-size 0
