@@ -23,13 +23,12 @@
 # Benchmark filter regex replacing both runs' own).
 #
 # Two processes: one with 2 lcores on 2 CPUs (access, allocation, cached,
-# churn, init, reclaim, the "pcpu" mempool ops) and one with 8 lcores
-# floating over the same CPUs (pairs and init with 8 lcores that have
-# memory, scaling to 1/2/4/8
-# lcores; more lcores than CPUs are reported as oversubscribed). EAL
-# memory: --no-huge (see below). The CPU model and the load average at the
-# start and end of each run go into $OUT/environment.txt and every results
-# file.
+# churn, init, reclaim, the "pcpu" mempool ops, aliasing of copies) and
+# one with 8 lcores floating over the same CPUs (pairs and init with 8
+# lcores that have memory, scaling to 1/2/4/8 lcores; more lcores than
+# CPUs are reported as oversubscribed). EAL memory: --no-huge (see below).
+# The CPU model and the load average at the start and end of each run go
+# into $OUT/environment.txt and every results file.
 
 set -euo pipefail
 
@@ -179,7 +178,7 @@ flowcount_bench() {
 
 start=$SECONDS
 run 2lcores "$limit2" "0@$c0,1@$c1" \
-	'^(access|alloc_nocache|alloc_cache|alloc_vs_pool|cached|cached_nocache|churn|init|reclaim|mempool_ops)/'
+	'^(access|alloc_nocache|alloc_cache|alloc_vs_pool|cached|cached_nocache|churn|init|reclaim|mempool_ops|alias)/'
 run 8lcores "$limit8" "(0-7)@($c0,$c1)" '^(cached/size:16/lcores:1|init|scaling)'
 
 fc_args=()

@@ -679,6 +679,39 @@ def reclaim_table(res):
     return t
 
 
+ALIAS_LAYOUTS = ['stride_2^27', 'stride_2^28', 'stride_2^29', 'stride_2^30',
+                 'coloured', 'sub_page']
+
+
+def alias_table(res):
+    t = Table('Aliasing of lcores\' copies: ns per object for one operation '
+              'on all its copies, by unit layout (interleaved)',
+              ['op', 'copies', 'pages'] + ALIAS_LAYOUTS +
+              ['2^30 / coloured'])
+    for op in ('zero', 'sum', 'inc'):
+        for copies in (2, 8):
+            for pages in ('4K', '2M'):
+                name = 'alias/op:%s/copies:%d/pages:%s' % (op, copies, pages)
+                if res.case('2lcores', name) is None:
+                    t.add([op, str(copies), pages,
+                           res.why_missing('2lcores', name)] +
+                          [''] * len(ALIAS_LAYOUTS))
+                    continue
+                t.add([op, str(copies), pages] +
+                      [st_text(res.stat('2lcores', name, lay + '_ns'))
+                       for lay in ALIAS_LAYOUTS] +
+                      [st_text(res.stat('2lcores', name,
+                                        'stride_2^30_over_coloured', 'x'))])
+    t.note = ('Copies of one 16 B object, 256 objects in turn, on the '
+              'case\'s own mappings. stride_2^s: copy i at i x 2^s (the '
+              'bits that tell copies apart are all at or above s); '
+              'coloured: i x (2^30 + 2 MiB), a 1 GiB stride and a colour step '
+              'of one hugepage; sub_page: i x (2^30 + 448 B), a control no '
+              'page-based layout can give. zero: a 16-byte store per copy; '
+              'sum: an 8-byte load; inc: an 8-byte increment.')
+    return t
+
+
 SCALING_BODIES = ['pcpu_access', 'atomic_shared_access', 'pool_get_put',
                   'pcpu_alloc_free', 'pcpu_alloc_free_nocache',
                   'rte_mempool_get_put']
@@ -998,8 +1031,8 @@ def main():
     tables += access_tables(res)
     tables += [seed_t2, seed_tc, seed_t4, alloc_pool_table(res),
                cached_table(res), mempool_ops_table(res), churn_t,
-               init_table(res),
-               reclaim_table(res), scaling_t]
+               init_table(res), reclaim_table(res), scaling_t,
+               alias_table(res)]
     ctx_lines = context_lines(res, env)
     if a.text:
         with open(a.text, 'w', encoding='utf-8') as f:

@@ -158,6 +158,21 @@ register_cases()
 	add_case("mempool_ops/populate/objs:1000000",
 		[](perf_result *r) { return perf_ops_populate(1000000, r); });
 
+	/* 9. aliasing of lcores' copies, by unit layout (main lcore) */
+	for (int op = 0; op < PERF_ALIAS_OP_MAX; op++)
+		for (unsigned int copies : { 2, 8 })
+			for (int huge = 0; huge < 2; huge++)
+				add_case(std::string("alias/op:") +
+					perf_alias_op_name(
+						static_cast<perf_alias_op>(op)) +
+					"/copies:" + std::to_string(copies) +
+					(huge ? "/pages:2M" : "/pages:4K"),
+					[=](perf_result *r) {
+						return perf_alias(
+							static_cast<perf_alias_op>(op),
+							copies, huge, r);
+					});
+
 	/* 7. scaling */
 	for (unsigned int l : { 1, 2, 4, 8 }) {
 		if (l > have)

@@ -13,8 +13,9 @@
  * allocator: seed table, allocation against pool gets, churn, reclaim),
  * perf_pools.c (cached pairs, initialisation modes, scaling) and
  * perf_ops.c (the "pcpu" mempool ops beside ring_mp_mc), sharing
- * perf_bodies.h; the alternatives a DPDK user would pick instead in
- * baselines.c.
+ * perf_bodies.h; perf_alias.c (the cost of touching several lcores'
+ * copies by unit layout, on its own mappings); the alternatives a DPDK
+ * user would pick instead in baselines.c.
  *
  * How a case measures (the same for every case that times a loop): its
  * contenders (variants) take turns in interleaved rounds, A B C A B C ...,
@@ -262,6 +263,20 @@ int perf_scaling(int no_cache, unsigned int nb_lcores, struct perf_result *r);
  * @p nb_lcores lcores; creating and freeing a pool of @p nb_objs. */
 int perf_ops_pairs(unsigned int nb_lcores, struct perf_result *r);
 int perf_ops_populate(unsigned int nb_objs, struct perf_result *r);
+
+/* 9. Aliasing of lcores' copies by unit layout (perf_alias.c). */
+enum perf_alias_op {
+	PERF_ALIAS_ZERO = 0,  /**< 16-byte store of zeros per copy */
+	PERF_ALIAS_SUM,       /**< 8-byte load per copy, summed */
+	PERF_ALIAS_INC,       /**< 8-byte increment per copy */
+	PERF_ALIAS_OP_MAX,
+};
+
+const char *perf_alias_op_name(enum perf_alias_op op);
+/** One operation on @p nb_copies (2..8) copies of each object in turn,
+ * every layout interleaved; @p huge: 2 MiB pages (skipped without). */
+int perf_alias(enum perf_alias_op op, unsigned int nb_copies, int huge,
+		struct perf_result *r);
 
 /* Baselines (baselines.c) used by perf_bodies.c. */
 struct perf_pair {
