@@ -705,8 +705,8 @@ def alias_table(res):
     t.note = ('Copies of one 16 B object, 256 objects in turn, on the '
               'case\'s own mappings. stride_2^s: copy i at i x 2^s (the '
               'bits that tell copies apart are all at or above s); '
-              'coloured: i x (2^30 + 2 MiB), a 1 GiB stride and a colour step '
-              'of one hugepage; sub_page: i x (2^30 + 448 B), a control no '
+              'coloured: the library\'s layout, i x (unit stride + '
+              'RTE_PCPU_UNIT_COLOUR), 2^30 + 2 MiB by default; sub_page: i x (2^30 + 448 B), a control no '
               'page-based layout can give. zero: a 16-byte store per copy; '
               'sum: an 8-byte load; inc: an 8-byte increment.')
     return t

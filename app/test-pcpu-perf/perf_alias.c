@@ -18,9 +18,9 @@
  * layouts taking turns in interleaved rounds:
  *
  * - stride_2^27 .. stride_2^30: unit i at i * 2^s;
- * - coloured: unit i at i * (2^30 + 2 MiB): a 1 GiB stride plus a colour
- *   step of a whole hugepage, which makes bits 21 to 27 of the units'
- *   starts differ;
+ * - coloured: unit i at i * rte_pcpu_shared.unit_step, the library's
+ *   layout (the stride plus RTE_PCPU_UNIT_COLOUR, a whole hugepage, which
+ *   makes bits 21 to 27 of the units' starts differ);
  * - sub_page: unit i at i * (2^30 + 448 B), a control that no page-based
  *   layout can give (copies differ in bits 6 to 11 too: other L1 sets, no
  *   4 KiB aliasing between them).
@@ -40,6 +40,7 @@
 
 #include <rte_common.h>
 #include <rte_cycles.h>
+#include <rte_pcpu.h>
 
 #include "perf_bodies.h"
 
@@ -105,7 +106,7 @@ alias_step(enum alias_layout l)
 	case ALIAS_STRIDE_30:
 		return UINT64_C(1) << (27 + (l - ALIAS_STRIDE_27));
 	case ALIAS_COLOURED:
-		return (UINT64_C(1) << 30) + ALIAS_HUGE;
+		return rte_pcpu_shared.unit_step;
 	case ALIAS_SUB_PAGE_CTL:
 		return (UINT64_C(1) << 30) + ALIAS_SUB_PAGE;
 	default:

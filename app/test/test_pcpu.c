@@ -270,7 +270,8 @@ test_init_bad_conf(void)
 		*v = l + 1;
 	RTE_PCPU_FOREACH(l, v, h8)
 		TEST_ASSERT_EQUAL((uintptr_t)v - (uintptr_t)h8,
-			(uintptr_t)l << 33, "lcore %u copy offset", l);
+			(uintptr_t)l * ((UINT64_C(1) << 33) +
+			RTE_PCPU_UNIT_COLOUR), "lcore %u copy offset", l);
 	TEST_ASSERT_SUCCESS(rte_pcpu_free(h8), "free");
 	TEST_ASSERT_SUCCESS(rte_pcpu_cleanup(), "cleanup");
 	return TEST_SUCCESS;
@@ -346,6 +347,27 @@ smoke_worker(void *arg)
 	return 0;
 }
 
+/*
+ * No two lcore ids' copies of @p h differ only in address bits 28 and up
+ * (the bits a Zen L1D way predictor does not hash): the unit colours
+ * (RTE_PCPU_UNIT_COLOUR) must tell them apart in bits 12 to 27. Address
+ * arithmetic only, for every pair of lcore ids.
+ */
+static int
+check_colours(const void *h)
+{
+	const uintptr_t hashed = ((uintptr_t)1 << 28) - ((uintptr_t)1 << 12);
+	unsigned int i, j;
+
+	for (i = 0; i < RTE_MAX_LCORE; i++)
+		for (j = i + 1; j < RTE_MAX_LCORE; j++)
+			TEST_ASSERT(((uintptr_t)RTE_PCPU_LCORE(i, h) ^
+				(uintptr_t)RTE_PCPU_LCORE(j, h)) & hashed,
+				"copies of lcores %u and %u differ only in "
+				"bits 28 and up", i, j);
+	return 0;
+}
+
 static int
 test_alloc_smoke(void)
 {
@@ -360,7 +382,8 @@ test_alloc_smoke(void)
 	TEST_ASSERT_EQUAL((uintptr_t)h % alignof(struct flow_counters),
 		(uintptr_t)0, "handle alignment");
 
-	/* every lcore's copy exists, is zeroed, and sits one stride apart */
+	/* every lcore's copy exists, is zeroed, and sits one stride and
+	 * one colour step apart */
 	RTE_PCPU_FOREACH(lcore_id, c, h) {
 		TEST_ASSERT(rte_lcore_is_enabled(lcore_id),
 			"FOREACH visits lcore %u, not an EAL lcore", lcore_id);
@@ -368,9 +391,10 @@ test_alloc_smoke(void)
 			"FOREACH and RTE_PCPU_LCORE disagree on lcore %u",
 			lcore_id);
 		TEST_ASSERT_EQUAL((uintptr_t)c - (uintptr_t)h,
-			(uintptr_t)lcore_id * (uintptr_t)RTE_PCPU_DEFAULT_UNIT_STRIDE,
-			"lcore %u's copy is not at handle + id * stride",
-			lcore_id);
+			(uintptr_t)lcore_id * (uintptr_t)(
+			RTE_PCPU_DEFAULT_UNIT_STRIDE + RTE_PCPU_UNIT_COLOUR),
+			"lcore %u's copy is not at handle + id * (stride + "
+			"colour)", lcore_id);
 		TEST_ASSERT_EQUAL(c->packets, UINT64_C(0),
 			"lcore %u's copy not zeroed", lcore_id);
 		TEST_ASSERT_EQUAL(c->bytes, UINT64_C(0),
@@ -379,6 +403,7 @@ test_alloc_smoke(void)
 	}
 	TEST_ASSERT_EQUAL(seen, rte_lcore_count(),
 		"FOREACH must visit every EAL lcore");
+	TEST_ASSERT_SUCCESS(check_colours(h), "colours");
 	TEST_ASSERT_EQUAL(RTE_PCPU(h), RTE_PCPU_LCORE(rte_lcore_id(), h),
 		"RTE_PCPU on the main lcore");
 

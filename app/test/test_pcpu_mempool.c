@@ -865,8 +865,8 @@ test_obj_init(void)
 			TEST_ASSERT_EQUAL(init_log[i].copy,
 				RTE_PCPU_LCORE(la.lcore_id, (void *)(
 				(uintptr_t)init_log[i].copy -
-				((uintptr_t)la.lcore_id <<
-				 rte_pcpu_shared.unit_shift))), "copy address");
+				(uintptr_t)la.lcore_id *
+				rte_pcpu_shared.unit_step)), "copy address");
 	/* the same lcore id again: no second call */
 	TEST_ASSERT_SUCCESS(pthread_create(&t, NULL, late_thread, &la), "thread");
 	pthread_join(t, NULL);

@@ -14,6 +14,7 @@
  * batch per chunk (pcpu_alloc_index.c says what happens to the lists).
  */
 
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -26,6 +27,10 @@
 #include "pcpu_alloc_index.h"
 #include "pcpu_asan.h"
 #include "pcpu_log.h"
+
+/* the arena lays the units out as the inline accessors assume */
+static_assert(PCPU_ARENA_COLOUR_STEP == RTE_PCPU_UNIT_COLOUR,
+	"unit colour of the arena and of rte_pcpu.h");
 
 /* 4 KiB mode: pages populated at once when an allocation needs one */
 #define PCPU_POPULATE_BATCH 16
@@ -801,8 +806,8 @@ pcpu_alloc_init(const struct rte_pcpu_conf *conf)
 	if (ret != 0) {
 		pthread_mutex_unlock(&a->mutex);
 		PCPU_LOG(ERR, "init: cannot reserve %" PRIu64
-			" bytes of address space", conf->unit_stride *
-			RTE_MAX_LCORE);
+			" bytes of address space", (conf->unit_stride +
+			PCPU_ARENA_COLOUR_STEP) * RTE_MAX_LCORE);
 		rte_errno = ENOMEM;
 		return -1;
 	}
@@ -824,6 +829,7 @@ pcpu_alloc_init(const struct rte_pcpu_conf *conf)
 	a->min_alloc_size = UINT64_MAX;
 	rte_pcpu_shared.base = a->arena.base;
 	rte_pcpu_shared.unit_shift = a->arena.unit_shift;
+	rte_pcpu_shared.unit_step = a->arena.unit_step;
 	a->initialised = 1;
 	__atomic_store_n(&rte_pcpu_shared.initialised, 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&a->mutex);

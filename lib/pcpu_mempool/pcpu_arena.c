@@ -5,8 +5,9 @@
 /*
  * The reserved address area and page population.
  *
- * One PROT_NONE, MAP_NORESERVE mapping covers RTE_MAX_LCORE units; it costs
- * address space only. Two ways of backing it:
+ * One PROT_NONE, MAP_NORESERVE mapping covers RTE_MAX_LCORE units, unit i
+ * at base + i * (unit_stride + PCPU_ARENA_COLOUR_STEP) (pcpu_arena.h says
+ * why the colour); it costs address space only. Two ways of backing it:
  *
  * - 4 KiB pages: when a chunk is created, its range in the unit of every
  *   lcore with memory is mapped read-write (MAP_NORESERVE, no memory yet)
@@ -53,8 +54,10 @@ pcpu_arena_reserve(struct pcpu_arena *a, uint64_t unit_stride)
 	if (unit_stride == 0 || !pcpu_is_pow2(unit_stride) ||
 	    unit_stride > (UINT64_C(1) << 40))
 		return -EINVAL;
-	/* slack to align unit 0 on a hugepage boundary */
-	len = (size_t)unit_stride * RTE_MAX_LCORE + PCPU_HUGE_PAGE_SIZE;
+	/* the last unit ends at base + (RTE_MAX_LCORE - 1) * step + stride;
+	 * slack to align unit 0 on a hugepage boundary */
+	len = (size_t)(unit_stride + PCPU_ARENA_COLOUR_STEP) * RTE_MAX_LCORE +
+		PCPU_HUGE_PAGE_SIZE;
 	p = mmap(NULL, len, RESERVE_PROT, RESERVE_FLAGS, -1, 0);
 	if (p == MAP_FAILED)
 		return -ENOMEM;
@@ -62,6 +65,7 @@ pcpu_arena_reserve(struct pcpu_arena *a, uint64_t unit_stride)
 	a->map_len = len;
 	a->base = RTE_ALIGN_CEIL((uintptr_t)p, PCPU_HUGE_PAGE_SIZE);
 	a->unit_stride = unit_stride;
+	a->unit_step = unit_stride + PCPU_ARENA_COLOUR_STEP;
 	a->unit_shift = (uint32_t)rte_log2_u64(unit_stride);
 	a->numa = numa_available() >= 0;
 	return 0;

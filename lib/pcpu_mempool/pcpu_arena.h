@@ -8,10 +8,10 @@
 /**
  * @file
  * @internal The reserved virtual area (RTE_MAX_LCORE units of unit_stride
- * bytes) and the mapping, population and NUMA binding of ranges of it
- * (pcpu_arena.c). Knows nothing of chunks or objects: offsets are byte
- * offsets inside one lcore's unit. Called by the percpu allocator only,
- * under its population mutex.
+ * bytes, one every unit_step bytes) and the mapping, population and NUMA
+ * binding of ranges of it (pcpu_arena.c). Knows nothing of chunks or
+ * objects: offsets are byte offsets inside one lcore's unit. Called by the
+ * percpu allocator only, under its population mutex.
  */
 
 #include <stddef.h>
@@ -22,12 +22,23 @@
 /** Size of a normal page. */
 #define PCPU_SMALL_PAGE_SIZE UINT64_C(4096)
 
-/** The reserved virtual area: RTE_MAX_LCORE units of unit_stride bytes. */
+/**
+ * Colour step (RTE_PCPU_UNIT_COLOUR, which says why): unit i starts at
+ * i * (unit_stride + PCPU_ARENA_COLOUR_STEP). A multiple of the hugepage
+ * size, so that every unit stays hugepage aligned; with up to 128 lcores
+ * the colours i * 2 MiB make address bits 21 to 27 of the units' starts
+ * pairwise distinct whatever the stride.
+ */
+#define PCPU_ARENA_COLOUR_STEP PCPU_HUGE_PAGE_SIZE
+
+/** The reserved virtual area: RTE_MAX_LCORE units of unit_stride bytes,
+ * unit i at base + i * unit_step. */
 struct pcpu_arena {
 	void *map_addr;        /**< What mmap returned (with slack). */
 	size_t map_len;        /**< Length of the reservation. */
 	uintptr_t base;        /**< Unit 0, aligned to PCPU_HUGE_PAGE_SIZE. */
 	uint64_t unit_stride;  /**< Bytes per unit, power of two. */
+	uint64_t unit_step;    /**< unit_stride + PCPU_ARENA_COLOUR_STEP. */
 	uint32_t unit_shift;   /**< log2(unit_stride). */
 	int numa;              /**< libnuma usable. */
 };
@@ -91,7 +102,7 @@ static inline void *
 pcpu_arena_addr(const struct pcpu_arena *a, unsigned int lcore_id,
 		uint64_t off)
 {
-	return (void *)(a->base + ((uintptr_t)lcore_id << a->unit_shift) +
+	return (void *)(a->base + (uintptr_t)lcore_id * a->unit_step +
 		(uintptr_t)off);
 }
 

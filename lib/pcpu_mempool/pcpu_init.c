@@ -7,6 +7,7 @@
  * defaults, and the order in which the layers come and go (pcpu_init.h).
  */
 
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -26,6 +27,9 @@
 RTE_LOG_REGISTER_DEFAULT(pcpu_logtype, INFO);
 
 struct rte_pcpu_shared rte_pcpu_shared;
+/* applications hold a copy of it of the size they were linked with */
+static_assert(sizeof(struct rte_pcpu_shared) == RTE_PCPU_SHARED_SIZE,
+	"struct rte_pcpu_shared must keep its size");
 
 /* Largest unit stride: 64 GiB per lcore. */
 #define INIT_MAX_UNIT_STRIDE (UINT64_C(1) << 36)

@@ -172,8 +172,8 @@ pcpu_objcache_copies_rebuild(struct rte_pcpu_copies *cp)
 		cp->mask[w] = m;
 		for (; m != 0; m &= m - 1)
 			cp->offs[n++] = (uintptr_t)(w * 64 +
-				(unsigned int)__builtin_ctzll(m)) <<
-				rte_pcpu_shared.unit_shift;
+				(unsigned int)__builtin_ctzll(m)) *
+				(uintptr_t)rte_pcpu_shared.unit_step;
 	}
 	cp->nr = n;
 }

@@ -15,18 +15,19 @@
  * rte_pcpu_alloc() returns a *handle* for an object that exists once per
  * lcore, as alloc_percpu() does in Linux (mm/percpu.c). The handle is the
  * address of lcore 0's copy; lcore @c i's copy is at
- * @c handle + (i << unit_shift), one shift and one add, with no lookup.
- * A handle must never be dereferenced directly: use RTE_PCPU(),
- * RTE_PCPU_LCORE() or RTE_PCPU_FOREACH().
+ * @c handle + i * (unit_stride + RTE_PCPU_UNIT_COLOUR), one multiply and
+ * one add, with no lookup. A handle must never be dereferenced directly:
+ * use RTE_PCPU(), RTE_PCPU_LCORE() or RTE_PCPU_FOREACH().
  *
  * Memory comes from one virtual area reserved at initialisation:
  * RTE_MAX_LCORE *units* of @c unit_stride bytes each (unit @c i belongs to
- * lcore id @c i). Inside every unit, *chunks* of @c chunk_size bytes sit at
- * the same offsets; the pages of a chunk are *populated* (backed by memory)
- * only for lcores that exist, only when first used, with 2 MiB hugepages
- * when the system has free ones (else 4 KiB pages), each bound to the NUMA
- * node of its lcore. Empty pages are given back to the system (partial
- * depopulation, as Linux 5.14).
+ * lcore id @c i), each RTE_PCPU_UNIT_COLOUR bytes further than a
+ * power-of-two stride would put it. Inside every unit, *chunks* of
+ * @c chunk_size bytes sit at the same offsets; the pages of a chunk are
+ * *populated* (backed by memory) only for lcores that exist, only when
+ * first used, with 2 MiB hugepages when the system has free ones (else
+ * 4 KiB pages), each bound to the NUMA node of its lcore. Empty pages are
+ * given back to the system (partial depopulation, as Linux 5.14).
  *
  * Lcores that have memory: EAL lcores, service lcores and threads
  * registered with rte_thread_register(). A thread that registers after
@@ -77,6 +78,18 @@ extern "C" {
 
 /** Default address space reserved per lcore (unit stride): 1 GiB. */
 #define RTE_PCPU_DEFAULT_UNIT_STRIDE (UINT64_C(1) << 30)
+
+/**
+ * Colour step of the units, bytes: unit @c i starts at
+ * base + i * (unit_stride + RTE_PCPU_UNIT_COLOUR), not at
+ * base + i * unit_stride, so that two lcores' copies of an object never
+ * differ only in the address bits at and above log2(unit_stride). CPUs
+ * that index a structure by a hash of the lower address bits only (AMD
+ * Zen's L1D way predictor: bits 12 to 27) would otherwise see every copy
+ * evict the previous one's entry when code touches several in a row
+ * (zeroing, sums). Whole 2 MiB pages, so that units stay hugepage aligned.
+ */
+#define RTE_PCPU_UNIT_COLOUR (UINT64_C(2) << 20)
 
 /** Default chunk size (bytes of one chunk inside one unit): 2 MiB. */
 #define RTE_PCPU_DEFAULT_CHUNK_SIZE (UINT64_C(2) << 20)
