@@ -850,31 +850,19 @@ chunk_block_alloc(struct pcpu_chunk *c, uint32_t b, uint32_t s, uint32_t e)
 	chunk_leaf_dirty(c, b);
 }
 
+/*
+ * Chunk-level hints after [@p off, @p end) was allocated, all of it or
+ * objects in it with free gaps between them (a batch); nothing before
+ * @p off changed.
+ */
 static void
-chunk_commit_alloc(struct pcpu_chunk *c, uint32_t off, uint32_t bits)
+chunk_hint_alloc(struct pcpu_chunk *c, uint32_t off, uint32_t end)
 {
 	struct pcpu_block_md *cmd = &c->chunk_md;
-	uint32_t end = off + bits;
-	uint32_t sb = off / BLK_BITS, eb = (end - 1) / BLK_BITS, b;
 
-	chunk_range_set(c->alloc_map, off, end);
-	chunk_bit_set(c->bound_map, off);
-	chunk_bit_set(c->bound_map, end);
-	chunk_range_clear(c->bound_map, off + 1, end);
-	c->free_bytes -= bits << PCPU_MIN_ALLOC_SHIFT;
-	c->nr_alloc++;
-
-	if (sb == eb) {
-		chunk_block_alloc(c, sb, off - sb * BLK_BITS, end - sb * BLK_BITS);
-	} else {
-		chunk_block_alloc(c, sb, off - sb * BLK_BITS, BLK_BITS);
-		for (b = sb + 1; b < eb; b++)
-			chunk_block_alloc(c, b, 0, BLK_BITS);
-		chunk_block_alloc(c, eb, 0, end - eb * BLK_BITS);
-	}
-
+	/* first_free <= off (off was free); a batch may leave gaps */
 	if (off == cmd->first_free)
-		cmd->first_free = chunk_next_zero(c->alloc_map, c->map_bits, end);
+		cmd->first_free = chunk_next_zero(c->alloc_map, c->map_bits, off);
 	if (off < cmd->left_free)
 		cmd->left_free = off;
 	if (end > c->map_bits - cmd->right_free)
@@ -904,8 +892,38 @@ chunk_commit_alloc(struct pcpu_chunk *c, uint32_t off, uint32_t bits)
 	}
 }
 
-int
-pcpu_chunk_alloc(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits,
+static void
+chunk_commit_alloc(struct pcpu_chunk *c, uint32_t off, uint32_t bits)
+{
+	uint32_t end = off + bits;
+	uint32_t sb = off / BLK_BITS, eb = (end - 1) / BLK_BITS, b;
+
+	chunk_range_set(c->alloc_map, off, end);
+	chunk_bit_set(c->bound_map, off);
+	chunk_bit_set(c->bound_map, end);
+	chunk_range_clear(c->bound_map, off + 1, end);
+	c->free_bytes -= bits << PCPU_MIN_ALLOC_SHIFT;
+	c->nr_alloc++;
+
+	if (sb == eb) {
+		chunk_block_alloc(c, sb, off - sb * BLK_BITS, end - sb * BLK_BITS);
+	} else {
+		chunk_block_alloc(c, sb, off - sb * BLK_BITS, BLK_BITS);
+		for (b = sb + 1; b < eb; b++)
+			chunk_block_alloc(c, b, 0, BLK_BITS);
+		chunk_block_alloc(c, eb, 0, end - eb * BLK_BITS);
+	}
+	chunk_hint_alloc(c, off, end);
+}
+
+/*
+ * Where pcpu_chunk_alloc() puts an object of @p bits aligned to
+ * @p align_bits: the search and its side effects (hints refreshed, the fit
+ * cache, scan hints learnt from skipped runs), without the allocation.
+ * Returns the start bit, or -1 when the chunk cannot fit it.
+ */
+static int64_t
+chunk_find_fit(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits,
 		int pop_only)
 {
 	struct pcpu_block_md *cmd = &c->chunk_md;
@@ -922,8 +940,9 @@ pcpu_chunk_alloc(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits,
 	need64 = (uint64_t)bits + align_bits - 1;
 	need = need64 > c->map_bits ? c->map_bits + 1 : (uint32_t)need64;
 
-	/* fast path: the block the last search found still fits */
-	if (c->fit_valid && need >= c->fit_need && !pop_only &&
+	/* fast path: the block the last search found still fits (with
+	 * pop_only, if the fit is on populated pages) */
+	if (c->fit_valid && need >= c->fit_need &&
 			chunk_block_fits(&c->md_blocks[c->fit_block],
 				c->fit_block * BLK_BITS, bits, align_bits,
 				need)) {
@@ -936,8 +955,9 @@ pcpu_chunk_alloc(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits,
 		if (off >= 0) {
 			if (skip_len)
 				chunk_block_note_skip(md, skip_s - bs, skip_len);
-			chunk_commit_alloc(c, (uint32_t)off, bits);
-			return (int)off;
+			if (!pop_only || chunk_range_populated(c,
+					(uint32_t)off, bits))
+				return off;
 		}
 	}
 
@@ -951,11 +971,11 @@ pcpu_chunk_alloc(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits,
 		if (b == UINT32_MAX) {
 			off = chunk_align_up(pos, align_bits);
 		} else {
-			if (!pop_only) {
-				c->fit_valid = 1;
-				c->fit_block = b;
-				c->fit_need = need;
-			}
+			/* no run of need bits starts before block b, with
+			 * or without pop_only */
+			c->fit_valid = 1;
+			c->fit_block = b;
+			c->fit_need = need;
 			struct pcpu_block_md *md = &c->md_blocks[b];
 			uint32_t bs = b * BLK_BITS;
 
@@ -976,13 +996,99 @@ pcpu_chunk_alloc(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits,
 	}
 	if (off < 0)
 		return -1;
-	if (pop_only && !chunk_range_populated(c, (uint32_t)off, bits)) {
+	if (pop_only && !chunk_range_populated(c, (uint32_t)off, bits))
 		off = chunk_pop_search(c, bits, align_bits);
-		if (off < 0)
-			return -1;
-	}
+	return off;
+}
+
+int
+pcpu_chunk_alloc(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits,
+		int pop_only)
+{
+	int64_t off = chunk_find_fit(c, bits, align_bits, pop_only);
+
+	if (off < 0)
+		return -1;
 	chunk_commit_alloc(c, (uint32_t)off, bits);
 	return (int)off;
+}
+
+static void chunk_block_rescan(struct pcpu_chunk *c, uint32_t b);
+
+/*
+ * Allocate @p k objects of @p bits, the first at @p off, each of the
+ * others @p step bits after the one before (step >= bits; gaps between
+ * them stay free), all inside one free run: the maps and counters, each
+ * block touched once, the chunk's hints once.
+ */
+static void
+chunk_commit_run(struct pcpu_chunk *c, uint32_t off, uint32_t bits,
+		uint32_t step, uint32_t k)
+{
+	uint32_t end = off + (k - 1) * step + bits;
+	uint32_t sb = off / BLK_BITS, eb = (end - 1) / BLK_BITS, b, i, s;
+
+	c->free_bytes -= (k * bits) << PCPU_MIN_ALLOC_SHIFT;
+	c->nr_alloc += k;
+	if (step == bits) {
+		/* one allocated range: its blocks' hints as for one object
+		 * that large */
+		chunk_range_set(c->alloc_map, off, end);
+		chunk_range_clear(c->bound_map, off + 1, end);
+		for (i = 0, s = off; i <= k; i++, s += bits)
+			chunk_bit_set(c->bound_map, s);
+		for (b = sb; b <= eb; b++)
+			chunk_block_alloc(c, b, b == sb ? off - b * BLK_BITS : 0,
+				b == eb ? end - b * BLK_BITS : BLK_BITS);
+	} else {
+		for (i = 0, s = off; i < k; i++, s += step) {
+			chunk_range_set(c->alloc_map, s, s + bits);
+			chunk_range_clear(c->bound_map, s + 1, s + bits);
+			chunk_bit_set(c->bound_map, s);
+			chunk_bit_set(c->bound_map, s + bits);
+		}
+		/* free gaps between the objects: each block rescanned */
+		for (b = sb; b <= eb; b++) {
+			/* the hints still describe the block before the run */
+			if (c->md_blocks[b].contig_hint == BLK_BITS)
+				chunk_page_block_busy(c, b);
+			chunk_block_rescan(c, b);
+			chunk_leaf_dirty(c, b);
+		}
+	}
+	chunk_hint_alloc(c, off, end);
+}
+
+unsigned int
+pcpu_chunk_alloc_batch(struct pcpu_chunk *c, uint32_t bits,
+		uint32_t align_bits, unsigned int n, int pop_only, uint32_t *offs)
+{
+	uint32_t step, lim, pe, k;
+	uint64_t p;
+	int64_t off;
+
+	if (n == 0)
+		return 0;
+	off = chunk_find_fit(c, bits, align_bits, pop_only);
+	if (off < 0)
+		return 0;
+	/* the free run that holds the first object ends at the next
+	 * allocated bit (the first object fits, so none is below its end);
+	 * no need to look beyond the n-th object */
+	step = chunk_align_up(bits, align_bits);
+	p = (uint64_t)off + (uint64_t)(n - 1) * step + bits;
+	lim = chunk_next_set(c->alloc_map, p < c->map_bits ? (uint32_t)p :
+		c->map_bits, (uint32_t)off + bits);
+	if (pop_only) {
+		pe = chunk_next_zero(c->populated, c->nr_pages,
+			pcpu_chunk_bit_to_page(c, (uint32_t)off));
+		if (lim > pe * c->blocks_per_page * BLK_BITS)
+			lim = pe * c->blocks_per_page * BLK_BITS;
+	}
+	for (k = 0, p = (uint64_t)off; k < n && p + bits <= lim; k++, p += step)
+		offs[k] = (uint32_t)p;
+	chunk_commit_run(c, (uint32_t)off, bits, step, k);
+	return k;
 }
 
 /* ---------------------------------------------------------------------- */

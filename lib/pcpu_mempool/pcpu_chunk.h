@@ -151,6 +151,26 @@ int pcpu_chunk_alloc(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits,
 		int pop_only);
 
 /**
+ * Allocate up to @p n objects of @p bits granules, each aligned to
+ * @p align_bits granules, with one search and one update of the hints:
+ * the first where pcpu_chunk_alloc() would put it, the others after it in
+ * the same free run, each at the first aligned bit after the end of the
+ * one before (so the gaps between them, if @p bits is not a multiple of
+ * @p align_bits, stay free). A cache refill takes a batch instead of one
+ * search and one commit per object. With @p pop_only, every object lies
+ * on populated pages: the first as pcpu_chunk_alloc() with pop_only puts
+ * it, the run cut at the first unpopulated page.
+ *
+ * @param offs
+ *   Filled with the start bits, ascending (room for @p n).
+ * @return
+ *   How many were allocated: @p n, or fewer when the run ends; 0 when the
+ *   chunk cannot fit one.
+ */
+unsigned int pcpu_chunk_alloc_batch(struct pcpu_chunk *c, uint32_t bits,
+		uint32_t align_bits, unsigned int n, int pop_only, uint32_t *offs);
+
+/**
  * Free the object that starts at bit @p off.
  * @return Its size in bits, or -1 (nothing changed) if no live object
  *   starts at @p off.

@@ -606,6 +606,129 @@ test_pop_only(void)
 	pcpu_chunk_fini(&c);
 }
 
+/* Batch allocation: placement, maps and hints as single allocations. */
+static void
+test_alloc_batch(void)
+{
+	struct pcpu_chunk c, ref;
+	uint32_t offs[300], i, k, total, batches;
+
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, 64 * KIB, 4096), 0);
+	/* 16 objects of 16 B (4 bits) aligned to 8 B: one map word */
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 4, 2, 16, 0, offs), 16u);
+	for (i = 0; i < 16; i++)
+		CU_ASSERT_EQUAL(offs[i], 4 * i);
+	CU_ASSERT_EQUAL(c.alloc_map[0], ~0ULL);
+	CU_ASSERT_EQUAL(c.nr_alloc, 16u);
+	CU_ASSERT_EQUAL(c.free_bytes, 64 * KIB - 256);
+	for (i = 0; i < 16; i++)
+		CU_ASSERT_EQUAL(pcpu_chunk_obj_bits(&c, 4 * i), 4u);
+	check_block(&c, 0, 960, 64, 0, 960, 0, 0);
+	audit_ok(&c);
+	/* 12 B objects aligned to 16 B: a free granule after each */
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 3, 4, 8, 0, offs), 8u);
+	for (i = 0; i < 8; i++) {
+		CU_ASSERT_EQUAL(offs[i], 64 + 4 * i);
+		CU_ASSERT_EQUAL(pcpu_chunk_obj_bits(&c, offs[i]), 3u);
+		CU_ASSERT_EQUAL(pcpu_chunk_obj_bits(&c, offs[i] + 3), 0u);
+	}
+	CU_ASSERT_EQUAL(c.free_bytes, 64 * KIB - 256 - 96);
+	audit_ok(&c);
+	pcpu_chunk_fini(&c);
+
+	/* the run ends at a live object: the batch stops before it */
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, 64 * KIB, 4096), 0);
+	for (i = 0; i < 3; i++)
+		CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 4, 1, 0), (int)(4 * i));
+	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 4), 4);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 1, 1, 300, 0, offs), 4u);
+	for (i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL(offs[i], 4 + i);
+	audit_ok(&c);
+	/* across blocks: the whole block in between becomes full; the gap
+	 * before the first (alignment) stays free */
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 8, 8, 300, 0, offs), 300u);
+	CU_ASSERT_EQUAL(offs[0], 16);
+	CU_ASSERT_EQUAL(offs[299], 2408);
+	CU_ASSERT_EQUAL(pcpu_chunk_obj_bits(&c, 2408), 8u);
+	check_block(&c, 0, 4, 12, 0, 0, 0, 0);
+	check_block(&c, 1, 0, 0, 0, 0, 0, 0);
+	check_block(&c, 2, 656, 368, 0, 656, 0, 0);
+	CU_ASSERT_EQUAL(c.nr_alloc, 2u + 4u + 300u);
+	audit_ok(&c);
+	pcpu_chunk_fini(&c);
+
+	/* inside a block, batches place their objects where single
+	 * allocations would, and leave the same maps and hints (across
+	 * blocks the two may differ: single allocations are "not quite first
+	 * fit", led by block hints that a batch does not rebuild per object;
+	 * the model test checks batches everywhere) */
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, 64 * KIB, 4096), 0);
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&ref, 64 * KIB, 4096), 0);
+	for (i = 0; i < 40; i++) {
+		CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 5, 2, 0), (int)(6 * i));
+		CU_ASSERT_EQUAL(pcpu_chunk_alloc(&ref, 5, 2, 0), (int)(6 * i));
+	}
+	for (i = 0; i < 40; i += 3) {
+		CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 6 * i), 5);
+		CU_ASSERT_EQUAL(pcpu_chunk_free(&ref, 6 * i), 5);
+	}
+	for (total = 0, batches = 0; total < 110; total += k, batches++) {
+		k = pcpu_chunk_alloc_batch(&c, 6, 2, 110 - total > 64 ?
+			64 : 110 - total, 0, offs);
+		CU_ASSERT_FATAL(k > 0);
+		for (i = 0; i < k; i++)
+			CU_ASSERT_EQUAL(pcpu_chunk_alloc(&ref, 6, 2, 0),
+				(int)offs[i]);
+	}
+	/* one batch per hole left by the frees (but the first, shorter
+	 * than a fit with alignment slack), then the run at the end */
+	CU_ASSERT_EQUAL(batches, 12u + 2u);
+	CU_ASSERT_EQUAL(offs[k - 1], 234u + 97u * 6u);
+	CU_ASSERT_EQUAL(memcmp(c.alloc_map, ref.alloc_map, c.map_bits / 8), 0);
+	CU_ASSERT_EQUAL(memcmp(c.bound_map, ref.bound_map,
+		c.map_bits / 8 + 8), 0);
+	pcpu_chunk_refresh(&c);
+	pcpu_chunk_refresh(&ref);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint, ref.chunk_md.contig_hint);
+	CU_ASSERT_EQUAL(c.chunk_md.contig_hint_start,
+		ref.chunk_md.contig_hint_start);
+	for (i = 0; i < c.nr_blocks; i++) {
+		CU_ASSERT_EQUAL(c.md_blocks[i].contig_hint,
+			ref.md_blocks[i].contig_hint);
+		CU_ASSERT_EQUAL(c.md_blocks[i].left_free,
+			ref.md_blocks[i].left_free);
+		CU_ASSERT_EQUAL(c.md_blocks[i].right_free,
+			ref.md_blocks[i].right_free);
+	}
+	CU_ASSERT_EQUAL(c.free_bytes, ref.free_bytes);
+	CU_ASSERT_EQUAL(c.nr_alloc, ref.nr_alloc);
+	audit_ok(&c);
+	audit_ok(&ref);
+	pcpu_chunk_fini(&ref);
+	pcpu_chunk_fini(&c);
+
+	/* pop_only: populated pages only, cut at the first unpopulated one;
+	 * empty populated pages are counted as they fill */
+	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, 64 * KIB, 4096), 0);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 4, 2, 8, 1, offs), 0u);
+	pcpu_chunk_set_populated(&c, 2, 4);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 2u);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 64, 16, 1000, 1, offs), 32u);
+	CU_ASSERT_EQUAL(offs[0], 2048);
+	CU_ASSERT_EQUAL(offs[31], 4032);
+	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 0u);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 4, 2, 8, 1, offs), 0u);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 4, 2, 8, 0, offs), 8u);
+	CU_ASSERT_EQUAL(offs[0], 0);
+	audit_ok(&c);
+	/* nothing fits: nothing changes */
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 16 * KIB, 1, 1, 0, offs), 0u);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 4, 2, 0, 0, offs), 0u);
+	audit_ok(&c);
+	pcpu_chunk_fini(&c);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Seeded random model test. */
 
@@ -777,6 +900,75 @@ check:
 			c->map_bits / 8), 0);
 }
 
+/*
+ * A batch of 1 .. 64 objects (pcpu_chunk_alloc_batch()) checked against
+ * the model: free space, alignment, consecutive aligned positions, on
+ * populated pages with @p pop, and a batch shorter than asked only where
+ * the next object would not fit (an allocated bit, the chunk's end, an
+ * unpopulated page). A batch of none only when the chunk has no room.
+ * The objects join @p live. Returns 0, or -1 on a failed check.
+ */
+static int
+model_alloc_batch(struct pcpu_chunk *c, uint64_t *model, struct mobj *live,
+		uint32_t *nlive, uint32_t bits, uint32_t align, int pop,
+		uint32_t *used)
+{
+	const uint32_t nbits = c->map_bits;
+	uint32_t offs[64], n = 1 + (uint32_t)(rng() % 64), k, i, j, next;
+
+	k = pcpu_chunk_alloc_batch(c, bits, align, n, pop, offs);
+	CU_ASSERT_FATAL(k <= n);
+	if (k == 0) {
+		int fits;
+		uint32_t max = model_max_run(model, nbits, align, bits, &fits);
+
+		if (!pop && max >= bits + align - 1) {
+			CU_FAIL("batch failed with room");
+			return -1;
+		}
+		return 0;
+	}
+	for (i = 0; i < k; i++) {
+		CU_ASSERT_EQUAL_FATAL(offs[i] % align, 0);
+		CU_ASSERT_FATAL(offs[i] + bits <= nbits);
+		if (i > 0)
+			CU_ASSERT_EQUAL_FATAL(offs[i], (offs[i - 1] + bits +
+				align - 1) & ~(align - 1));
+		if (m_next(model, offs[i] + bits, offs[i], 1) < offs[i] + bits)
+			CU_FAIL_FATAL("overlapping allocation");
+		if (pop)
+			for (j = pcpu_chunk_bit_to_page(c, offs[i]);
+			     j <= pcpu_chunk_bit_to_page(c, offs[i] + bits - 1);
+			     j++)
+				CU_ASSERT_FATAL(pcpu_chunk_page_populated(c, j));
+		CU_ASSERT_EQUAL_FATAL(pcpu_chunk_obj_bits(c, offs[i]), bits);
+	}
+	if (k < n) {
+		/* the next one would not have fitted in the run */
+		next = (offs[k - 1] + bits + align - 1) & ~(align - 1);
+		if (next + bits <= nbits &&
+		    m_next(model, next + bits, offs[k - 1] + bits, 1) >=
+		    next + bits) {
+			int cut = 0;
+
+			for (j = pcpu_chunk_bit_to_page(c, offs[k - 1] + bits);
+			     pop && j <= pcpu_chunk_bit_to_page(c,
+				next + bits - 1); j++)
+				cut |= !pcpu_chunk_page_populated(c, j);
+			CU_ASSERT_FATAL(cut);
+		}
+	}
+	for (i = 0; i < k; i++) {
+		for (j = offs[i]; j < offs[i] + bits; j++)
+			model[j / 64] |= 1ULL << (j % 64);
+		live[*nlive].off = offs[i];
+		live[*nlive].bits = bits;
+		(*nlive)++;
+		*used += bits;
+	}
+	return 0;
+}
+
 static int
 mobj_cmp(const void *a, const void *b)
 {
@@ -796,7 +988,7 @@ model_run(uint32_t chunk, uint32_t page, uint32_t max_shift,
 	struct mobj *live = calloc(nbits, sizeof(*live));
 	uint32_t nlive = 0, i, used = 0;
 	unsigned long op, nalloc = 0, nfail = 0, nfree = 0, nbad = 0, npop = 0;
-	unsigned long forced = 0, npop_alloc = 0;
+	unsigned long forced = 0, npop_alloc = 0, nbatch = 0;
 
 	printf("\n    model test: %u KiB chunk, %u KiB pages, objects up to "
 		"%u KiB, %s frees, seed %" PRIu64 " (PCPU_SEED=%" PRIu64
@@ -824,6 +1016,15 @@ model_run(uint32_t chunk, uint32_t page, uint32_t max_shift,
 
 			/* hints are read: deferred frees first */
 			defer_settle(&c, &d);
+			if (rng() % 4 == 0) {
+				if (model_alloc_batch(&c, model, live, &nlive,
+						bits, align, pop, &used) < 0)
+					break;
+				nbatch++;
+				nalloc++;
+				npop_alloc += pop;
+				continue;
+			}
 			off = pcpu_chunk_alloc(&c, bits, align, pop);
 
 			if (off < 0) {
@@ -954,14 +1155,16 @@ model_run(uint32_t chunk, uint32_t page, uint32_t max_shift,
 	}
 	defer_settle(&c, &d);
 	audit_ok(&c);
-	printf("    %lu allocs (%lu pop_only), %lu failed (%lu with a "
-		"misaligned fit left), %lu frees, %lu bad frees rejected, "
-		"%lu population changes, %lu settles, %u live\n", nalloc,
-		npop_alloc, nfail, forced, nfree, nbad, npop, d.settles, nlive);
+	printf("    %lu allocs (%lu pop_only, %lu batches), %lu failed (%lu "
+		"with a misaligned fit left), %lu frees, %lu bad frees "
+		"rejected, %lu population changes, %lu settles, %u live\n",
+		nalloc, npop_alloc, nbatch, nfail, forced, nfree, nbad, npop,
+		d.settles, nlive);
 	if (deferred)
 		CU_ASSERT(d.settles > 0 && d.settles < nfree);
 	CU_ASSERT(nalloc > nops / 4);
 	CU_ASSERT(npop_alloc > 0);
+	CU_ASSERT(nbatch > 0);
 	/* the rest in address order, then everything is free */
 	qsort(live, nlive, sizeof(*live), mobj_cmp);
 	memset(model, 0, nbits / 8);
@@ -1363,6 +1566,7 @@ main(void)
 			!CU_add_test(s, "pages 4 KiB", test_pages_4k) ||
 			!CU_add_test(s, "pages 2 MiB", test_pages_2m) ||
 			!CU_add_test(s, "pop_only", test_pop_only) ||
+			!CU_add_test(s, "batch allocation", test_alloc_batch) ||
 			!CU_add_test(s, "fragmentation stats", test_frag_stats) ||
 			!CU_add_test(s, "word-group frees", test_word_group_free) ||
 			!CU_add_test(s, "batch effect record", test_batch_effect) ||
