@@ -34,8 +34,9 @@ static_assert(PCPU_ARENA_COLOUR_STEP == RTE_PCPU_UNIT_COLOUR,
 
 /* 4 KiB mode: pages populated at once when an allocation needs one */
 #define PCPU_POPULATE_BATCH 16
-/* objects a bulk allocation takes per acquisition of the mutex */
-#define PCPU_BULK_GROUP 32
+/* objects a bulk allocation carves at a time (a refill of a size class
+ * or of a pool's lcore cache asks for at most 256) */
+#define PCPU_BULK_GROUP 256
 /* handles a bulk free passes to a chunk at once */
 #define PCPU_FREE_GROUP 64
 
@@ -79,10 +80,21 @@ alloc_bits_any(const uint64_t *map, uint32_t start, uint32_t len)
 }
 
 /* Mark an object's granules used; returns whether it must be zeroed. */
-static int
+static inline int
 alloc_used_mark(struct pcpu_alloc_chunk *c, uint32_t off, uint32_t bits)
 {
-	int dirty = alloc_bits_any(c->used, off, bits);
+	uint32_t w = off / 64, b = off % 64;
+	uint64_t m;
+	int dirty;
+
+	if (likely(b + bits <= 64)) {
+		/* the common case: inside one word of the map */
+		m = (bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1) << b;
+		dirty = (c->used[w] & m) != 0;
+		c->used[w] |= m;
+		return dirty;
+	}
+	dirty = alloc_bits_any(c->used, off, bits);
 
 	alloc_bits_apply(c->used, off, bits, 1);
 	return dirty;
@@ -101,29 +113,48 @@ alloc_used_clear(struct pcpu_alloc_chunk *c, uint32_t ps, uint32_t pe)
 /* ---------------------------------------------------------------------- */
 /* Allocation. */
 
-/* Allocate in a chunk's bitmap, keeping the global empty-page count. */
-static int
-alloc_in_chunk(struct pcpu_alloc_chunk *c, uint32_t bits, uint32_t align_bits)
+/*
+ * Allocate @p n objects (at most) in a chunk's bitmap, their start bits in
+ * @p offs, keeping the global empty-page count: one object as
+ * pcpu_chunk_alloc() does, more in one batch (pcpu_chunk_alloc_batch()).
+ * Returns how many.
+ */
+static unsigned int
+alloc_in_chunk(struct pcpu_alloc_chunk *c, uint32_t bits, uint32_t align_bits,
+		unsigned int n, int pop_only, uint32_t *offs)
 {
 	uint32_t before = c->bm.nr_empty_pop_pages;
-	int off = pcpu_chunk_alloc(&c->bm, bits, align_bits, 0);
+	unsigned int got;
+	int off;
 
+	if (n == 1 && !pop_only) {
+		off = pcpu_chunk_alloc(&c->bm, bits, align_bits, 0);
+		offs[0] = (uint32_t)off;
+		got = off >= 0;
+	} else {
+		got = pcpu_chunk_alloc_batch(&c->bm, bits, align_bits, n,
+			pop_only, offs);
+	}
 	pcpu_alloc_empty_track(c, before);
-	return off;
+	return got;
 }
 
 /*
- * Search the existing chunks for space: fitting active slots, then
- * sidelined chunks, then the spare free chunk. Index lock held. Returns the
- * bit offset and the chunk in *cp, or -1.
+ * Search the existing chunks for space for up to @p n objects: fitting
+ * active slots, then sidelined chunks, then the spare free chunk; with
+ * @p pop_only, on populated pages only. Index lock held. Returns how many
+ * were allocated (0: none fits), their start bits in @p offs and the
+ * chunk in *cp.
  */
-static int
-alloc_find_area(size_t size, uint32_t bits, uint32_t align_bits,
+static unsigned int
+alloc_find_space(size_t size, uint32_t bits, uint32_t align_bits,
+		unsigned int n, int pop_only, uint32_t *offs,
 		struct pcpu_alloc_chunk **cp)
 {
 	struct pcpu_alloc *a = &pcpu_alloc;
 	struct pcpu_alloc_chunk *c, *tmp;
-	int slot, off;
+	unsigned int got;
+	int slot;
 
 	pcpu_alloc_settle();
 	/* only the non-empty active slots that can fit the size */
@@ -136,36 +167,50 @@ alloc_find_area(size_t size, uint32_t bits, uint32_t align_bits,
 		slot += __builtin_ctzll(more);
 		for (c = TAILQ_FIRST(&a->lists[slot]); c != NULL; c = tmp) {
 			tmp = TAILQ_NEXT(c, next);
-			off = alloc_in_chunk(c, bits, align_bits);
-			if (off >= 0)
+			got = alloc_in_chunk(c, bits, align_bits, n, pop_only,
+				offs);
+			if (got != 0)
 				goto found;
 			/* the search may have refreshed a stale
 			 * (conservative) chunk hint upwards */
 			pcpu_alloc_relocate(c);
 			/* as Linux: a nearly full chunk that failed stays
-			 * out of the way until a free changes its hint */
-			if (c->list < PCPU_SLOT_FAIL_THRESHOLD && c->list != 0)
+			 * out of the way until a free changes its hint (not
+			 * when only its populated pages were full) */
+			if (!pop_only && c->list < PCPU_SLOT_FAIL_THRESHOLD &&
+			    c->list != 0)
 				pcpu_alloc_list_move(c, 0, 0);
 		}
 	}
 	TAILQ_FOREACH(c, &a->lists[PCPU_LIST_SIDELINED], next) {
-		off = alloc_in_chunk(c, bits, align_bits);
-		if (off >= 0) {
+		got = alloc_in_chunk(c, bits, align_bits, n, pop_only, offs);
+		if (got != 0) {
 			/* reintegrate */
 			pcpu_alloc_list_move(c, pcpu_chunk_slot(&c->bm), 1);
 			goto found;
 		}
 	}
 	TAILQ_FOREACH(c, &a->lists[PCPU_LIST_FREE], next) {
-		off = alloc_in_chunk(c, bits, align_bits);
-		if (off >= 0)
+		got = alloc_in_chunk(c, bits, align_bits, n, pop_only, offs);
+		if (got != 0)
 			goto found;
 	}
-	return -1;
+	return 0;
 found:
 	pcpu_alloc_relocate(c);
 	*cp = c;
-	return off;
+	return got;
+}
+
+/* One object: its start bit and chunk in *cp, or -1. Index lock held. */
+static int
+alloc_find_area(size_t size, uint32_t bits, uint32_t align_bits,
+		struct pcpu_alloc_chunk **cp)
+{
+	uint32_t off;
+
+	return alloc_find_space(size, bits, align_bits, 1, 0, &off, cp) != 0 ?
+		(int)off : -1;
 }
 
 /* Undo a found area. Index lock held. */
@@ -274,6 +319,47 @@ alloc_pages_needed(struct pcpu_alloc_chunk *c, uint32_t ps, uint32_t *pe)
 }
 
 /*
+ * Populate the unpopulated pages of [ps, pe) of chunk @p c, whose space
+ * the caller has allocated, for every lcore with memory. Mutex and index
+ * lock held; the index lock is dropped around each system call: other
+ * allocations may meanwhile take space on these pages under the index
+ * lock alone, but they see the pages as unpopulated and come to the mutex
+ * the caller holds. Returns 0, or -errno (logged; the pages that were
+ * populated stay so).
+ */
+static int
+alloc_populate_pages(struct pcpu_alloc_chunk *c, uint32_t ps, uint32_t pe)
+{
+	struct pcpu_alloc *a = &pcpu_alloc;
+	uint32_t rs = ps, re, before;
+	int ret;
+
+	while (pcpu_chunk_next_unpop(&c->bm, rs, pe, &rs, &re)) {
+		pcpu_alloc_index_unlock();
+		ret = pcpu_alloc_populate(c, rs, re);
+		pcpu_alloc_index_lock();
+		if (ret != 0) {
+			PCPU_LOG(ERR, "cannot populate %" PRIu64
+				" bytes per lcore: %s",
+				(uint64_t)(re - rs) * a->page_size,
+				strerror(-ret));
+			return ret;
+		}
+		before = c->bm.nr_empty_pop_pages;
+		pcpu_chunk_set_populated(&c->bm, rs, re);
+		alloc_used_clear(c, rs, re);
+		pcpu_alloc_empty_track(c, before);
+		a->populated_pages += re - rs;
+		if (pcpu_alloc_pages_bytes(a->populated_pages) >
+		    a->max_populated_bytes)
+			a->max_populated_bytes =
+				pcpu_alloc_pages_bytes(a->populated_pages);
+		rs = re;
+	}
+	return 0;
+}
+
+/*
  * Find space for an object, creating a chunk if needed, and make sure its
  * pages are populated. Mutex held, index lock not. Returns the handle or
  * NULL (rte_errno), and in *dirty whether its copies must be zeroed.
@@ -284,8 +370,8 @@ alloc_area(size_t size, uint32_t bits, uint32_t align_bits, int user,
 {
 	struct pcpu_alloc *a = &pcpu_alloc;
 	struct pcpu_alloc_chunk *c = NULL;
-	uint32_t ps, pe, rs, re, needed;
-	int off, ret;
+	uint32_t ps, pe, needed;
+	int off;
 	void *h;
 
 	pcpu_alloc_index_lock();
@@ -318,38 +404,11 @@ alloc_area(size_t size, uint32_t bits, uint32_t align_bits, int user,
 		rte_errno = ENOMEM;
 		return NULL;
 	}
-	/*
-	 * The area is ours; other allocations may meanwhile take space on
-	 * these pages under the index lock alone, but they see the pages as
-	 * unpopulated and come to the mutex we hold.
-	 */
-	rs = ps;
-	while (needed != 0 && pcpu_chunk_next_unpop(&c->bm, rs, pe, &rs, &re)) {
-		uint32_t before;
-
+	if (needed != 0 && alloc_populate_pages(c, ps, pe) != 0) {
+		alloc_drop_area(c, off);
 		pcpu_alloc_index_unlock();
-		ret = pcpu_alloc_populate(c, rs, re);
-		pcpu_alloc_index_lock();
-		if (ret != 0) {
-			alloc_drop_area(c, off);
-			pcpu_alloc_index_unlock();
-			PCPU_LOG(ERR, "cannot populate %" PRIu64
-				" bytes per lcore: %s",
-				(uint64_t)(re - rs) * a->page_size,
-				strerror(-ret));
-			rte_errno = ENOMEM;
-			return NULL;
-		}
-		before = c->bm.nr_empty_pop_pages;
-		pcpu_chunk_set_populated(&c->bm, rs, re);
-		alloc_used_clear(c, rs, re);
-		pcpu_alloc_empty_track(c, before);
-		a->populated_pages += re - rs;
-		if (pcpu_alloc_pages_bytes(a->populated_pages) >
-		    a->max_populated_bytes)
-			a->max_populated_bytes =
-				pcpu_alloc_pages_bytes(a->populated_pages);
-		rs = re;
+		rte_errno = ENOMEM;
+		return NULL;
 	}
 	h = alloc_commit_area(c, off, size, bits, user, dirty);
 	pcpu_alloc_index_unlock();
@@ -492,35 +551,218 @@ pcpu_alloc_one(size_t size, size_t align)
 	return h;
 }
 
+/*
+ * Bulk allocation (cache refills, pool growth): a batch of objects carved
+ * from one free run with one bitmap search and one hint update
+ * (pcpu_chunk_alloc_batch()), its pages populated at once, committed
+ * together; zeroing after the locks, a run of adjacent objects at a time.
+ */
+
+/* Account @p k new objects at bits @p offs of chunk @p c, whose pages are
+ * populated: their handles into @p objs, bit i of @p dirty set when
+ * object i must be zeroed. Index lock held. */
+static void
+alloc_commit_batch(struct pcpu_alloc_chunk *c, const uint32_t *offs,
+		unsigned int k, size_t size, uint32_t bits, int user,
+		void **objs, uint64_t *dirty)
+{
+	struct pcpu_alloc *a = &pcpu_alloc;
+	uintptr_t base = a->arena.base +
+		((uintptr_t)c->index << a->chunk_shift);
+	unsigned int i;
+
+	a->nr_alloc += k;
+	if (pcpu_alloc_live() > a->nr_max_alloc)
+		a->nr_max_alloc = pcpu_alloc_live();
+	if (user && size < a->min_alloc_size)
+		a->min_alloc_size = size;
+	if (user && size > a->max_alloc_size)
+		a->max_alloc_size = size;
+	memset(dirty, 0, sizeof(uint64_t) * ((k + 63) / 64));
+	for (i = 0; i < k; i++) {
+		if (alloc_used_mark(c, offs[i], bits))
+			dirty[i / 64] |= UINT64_C(1) << (i % 64);
+		objs[i] = (void *)(base +
+			((uintptr_t)offs[i] << PCPU_MIN_ALLOC_SHIFT));
+	}
+}
+
+/* Give back objects [from, k) of a batch not committed yet. Index lock
+ * held. */
+static void
+alloc_drop_batch(struct pcpu_alloc_chunk *c, const uint32_t *offs,
+		unsigned int from, unsigned int k)
+{
+	while (k-- > from)
+		alloc_drop_area(c, (int)offs[k]);
+}
+
+/*
+ * How many objects of a batch the populated-bytes limit lets through:
+ * those on pages that are populated or that the limit still allows to
+ * populate, in address order. Index lock held.
+ */
+static unsigned int
+alloc_batch_limit(struct pcpu_alloc_chunk *c, const uint32_t *offs,
+		unsigned int k, uint32_t bits)
+{
+	const struct pcpu_alloc *a = &pcpu_alloc;
+	uint64_t room = a->conf.max_populated /
+		(a->page_size * a->nr_lcores);
+	uint32_t p, last, fresh = 0;
+	unsigned int i;
+
+	/* pages per lcore that may still be populated */
+	room = room > a->populated_pages ? room - a->populated_pages : 0;
+	last = pcpu_chunk_bit_to_page(&c->bm, offs[k - 1] + bits - 1);
+	/* p: the first page the limit does not let us populate */
+	for (p = pcpu_chunk_bit_to_page(&c->bm, offs[0]); p <= last; p++)
+		if (!pcpu_chunk_page_populated(&c->bm, p) && ++fresh > room)
+			break;
+	for (i = 0; i < k; i++)
+		if (pcpu_chunk_bit_to_page(&c->bm, offs[i] + bits - 1) >= p)
+			break;
+	return i;
+}
+
+/*
+ * The common case, under the index lock only: a batch on populated pages
+ * of an existing chunk. 0 when the slow path (the mutex: population, a new
+ * chunk) is needed.
+ */
+static unsigned int
+alloc_batch_fast(size_t size, uint32_t bits, uint32_t align_bits,
+		unsigned int n, int user, void **objs, uint64_t *dirty)
+{
+	uint32_t offs[PCPU_BULK_GROUP];
+	struct pcpu_alloc_chunk *c;
+	unsigned int k;
+
+	pcpu_alloc_index_lock();
+	k = alloc_find_space(size, bits, align_bits, n, 1, offs, &c);
+	if (k != 0)
+		alloc_commit_batch(c, offs, k, size, bits, user, objs, dirty);
+	pcpu_alloc_index_unlock();
+	return k;
+}
+
+/*
+ * A batch anywhere, creating a chunk if needed, its pages populated
+ * (within the populated-bytes limit, which may shorten it). Mutex held,
+ * index lock not. Returns how many, or 0 with rte_errno = ENOMEM.
+ */
+static unsigned int
+alloc_batch_slow(size_t size, uint32_t bits, uint32_t align_bits,
+		unsigned int n, int user, void **objs, uint64_t *dirty)
+{
+	struct pcpu_alloc *a = &pcpu_alloc;
+	uint32_t offs[PCPU_BULK_GROUP], ps, pe, needed;
+	struct pcpu_alloc_chunk *c = NULL;
+	unsigned int k, keep;
+
+	pcpu_alloc_index_lock();
+	while ((k = alloc_find_space(size, bits, align_bits, n, 0, offs,
+			&c)) == 0) {
+		if (!TAILQ_EMPTY(&a->lists[PCPU_LIST_FREE]))
+			goto nomem; /* a whole free chunk cannot hold one */
+		pcpu_alloc_index_unlock();
+		c = pcpu_alloc_chunk_create();
+		if (c == NULL) {
+			rte_errno = ENOMEM;
+			return 0;
+		}
+		pcpu_alloc_index_lock();
+		alloc_add_chunk(c);
+	}
+	ps = pcpu_chunk_bit_to_page(&c->bm, offs[0]);
+	pe = pcpu_chunk_bit_to_page(&c->bm, offs[k - 1] + bits - 1) + 1;
+	needed = alloc_pages_needed(c, ps, &pe);
+	if (needed != 0 && a->conf.max_populated != 0 &&
+	    pcpu_alloc_pages_bytes(a->populated_pages + needed) >
+	    a->conf.max_populated) {
+		keep = alloc_batch_limit(c, offs, k, bits);
+		alloc_drop_batch(c, offs, keep, k);
+		if (keep == 0) {
+			PCPU_LOG(DEBUG, "populated-bytes limit %" PRIu64
+				" reached", a->conf.max_populated);
+			goto nomem;
+		}
+		k = keep;
+		pe = pcpu_chunk_bit_to_page(&c->bm, offs[k - 1] + bits - 1) + 1;
+		needed = alloc_pages_needed(c, ps, &pe);
+	}
+	if (needed != 0 && alloc_populate_pages(c, ps, pe) != 0) {
+		alloc_drop_batch(c, offs, 0, k);
+		goto nomem;
+	}
+	alloc_commit_batch(c, offs, k, size, bits, user, objs, dirty);
+	pcpu_alloc_index_unlock();
+	return k;
+nomem:
+	pcpu_alloc_index_unlock();
+	rte_errno = ENOMEM;
+	return 0;
+}
+
+/*
+ * The new objects of a batch are the caller's: unpoison them and zero the
+ * dirty ones, a run of adjacent objects with one memset per lcore.
+ */
+static void
+alloc_batch_finish(void * const *objs, unsigned int k, size_t size,
+		uint32_t bits, const uint64_t *dirty)
+{
+	const size_t obj_bytes = (size_t)bits << PCPU_MIN_ALLOC_SHIFT;
+	unsigned int i, j;
+
+	for (i = 0; i < k; i++)
+		pcpu_asan_unpoison(objs[i], size);
+	for (i = 0; i < k; i = j) {
+		if (!(dirty[i / 64] >> (i % 64) & 1)) {
+			j = i + 1;
+			continue;
+		}
+		/* a run only of objects without padding: the padding of an
+		 * object stays poisoned under AddressSanitizer */
+		for (j = i + 1; j < k && size == obj_bytes &&
+		     (dirty[j / 64] >> (j % 64) & 1) &&
+		     (uintptr_t)objs[j] == (uintptr_t)objs[j - 1] + obj_bytes;
+		     j++)
+			;
+		pcpu_alloc_zero(objs[i], (size_t)(j - i - 1) * obj_bytes + size);
+	}
+}
+
 unsigned int
 pcpu_alloc_bulk(size_t size, size_t align, void **objs, unsigned int n,
 		int user)
 {
 	uint32_t bits = alloc_size_bits(size);
 	uint32_t align_bits = (uint32_t)(align >> PCPU_MIN_ALLOC_SHIFT);
-	int dirty[PCPU_BULK_GROUP];
-	unsigned int i = 0, j, k;
+	uint64_t dirty[PCPU_BULK_GROUP / 64];
+	unsigned int i = 0, k, want;
+	int fast = 0;
 
 	while (i < n) {
-		/* groups, so the zero plans fit on the stack */
-		pthread_mutex_lock(&pcpu_alloc.mutex);
-		alloc_balance_if_needed();
-		for (j = 0; j < PCPU_BULK_GROUP && i + j < n; j++) {
-			objs[i + j] = alloc_area(size, bits, align_bits, user,
-				&dirty[j]);
-			if (objs[i + j] == NULL)
+		want = RTE_MIN(n - i, (unsigned int)PCPU_BULK_GROUP);
+		k = alloc_batch_fast(size, bits, align_bits, want, user,
+			objs + i, dirty);
+		if (k != 0) {
+			fast = 1;
+		} else {
+			pthread_mutex_lock(&pcpu_alloc.mutex);
+			alloc_balance_if_needed();
+			k = alloc_batch_slow(size, bits, align_bits, want, user,
+				objs + i, dirty);
+			pthread_mutex_unlock(&pcpu_alloc.mutex);
+			if (k == 0)
 				break;
 		}
-		pthread_mutex_unlock(&pcpu_alloc.mutex);
-		for (k = 0; k < j; k++) {
-			pcpu_asan_unpoison(objs[i + k], size);
-			if (dirty[k])
-				pcpu_alloc_zero(objs[i + k], size);
-		}
-		i += j;
-		if (j < PCPU_BULK_GROUP && i < n)
-			break;
+		alloc_batch_finish(objs + i, k, size, bits, dirty);
+		i += k;
 	}
+	if (fast)
+		alloc_balance_if_free();
 	return i;
 }
 
