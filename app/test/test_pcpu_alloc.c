@@ -826,6 +826,61 @@ test_pcpu_reclaim_spare(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * With a reserve of empty pages as large as the memory in use, a mass free
+ * and a reclaim keep every chunk and page (a fully free chunk beyond the
+ * spare is destroyed only when the reserve does not need its pages), and
+ * allocating the objects again populates nothing.
+ */
+static int
+test_pcpu_reclaim_reserve(void)
+{
+	struct rte_pcpu_conf conf = { .page_policy = RTE_PCPU_PAGE_NORMAL,
+		.empty_pages_reserve = 2 * SPARE_OBJS * SPARE_SIZE / 4096 };
+	struct rte_pcpu_stats st0, st1, st2;
+	void **objs = calloc(SPARE_OBJS, sizeof(*objs));
+	uint32_t i;
+
+	TEST_ASSERT_NOT_NULL(objs, "no memory");
+	TEST_ASSERT_SUCCESS(pcpu_test_reinit(&conf), "init");
+	for (i = 0; i < SPARE_OBJS; i++) {
+		objs[i] = rte_pcpu_alloc(SPARE_SIZE, 0);
+		TEST_ASSERT_NOT_NULL(objs[i], "alloc %u", i);
+	}
+	rte_pcpu_stats_get(&st0);
+	for (i = 0; i < SPARE_OBJS; i++)
+		TEST_ASSERT_SUCCESS(rte_pcpu_free(objs[i]), "free %u", i);
+	flush_caches();
+	TEST_ASSERT(rte_pcpu_reclaim() >= 0, "reclaim");
+	rte_pcpu_stats_get(&st1);
+	for (i = 0; i < SPARE_OBJS; i++) {
+		objs[i] = rte_pcpu_alloc(SPARE_SIZE, 0);
+		TEST_ASSERT_NOT_NULL(objs[i], "alloc again %u", i);
+	}
+	rte_pcpu_stats_get(&st2);
+	printf("reserve of %u pages: %u chunks, %" PRIu64 " pages populated "
+		"per lcore with the objects, %u and %" PRIu64 " after a mass "
+		"free and a reclaim, %u and %" PRIu64 " with them again\n",
+		conf.empty_pages_reserve, st0.nr_chunks, st0.populated_pages,
+		st1.nr_chunks, st1.populated_pages, st2.nr_chunks,
+		st2.populated_pages);
+	TEST_ASSERT(st0.nr_chunks >= 3, "only %u chunks", st0.nr_chunks);
+	TEST_ASSERT_EQUAL(st1.nr_chunks, st0.nr_chunks, "chunks kept");
+	TEST_ASSERT_EQUAL(st1.populated_pages, st0.populated_pages,
+		"pages kept");
+	TEST_ASSERT_EQUAL(st1.empty_pop_pages, st1.populated_pages,
+		"all empty");
+	TEST_ASSERT_EQUAL(st2.nr_chunks, st0.nr_chunks, "no chunk created");
+	TEST_ASSERT_EQUAL(st2.populated_pages, st0.populated_pages,
+		"nothing populated again");
+	for (i = 0; i < SPARE_OBJS; i++)
+		TEST_ASSERT_SUCCESS(rte_pcpu_free(objs[i]), "free %u", i);
+	free(objs);
+	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit");
+	TEST_ASSERT_SUCCESS(pcpu_test_reinit(NULL), "default init");
+	return TEST_SUCCESS;
+}
+
 /* Populated-bytes limit: ENOMEM at the limit, success after frees. */
 #define LIMIT_MAX_OBJS 100000
 
@@ -1026,6 +1081,7 @@ struct unit_test_suite pcpu_alloc_suite = {
 		TEST_CASE(test_pcpu_address_space),
 		TEST_CASE(test_pcpu_reclaim),
 		TEST_CASE(test_pcpu_reclaim_spare),
+		TEST_CASE(test_pcpu_reclaim_reserve),
 		TEST_CASES_END()
 	}
 };

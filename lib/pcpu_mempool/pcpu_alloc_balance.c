@@ -9,10 +9,10 @@
  * to-depopulate list; the balance gives its empty pages back, last page
  * first, down to the reserve, and sidelines it (sidelined chunks are tried
  * after the active slots, so allocations fill other chunks first). Fully
- * free chunks beyond one spare are destroyed. Frees only mark the work as
- * due (pcpu_alloc.need_balance): it runs in the next allocation that takes
- * the mutex anyway, or in rte_pcpu_reclaim(), which also isolates every
- * chunk with empty pages.
+ * free chunks beyond one spare are destroyed, unless the reserve needs
+ * their pages. Frees only mark the work as due (pcpu_alloc.need_balance):
+ * it runs in the next allocation that takes the mutex anyway, or in
+ * rte_pcpu_reclaim(), which also isolates every chunk with empty pages.
  *
  * Runs with the mutex held; takes the index lock itself and drops it
  * around each system call (the pages it gives back are marked unpopulated
@@ -56,13 +56,21 @@ balance_depopulate(struct pcpu_alloc_chunk *c)
 	return pages;
 }
 
-/* Destroy the fully free chunks beyond one spare (none with @p no_spare).
- * Index lock held; returns with it held. Returns pages given back. */
+/*
+ * Destroy the fully free chunks beyond one spare, but for those whose
+ * populated pages the reserve of empty pages needs (destroying them would
+ * give back pages that the reserve keeps and the next allocations
+ * populate again); with @p no_spare, every one of them, the spare
+ * included (a span needs their address space). Index lock held; dropped
+ * once around the system calls, with the chunks already out of the index.
+ * Returns pages given back.
+ */
 static uint64_t
 balance_destroy_free_chunks(int no_spare)
 {
 	struct pcpu_alloc *a = &pcpu_alloc;
 	struct pcpu_chunk_list *free_list = &a->lists[PCPU_LIST_FREE];
+	struct pcpu_chunk_list doomed = TAILQ_HEAD_INITIALIZER(doomed);
 	struct pcpu_alloc_chunk *c, *tmp, *keep;
 	uint64_t pages = 0;
 
@@ -72,20 +80,32 @@ balance_destroy_free_chunks(int no_spare)
 	TAILQ_FOREACH(c, free_list, next)
 		if (c->bm.nr_populated > keep->bm.nr_populated)
 			keep = c;
-	if (keep != NULL && keep != TAILQ_FIRST(free_list))
+	if (keep == NULL)
+		return 0;
+	if (keep != TAILQ_FIRST(free_list))
 		pcpu_alloc_list_move(keep, PCPU_LIST_FREE, 1);
-	c = TAILQ_FIRST(free_list);
-	while (c != NULL && (tmp = no_spare ? c : TAILQ_NEXT(c, next)) != NULL) {
-		TAILQ_REMOVE(free_list, tmp, next);
-		a->chunks[tmp->index] = NULL;
+	for (c = no_spare ? keep : TAILQ_NEXT(keep, next); c != NULL; c = tmp) {
+		tmp = TAILQ_NEXT(c, next);
+		/* a fully free chunk's populated pages are all empty */
+		if (!no_spare &&
+		    a->empty_pop_pages - c->bm.nr_empty_pop_pages < a->reserve)
+			continue;
+		TAILQ_REMOVE(free_list, c, next);
+		c->list = -1;
+		a->chunks[c->index] = NULL;
 		a->nr_chunks--;
-		a->populated_pages -= tmp->bm.nr_populated;
-		a->empty_pop_pages -= tmp->bm.nr_empty_pop_pages;
-		pcpu_alloc_index_unlock();
-		pages += pcpu_alloc_chunk_destroy(tmp);
-		pcpu_alloc_index_lock();
-		c = TAILQ_FIRST(free_list);
+		a->populated_pages -= c->bm.nr_populated;
+		a->empty_pop_pages -= c->bm.nr_empty_pop_pages;
+		TAILQ_INSERT_TAIL(&doomed, c, next);
 	}
+	if (TAILQ_EMPTY(&doomed))
+		return 0;
+	pcpu_alloc_index_unlock();
+	while ((c = TAILQ_FIRST(&doomed)) != NULL) {
+		TAILQ_REMOVE(&doomed, c, next);
+		pages += pcpu_alloc_chunk_destroy(c);
+	}
+	pcpu_alloc_index_lock();
 	return pages;
 }
 

@@ -390,8 +390,9 @@ void pcpu_alloc_span_dump(FILE *f);
  * pcpu_alloc_balance.c (mutex held, index lock not).
  */
 
-/** Give memory back: destroy fully free chunks beyond one spare,
- * depopulate isolated chunks (with @p explicit, every chunk with empty
+/** Give memory back: destroy fully free chunks beyond one spare (but
+ * those whose pages the reserve of empty pages needs), depopulate isolated
+ * chunks (with @p explicit, every chunk with empty
  * pages) down to the reserve of empty pages. Returns bytes given back. */
 uint64_t pcpu_alloc_balance(int explicit);
 

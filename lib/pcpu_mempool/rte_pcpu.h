@@ -310,7 +310,8 @@ int rte_pcpu_zero(void *obj, size_t size);
  *
  * Give empty populated pages back to the system, keeping the reserve of
  * empty pages (empty_pages_reserve), and destroy fully free chunks beyond
- * one spare, as Linux 5.14's partial depopulation. Frees never make system
+ * one spare (but for those whose pages the reserve needs), as Linux
+ * 5.14's partial depopulation. Frees never make system
  * calls: they only mark this work as due, and the next allocation that
  * reaches the chunk allocator does it (without waiting, if another thread
  * is populating) for chunks with at least a quarter of their pages
