@@ -129,6 +129,100 @@ case_end(uint64_t live_before)
 }
 
 /*
+ * Ascending order out of every refill: the objects a refill brings come
+ * out in ascending address order (sequential use of objects allocated one
+ * by one then walks memory forwards, as VPP's vectors do). Objects of
+ * three classes are allocated one by one on the main lcore; the refills
+ * are told by the class's refill counter. In a fresh allocator they are
+ * also adjacent, refill after refill; after every other one is freed in
+ * random order and the cache flushed, each refill's objects (from the
+ * holes) still ascend.
+ */
+#define ORDER_OBJS 1500u
+
+/* Allocate ORDER_OBJS objects of @p size into @p objs, checking the
+ * order; *refills: how many refills they took. */
+static int
+order_alloc(void **objs, size_t size, int adjacent, unsigned int *refills)
+{
+	unsigned int lcore_id = rte_lcore_id(), i, run_start = 0;
+	uint64_t refill0, refill;
+
+	*refills = 0;
+	refill0 = cstats(lcore_id, size).nr_refill;
+	for (i = 0; i < ORDER_OBJS; i++) {
+		objs[i] = rte_pcpu_alloc(size, 0);
+		TEST_ASSERT_NOT_NULL(objs[i], "alloc %u", i);
+		refill = cstats(lcore_id, size).nr_refill;
+		if (refill != refill0) {
+			/* this allocation refilled: a run starts with it */
+			refill0 = refill;
+			(*refills)++;
+			run_start = i;
+		} else if (i > run_start) {
+			TEST_ASSERT((uintptr_t)objs[i] > (uintptr_t)objs[i - 1],
+				"%zu B: object %u at %p after %p, in one refill",
+				size, i, objs[i], objs[i - 1]);
+		}
+		if (adjacent && i > 0)
+			TEST_ASSERT_EQUAL((uintptr_t)objs[i],
+				(uintptr_t)objs[i - 1] + size,
+				"%zu B: object %u not next to the one before",
+				size, i);
+	}
+	return TEST_SUCCESS;
+}
+
+static int
+test_cache_refill_order(void)
+{
+	static const size_t sizes[] = { 16, 64, 256 };
+	struct rte_pcpu_conf conf = { .page_policy = RTE_PCPU_PAGE_NORMAL };
+	void **objs = calloc(2 * ORDER_OBJS, sizeof(*objs));
+	void **holes = objs + ORDER_OBJS;
+	unsigned int k, i, j, n, refills, fresh;
+	uint64_t rnd = 12345;
+	void *t;
+
+	TEST_ASSERT_NOT_NULL(objs, "no memory");
+	for (k = 0; k < RTE_DIM(sizes); k++) {
+		/* a fresh allocator: one free run, refill after refill */
+		TEST_ASSERT_SUCCESS(pcpu_test_reinit(&conf), "reinit");
+		TEST_ASSERT_SUCCESS(order_alloc(objs, sizes[k], 1, &fresh),
+			"fresh");
+		/* every other object freed, in random order */
+		for (i = 0, n = 0; i < ORDER_OBJS; i += 2)
+			holes[n++] = objs[i];
+		for (i = n - 1; i > 0; i--) {
+			rnd = rnd * 6364136223846793005ULL +
+				1442695040888963407ULL;
+			j = (unsigned int)((rnd >> 33) % (i + 1));
+			t = holes[i];
+			holes[i] = holes[j];
+			holes[j] = t;
+		}
+		for (i = 0; i < n; i++)
+			TEST_ASSERT_SUCCESS(rte_pcpu_free(holes[i]), "free");
+		for (i = 1; i < ORDER_OBJS; i += 2)
+			objs[i / 2] = objs[i];
+		TEST_ASSERT(rte_pcpu_cache_flush() >= 0, "flush");
+		TEST_ASSERT_SUCCESS(order_alloc(holes, sizes[k], 0, &refills),
+			"holes");
+		printf("refill order, %zu B: %u refills in a fresh allocator, "
+			"%u with holes, each ascending\n", sizes[k], fresh,
+			refills);
+		TEST_ASSERT(fresh > 1 && refills > 1, "too few refills");
+		for (i = 0; i < ORDER_OBJS / 2; i++)
+			TEST_ASSERT_SUCCESS(rte_pcpu_free(objs[i]), "free");
+		for (i = 0; i < ORDER_OBJS; i++)
+			TEST_ASSERT_SUCCESS(rte_pcpu_free(holes[i]), "free");
+		TEST_ASSERT_SUCCESS(case_end(0), "end");
+	}
+	free(objs);
+	return TEST_SUCCESS;
+}
+
+/*
  * Zeroed on reuse: every lcore writes a pattern into its copy of objects
  * of every class, the main lcore frees them (into its cache), allocates
  * again, and every lcore must read zeros in its copy of what comes back.
@@ -955,6 +1049,7 @@ static struct unit_test_suite pcpu_cache_suite = {
 		TEST_CASE(test_cache_racing_free),
 		TEST_CASE(test_cache_mass_free),
 		TEST_CASE(test_cache_size_stats),
+		TEST_CASE(test_cache_refill_order),
 		TEST_CASES_END()
 	}
 };

@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -653,6 +654,93 @@ test_prefill(void)
 	TEST_ASSERT_SUCCESS(rte_pcpu_stats_get(&after), "stats");
 	TEST_ASSERT_EQUAL(after.nr_cur_alloc, before.nr_cur_alloc,
 		"free gives the objects back");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Ascending order out of every refill of a pool's lcore cache: objects got
+ * one by one come out in ascending address order from the miss that
+ * refills the cache to the next one (told by cache_misses), whether the
+ * refill takes new objects (growth), a prefilled shared stack, or objects
+ * put back in random order.
+ */
+#define ORDER_POOL_N 1024u
+
+static int
+order_get_all(struct rte_pcpu_mempool *mp, void **objs, unsigned int *runs)
+{
+	struct rte_pcpu_mempool_stats st;
+	uint64_t misses;
+	/* objects put into the cache before the first miss come out in
+	 * the order they were put: no run yet */
+	unsigned int i, run_start = UINT_MAX;
+
+	*runs = 0;
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_stats_get(mp, &st), "stats");
+	misses = st.cache_misses;
+	for (i = 0; i < ORDER_POOL_N; i++) {
+		TEST_ASSERT_SUCCESS(rte_pcpu_mempool_get(mp, &objs[i]),
+			"get %u", i);
+		TEST_ASSERT_SUCCESS(rte_pcpu_mempool_stats_get(mp, &st),
+			"stats");
+		if (st.cache_misses != misses) {
+			/* this get refilled the cache: a run starts */
+			misses = st.cache_misses;
+			run_start = i;
+			(*runs)++;
+		} else if (run_start != UINT_MAX && i > run_start) {
+			TEST_ASSERT((uintptr_t)objs[i] > (uintptr_t)objs[i - 1],
+				"object %u at %p after %p, in one refill", i,
+				objs[i], objs[i - 1]);
+		}
+	}
+	return TEST_SUCCESS;
+}
+
+static int
+test_refill_order(void)
+{
+	void **objs = calloc(ORDER_POOL_N, sizeof(*objs));
+	struct rte_pcpu_mempool *mp;
+	unsigned int pass, runs, i, j;
+	uint64_t rnd = 777;
+	void *t;
+
+	TEST_ASSERT_NOT_NULL(objs, "no memory");
+	TEST_ASSERT_SUCCESS(rte_pcpu_init(NULL), "init");
+	for (pass = 0; pass < 2; pass++) {
+		mp = rte_pcpu_mempool_create(pass ? "order_prefill" :
+			"order_grow", ORDER_POOL_N, 24, 64, 0, NULL, NULL,
+			pass ? RTE_PCPU_MEMPOOL_F_PREFILL : 0);
+		TEST_ASSERT_NOT_NULL(mp, "create");
+		TEST_ASSERT_SUCCESS(order_get_all(mp, objs, &runs), "%s",
+			pass ? "prefilled" : "growing");
+		printf("pool refill order, %s: %u runs, each ascending\n",
+			pass ? "prefilled" : "growing", runs);
+		TEST_ASSERT(runs > 1, "too few refills");
+		/* back in random order, then again */
+		for (i = ORDER_POOL_N - 1; i > 0; i--) {
+			rnd = rnd * 6364136223846793005ULL +
+				1442695040888963407ULL;
+			j = (unsigned int)((rnd >> 33) % (i + 1));
+			t = objs[i];
+			objs[i] = objs[j];
+			objs[j] = t;
+		}
+		for (i = 0; i < ORDER_POOL_N; i++)
+			TEST_ASSERT_SUCCESS(rte_pcpu_mempool_put(mp, objs[i]),
+				"put");
+		TEST_ASSERT_SUCCESS(order_get_all(mp, objs, &runs),
+			"after random puts");
+		printf("pool refill order, after puts in random order: %u "
+			"runs, each ascending\n", runs);
+		for (i = 0; i < ORDER_POOL_N; i++)
+			TEST_ASSERT_SUCCESS(rte_pcpu_mempool_put(mp, objs[i]),
+				"put");
+		TEST_ASSERT_SUCCESS(rte_pcpu_mempool_audit(mp), "audit");
+		TEST_ASSERT_SUCCESS(rte_pcpu_mempool_free(mp), "free");
+	}
+	free(objs);
 	return TEST_SUCCESS;
 }
 
@@ -1672,6 +1760,8 @@ static struct unit_test_suite pcpu_mempool_testsuite = {
 			test_budget),
 		TEST_CASE_NAMED_ST("prefill", pool_setup, pool_reset,
 			test_prefill),
+		TEST_CASE_NAMED_ST("refill_order", pool_setup, pool_reset,
+			test_refill_order),
 		TEST_CASE_NAMED_ST("zero_on_get_across_lcores", pool_setup,
 			pool_reset, test_zero_on_get),
 		TEST_CASE_NAMED_ST("obj_init_once_per_copy", pool_setup,

@@ -416,12 +416,27 @@ pool_get_slow(struct pcpu_pool *p, unsigned int lcore_id, void **objs,
 	/* the hottest first: own cache top, then the shared stack top */
 	if (c != NULL)
 		from_cache = pcpu_objcache_take(&c->oc, (uintptr_t *)objs, n);
-	for (i = from_cache; i < n; i++)
-		objs[i] = (void *)p->free_objs[--p->nb_free];
+	if (c != NULL && from_cache < n && n - from_cache <= c->oc.capacity / 2) {
+		/* the cache is empty (the supply made sure the shared stack
+		 * has the rest): refill it with the rest and half the
+		 * capacity, and hand the rest out of it, so that they come
+		 * out in the ascending order of the refill (sequential use
+		 * then walks memory forwards) */
+		pcpu_objcache_refill(&c->oc, n - from_cache +
+			c->oc.capacity / 2, pool_shared_source, p);
+		pcpu_objcache_take(&c->oc, (uintptr_t *)objs + from_cache,
+			n - from_cache);
+	} else {
+		for (i = from_cache; i < n; i++)
+			objs[i] = (void *)p->free_objs[--p->nb_free];
+		if (c != NULL) {
+			/* straight from the shared stack: they passed
+			 * through */
+			pcpu_pool_stat_add(&c->oc.refilled, n - from_cache);
+			pcpu_pool_stat_add(&c->oc.nr_get, n - from_cache);
+		}
+	}
 	if (c != NULL) {
-		/* straight from the shared stack: they passed through */
-		pcpu_pool_stat_add(&c->oc.refilled, n - from_cache);
-		pcpu_pool_stat_add(&c->oc.nr_get, n - from_cache);
 		/* release: a reader that sees these misses sees the gets */
 		__atomic_store_n(&c->misses, c->misses + (n - from_cache),
 			__ATOMIC_RELEASE);
