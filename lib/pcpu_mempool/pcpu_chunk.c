@@ -852,17 +852,19 @@ chunk_block_alloc(struct pcpu_chunk *c, uint32_t b, uint32_t s, uint32_t e)
 
 /*
  * Chunk-level hints after [@p off, @p end) was allocated, all of it or
- * objects in it with free gaps between them (a batch); nothing before
- * @p off changed.
+ * objects in it with free gaps between them (a batch; then @p gaps);
+ * nothing before @p off changed.
  */
-static void
-chunk_hint_alloc(struct pcpu_chunk *c, uint32_t off, uint32_t end)
+static inline void
+chunk_hint_alloc(struct pcpu_chunk *c, uint32_t off, uint32_t end, int gaps)
 {
 	struct pcpu_block_md *cmd = &c->chunk_md;
 
-	/* first_free <= off (off was free); a batch may leave gaps */
+	/* first_free <= off (off was free); the first free bit is at or
+	 * after end, or in a gap */
 	if (off == cmd->first_free)
-		cmd->first_free = chunk_next_zero(c->alloc_map, c->map_bits, off);
+		cmd->first_free = chunk_next_zero(c->alloc_map, c->map_bits,
+			gaps ? off : end);
 	if (off < cmd->left_free)
 		cmd->left_free = off;
 	if (end > c->map_bits - cmd->right_free)
@@ -913,7 +915,7 @@ chunk_commit_alloc(struct pcpu_chunk *c, uint32_t off, uint32_t bits)
 			chunk_block_alloc(c, b, 0, BLK_BITS);
 		chunk_block_alloc(c, eb, 0, end - eb * BLK_BITS);
 	}
-	chunk_hint_alloc(c, off, end);
+	chunk_hint_alloc(c, off, end, 0);
 }
 
 /*
@@ -1056,7 +1058,7 @@ chunk_commit_run(struct pcpu_chunk *c, uint32_t off, uint32_t bits,
 			chunk_leaf_dirty(c, b);
 		}
 	}
-	chunk_hint_alloc(c, off, end);
+	chunk_hint_alloc(c, off, end, step != bits);
 }
 
 unsigned int
