@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+/*
+ * pcpu_regression_autotest: one case per defect a user found by trying
+ * hard to break the library; each failed before its fix.
+ *
+ *   lcore_visible_initialised
+ *                          a reader never sees an lcore that is arriving
+ *                          (rte_thread_register()) before obj_init ran
+ *                          on its copies
+ *   put_null_refused       rte_pcpu_mempool_put(mp, NULL) logs one line and
+ *                          counts one refusal, as put_bulk of {NULL}
+ *
+ * The fifth, calls after rte_eal_cleanup(), cannot share a process with
+ * other tests: test_eal_cleanup.c.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_pause.h>
+#include <rte_rcu_qsbr.h>
+
+#include <rte_pcpu.h>
+#include <rte_pcpu_mempool.h>
+
+#include "test.h"
+#include "test_pcpu_util.h"
+
+static void
+regress_reset(void)
+{
+	if (rte_pcpu_cleanup() != 0 && rte_errno != EALREADY)
+		printf("rte_pcpu_cleanup: %s\n", rte_strerror(rte_errno));
+}
+
+static int
+regress_setup(void)
+{
+	regress_reset();
+	return TEST_SUCCESS;
+}
+
+/* A worker lcore other than the main one, or RTE_MAX_LCORE. */
+static unsigned int
+regress_worker(void)
+{
+	unsigned int l;
+
+	RTE_LCORE_FOREACH_WORKER(l)
+		return l;
+	return RTE_MAX_LCORE;
+}
+
+/*
+ * Defect 3. obj_init writes a mark in every copy, and takes its time for
+ * an lcore that arrives; a reader on a worker lcore meanwhile checks the
+ * copy of every lcore it can see. An lcore must not become visible before
+ * its copies hold the mark.
+ */
+
+#define VIS_OBJS 8
+#define VIS_MARK(l) (UINT64_C(0x5eed000000000000) | (l))
+
+static struct {
+	struct rte_pcpu_mempool *mp;
+	uint64_t *objs[VIS_OBJS];
+	volatile int slow;          /* obj_init waits for lcores it did not
+				     * see at creation */
+	uint64_t known[RTE_PCPU_MASK_WORDS];
+	volatile int stop;
+	uint64_t passes;            /* full passes of the reader */
+	uint64_t saw_new;           /* passes that saw the new lcore */
+	volatile unsigned int new_lcore;
+	uint64_t bad;               /* copies without the mark */
+	unsigned int bad_lcore;
+	uint64_t bad_value;
+} vis;
+
+static void
+vis_obj_init(struct rte_pcpu_mempool *mp __rte_unused, void *arg __rte_unused,
+		void *obj, unsigned int lcore_id)
+{
+	int known = (vis.known[lcore_id / 64] >> (lcore_id % 64)) & 1;
+
+	if (vis.slow && !known)
+		rte_delay_ms(25);
+	*(uint64_t *)obj = VIS_MARK(lcore_id);
+}
+
+static int
+vis_reader(void *arg __rte_unused)
+{
+	unsigned int i, l;
+	uint64_t *v;
+
+	while (!__atomic_load_n(&vis.stop, __ATOMIC_ACQUIRE)) {
+		int saw = 0;
+
+		for (i = 0; i < VIS_OBJS; i++) {
+			RTE_PCPU_FOREACH(l, v, vis.objs[i]) {
+				uint64_t x = __atomic_load_n(v,
+					__ATOMIC_RELAXED);
+
+				if (!rte_pcpu_lcore_has_memory(l) ||
+				    x != VIS_MARK(l)) {
+					if (vis.bad++ == 0) {
+						vis.bad_lcore = l;
+						vis.bad_value = x;
+					}
+				}
+				saw |= l == vis.new_lcore;
+			}
+		}
+		__atomic_store_n(&vis.passes, vis.passes + 1,
+			__ATOMIC_RELEASE);
+		if (saw)
+			__atomic_store_n(&vis.saw_new, vis.saw_new + 1,
+				__ATOMIC_RELEASE);
+	}
+	return 0;
+}
+
+static void *
+vis_arrive(void *arg __rte_unused)
+{
+	uint64_t seen;
+
+	if (rte_thread_register() != 0)
+		return NULL;
+	vis.new_lcore = rte_lcore_id();
+	/* stay until the reader made full passes that saw this lcore */
+	seen = __atomic_load_n(&vis.saw_new, __ATOMIC_ACQUIRE);
+	while (__atomic_load_n(&vis.saw_new, __ATOMIC_ACQUIRE) < seen + 3)
+		rte_pause();
+	rte_thread_unregister();
+	return (void *)1;
+}
+
+static int
+test_lcore_visible_initialised(void)
+{
+	unsigned int worker = regress_worker(), l, i;
+	void *ok = NULL;
+	pthread_t t;
+	uint64_t *v;
+
+	if (worker == RTE_MAX_LCORE)
+		TEST_SKIP("needs a worker lcore");
+	memset(&vis, 0, sizeof(vis));
+	vis.new_lcore = RTE_MAX_LCORE;
+	TEST_ASSERT_SUCCESS(rte_pcpu_init(NULL), "init");
+	for (l = pcpu_test_lcore_next(0); l < RTE_MAX_LCORE;
+	     l = pcpu_test_lcore_next(l + 1))
+		vis.known[l / 64] |= UINT64_C(1) << (l % 64);
+	vis.mp = rte_pcpu_mempool_create("regress_vis", VIS_OBJS, 8, 0, 0,
+		vis_obj_init, NULL, RTE_PCPU_MEMPOOL_F_PREFILL);
+	TEST_ASSERT_NOT_NULL(vis.mp, "create");
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_get_bulk(vis.mp,
+		(void **)vis.objs, VIS_OBJS), "get all");
+	for (i = 0; i < VIS_OBJS; i++)
+		RTE_PCPU_FOREACH(l, v, vis.objs[i])
+			TEST_ASSERT_EQUAL(*v, VIS_MARK(l), "initialised");
+	vis.slow = 1;
+	TEST_ASSERT_SUCCESS(rte_eal_remote_launch(vis_reader, NULL, worker),
+		"reader");
+	while (__atomic_load_n(&vis.passes, __ATOMIC_ACQUIRE) == 0)
+		rte_pause();
+	if (pthread_create(&t, NULL, vis_arrive, NULL) == 0)
+		pthread_join(t, &ok);
+	__atomic_store_n(&vis.stop, 1, __ATOMIC_RELEASE);
+	rte_eal_wait_lcore(worker);
+	vis.slow = 0;
+	printf("reader: %" PRIu64 " passes, %" PRIu64 " saw lcore %u, %"
+		PRIu64 " copies without their mark\n", vis.passes, vis.saw_new,
+		vis.new_lcore, vis.bad);
+	TEST_ASSERT(ok != NULL, "rte_thread_register");
+	TEST_ASSERT_EQUAL(vis.bad, (uint64_t)0,
+		"lcore %u visible with a copy reading %#" PRIx64
+		" (obj_init not run yet)", vis.bad_lcore, vis.bad_value);
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_put_bulk(vis.mp,
+		(void **)vis.objs, VIS_OBJS), "put all");
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_free(vis.mp), "free");
+	return TEST_SUCCESS;
+}
+
+/*
+ * Defect 5. Every refused put logs one line and counts once, a NULL
+ * object included, whether the inline put or put_bulk receives it, with
+ * or without RCU.
+ */
+static int
+put_null_check(struct rte_pcpu_mempool *mp, const char *what)
+{
+	struct rte_pcpu_mempool_stats s0, s1;
+	struct pcpu_test_log log;
+	void *null_obj = NULL;
+	unsigned int lines;
+	int r1, r2;
+
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_stats_get(mp, &s0), "stats");
+	TEST_ASSERT_SUCCESS(pcpu_test_log_start(&log), "log capture");
+	rte_errno = 0;
+	r1 = rte_pcpu_mempool_put(mp, NULL);
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "%s: rte_errno of put(NULL)", what);
+	r2 = rte_pcpu_mempool_put_bulk(mp, &null_obj, 1);
+	lines = pcpu_test_count_lines(pcpu_test_log_stop(&log), "refused");
+	pcpu_test_log_free(&log);
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_stats_get(mp, &s1), "stats");
+	TEST_ASSERT_EQUAL(r1, -EINVAL, "%s: put(mp, NULL)", what);
+	TEST_ASSERT_EQUAL(r2, -EINVAL, "%s: put_bulk(mp, {NULL}, 1)", what);
+	TEST_ASSERT_EQUAL(lines, 2u, "%s: one log line per refused put", what);
+	TEST_ASSERT_EQUAL(s1.put_refused - s0.put_refused, (uint64_t)2,
+		"%s: one put_refused count per refused put", what);
+	TEST_ASSERT_EQUAL(s1.put, s0.put, "%s: nothing put", what);
+	return TEST_SUCCESS;
+}
+
+static int
+test_put_null_refused(void)
+{
+	struct rte_pcpu_mempool_rcu_config cfg = { 0 };
+	struct rte_pcpu_mempool *mp;
+	struct rte_rcu_qsbr *v;
+	void *obj;
+
+	mp = rte_pcpu_mempool_create("regress_null", 4, 16, 2, 0, NULL, NULL, 0);
+	TEST_ASSERT_NOT_NULL(mp, "create");
+	/* the lcore cache exists: the inline put is in play */
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_get(mp, &obj), "get");
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_put(mp, obj), "put");
+	TEST_ASSERT_SUCCESS(put_null_check(mp, "plain pool"), "plain pool");
+	TEST_ASSERT_EQUAL(rte_pcpu_mempool_in_use_count(mp), 0u, "in use");
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_free(mp), "free");
+
+	v = rte_zmalloc("regress_qsbr", rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE),
+		RTE_CACHE_LINE_SIZE);
+	TEST_ASSERT_NOT_NULL(v, "qsbr variable");
+	rte_rcu_qsbr_init(v, RTE_MAX_LCORE);
+	mp = rte_pcpu_mempool_create("regress_null_rcu", 4, 16, 2, 0, NULL,
+		NULL, 0);
+	TEST_ASSERT_NOT_NULL(mp, "create");
+	cfg.v = v;
+	cfg.mode = RTE_PCPU_MEMPOOL_QSBR_MODE_DQ;
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_rcu_qsbr_add(mp, &cfg), "rcu add");
+	TEST_ASSERT_SUCCESS(put_null_check(mp, "RCU pool"), "RCU pool");
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_free(mp), "free");
+	rte_free(v);
+	return TEST_SUCCESS;
+}
+
+static struct unit_test_suite pcpu_regression_testsuite = {
+	.suite_name = "pcpu regression autotest",
+	.setup = NULL,
+	.teardown = NULL,
+	.unit_test_cases = {
+		TEST_CASE_NAMED_ST("lcore_visible_initialised", regress_setup,
+			regress_reset, test_lcore_visible_initialised),
+		TEST_CASE_NAMED_ST("put_null_refused", regress_setup,
+			regress_reset, test_put_null_refused),
+		TEST_CASES_END()
+	}
+};
+
+static int
+test_pcpu_regression(void)
+{
+	return unit_test_suite_runner(&pcpu_regression_testsuite);
+}
+
+REGISTER_TEST_COMMAND(pcpu_regression_autotest, test_pcpu_regression);
