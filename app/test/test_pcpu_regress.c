@@ -6,6 +6,9 @@
  * pcpu_regression_autotest: one case per defect a user found by trying
  * hard to break the library; each failed before its fix.
  *
+ *   rcu_free_reclaims_all  rte_pcpu_mempool_free() and a get reclaim every
+ *                          put whose grace period is over, whatever the
+ *                          pool's max_reclaim_size
  *   lcore_visible_initialised
  *                          a reader never sees an lcore that is arriving
  *                          (rte_thread_register()) before obj_init ran
@@ -61,6 +64,65 @@ regress_worker(void)
 	RTE_LCORE_FOREACH_WORKER(l)
 		return l;
 	return RTE_MAX_LCORE;
+}
+
+/*
+ * Defect 2. No reader is online, so every put's grace period is over at
+ * once; with max_reclaim_size 1 and no automatic reclamation, the puts
+ * all wait on the queue until someone reclaims them.
+ */
+static int
+test_rcu_free_reclaims_all(void)
+{
+	struct rte_pcpu_mempool_rcu_config cfg = { 0 };
+	struct rte_pcpu_mempool_stats st;
+	struct rte_pcpu_mempool *mp;
+	struct rte_rcu_qsbr *v;
+	void *objs[10];
+	int ret;
+
+	v = rte_zmalloc("regress_qsbr", rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE),
+		RTE_CACHE_LINE_SIZE);
+	TEST_ASSERT_NOT_NULL(v, "qsbr variable");
+	rte_rcu_qsbr_init(v, RTE_MAX_LCORE);
+	mp = rte_pcpu_mempool_create("regress_reclaim", RTE_DIM(objs), 16, 0,
+		0, NULL, NULL, 0);
+	TEST_ASSERT_NOT_NULL(mp, "create");
+	cfg.v = v;
+	cfg.mode = RTE_PCPU_MEMPOOL_QSBR_MODE_DQ;
+	cfg.max_reclaim_size = 1;
+	/* above the queue's size: no reclamation inside the puts */
+	cfg.trigger_reclaim_limit = 1024;
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_rcu_qsbr_add(mp, &cfg), "rcu add");
+
+	/* a get that needs every object reclaims every expired put */
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_get_bulk(mp, objs, RTE_DIM(objs)),
+		"get all");
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_put_bulk(mp, objs, RTE_DIM(objs)),
+		"put all");
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_stats_get(mp, &st), "stats");
+	TEST_ASSERT_EQUAL(st.rcu_pending, (uint64_t)RTE_DIM(objs),
+		"puts waiting on the queue");
+	ret = rte_pcpu_mempool_get_bulk(mp, objs, RTE_DIM(objs));
+	TEST_ASSERT_SUCCESS(ret, "get all with every grace period over: %d",
+		ret);
+
+	/* the first free succeeds */
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_put_bulk(mp, objs, RTE_DIM(objs)),
+		"put all");
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_stats_get(mp, &st), "stats");
+	TEST_ASSERT_EQUAL(st.rcu_pending, (uint64_t)RTE_DIM(objs),
+		"puts waiting on the queue");
+	ret = rte_pcpu_mempool_free(mp);
+	if (ret != 0) {
+		printf("free: %s with every grace period over\n",
+			rte_strerror(rte_errno));
+		regress_reset();
+		rte_free(v);
+		return TEST_FAILED;
+	}
+	rte_free(v);
+	return TEST_SUCCESS;
 }
 
 /*
@@ -265,6 +327,8 @@ static struct unit_test_suite pcpu_regression_testsuite = {
 	.setup = NULL,
 	.teardown = NULL,
 	.unit_test_cases = {
+		TEST_CASE_NAMED_ST("rcu_free_reclaims_all", regress_setup,
+			regress_reset, test_rcu_free_reclaims_all),
 		TEST_CASE_NAMED_ST("lcore_visible_initialised", regress_setup,
 			regress_reset, test_lcore_visible_initialised),
 		TEST_CASE_NAMED_ST("put_null_refused", regress_setup,

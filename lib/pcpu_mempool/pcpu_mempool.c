@@ -277,9 +277,10 @@ rte_pcpu_mempool_free(struct rte_pcpu_mempool *mp)
 		rte_errno = EINVAL;
 		return -1;
 	}
-	/* objects whose grace period is over are not in use */
+	/* objects whose grace period is over are not in use: all of them
+	 * come back, whatever max_reclaim_size says */
 	if (p->rcu_reclaim != NULL)
-		p->rcu_reclaim(p);
+		p->rcu_reclaim(p, PCPU_POOL_RECLAIM_ALL);
 	pthread_mutex_lock(&p->lock);
 	out = pcpu_pool_out(p);
 	if (out != 0) {

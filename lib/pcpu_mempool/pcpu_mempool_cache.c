@@ -382,8 +382,10 @@ pool_get_supply(struct pcpu_pool *p, struct rte_pcpu_mempool_cache *c,
 		if (p->rcu_reclaim == NULL || reclaimed ||
 		    pcpu_pool_rcu_pending(p) == 0)
 			break;
+		/* before the get fails: every put whose grace period is
+		 * over, not only max_reclaim_size of them */
 		pthread_mutex_unlock(&p->lock);
-		p->rcu_reclaim(p);
+		p->rcu_reclaim(p, PCPU_POOL_RECLAIM_ALL);
 		pthread_mutex_lock(&p->lock);
 		reclaimed = 1;
 	}
@@ -407,7 +409,7 @@ pool_get_slow(struct pcpu_pool *p, unsigned int lcore_id, void **objs,
 	int ret;
 
 	if (p->rcu_reclaim != NULL)
-		p->rcu_reclaim(p);
+		p->rcu_reclaim(p, p->dq_max_reclaim);
 	pthread_mutex_lock(&p->lock);
 	c = pool_cache_get(p, lcore_id);
 	why = pool_get_supply(p, c, n);

@@ -21,15 +21,16 @@
 #include "pcpu_asan.h"
 #include "pcpu_mempool_rcu.h"
 
-/* Reclaim from the defer queue (the pool's rcu_reclaim). */
+/* Reclaim up to @p max objects from the defer queue (the pool's
+ * rcu_reclaim): it stops at the first put whose grace period is not over,
+ * so PCPU_POOL_RECLAIM_ALL costs no more than the puts it returns. */
 static void
-pool_rcu_reclaim(struct pcpu_pool *p)
+pool_rcu_reclaim(struct pcpu_pool *p, unsigned int max)
 {
 	unsigned int freed, pending, avail;
 
 	if (pcpu_pool_rcu_pending(p) != 0)
-		rte_rcu_qsbr_dq_reclaim(p->dq, p->dq_max_reclaim, &freed,
-			&pending, &avail);
+		rte_rcu_qsbr_dq_reclaim(p->dq, max, &freed, &pending, &avail);
 }
 
 /* Defer-queue free callback: objects past their grace period. */

@@ -428,10 +428,11 @@ const char *rte_pcpu_mempool_name(const struct rte_pcpu_mempool *mp);
  * DQ mode: a put enqueues the object on an rte_rcu_qsbr defer queue
  * (rte_rcu_qsbr_dq_create(), @c dq_size entries, default @c n so it never
  * fills; when a smaller queue is full the put waits for a grace period).
- * Objects come back to the shared stack when reclaimed: on puts once
- * @c trigger_reclaim_limit objects wait (0: on every put), up to
- * @c max_reclaim_size at a time (0: all), on every get that misses its
- * cache, before a get fails, and before rte_pcpu_mempool_free().
+ * Objects come back to the shared stack when reclaimed: up to
+ * @c max_reclaim_size at a time (0: all) on puts once
+ * @c trigger_reclaim_limit objects wait (0: on every put) and on every
+ * get that misses its cache; every put whose grace period is over before
+ * a get fails and in rte_pcpu_mempool_free().
  * SYNC mode: a put calls rte_rcu_qsbr_synchronize() first.
  * Either way objects waiting count as in use.
  *
