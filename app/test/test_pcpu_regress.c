@@ -6,6 +6,9 @@
  * pcpu_regression_autotest: one case per defect a user found by trying
  * hard to break the library; each failed before its fix.
  *
+ *   rcu_cleanup_pending    rte_pcpu_cleanup() with RCU puts still waiting
+ *                          on an online reader releases the defer queue
+ *                          (its ring memzone and heap blocks) all the same
  *   rcu_free_reclaims_all  rte_pcpu_mempool_free() and a get reclaim every
  *                          put whose grace period is over, whatever the
  *                          pool's max_reclaim_size
@@ -32,6 +35,7 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
+#include <rte_memzone.h>
 #include <rte_pause.h>
 #include <rte_rcu_qsbr.h>
 
@@ -64,6 +68,132 @@ regress_worker(void)
 	RTE_LCORE_FOREACH_WORKER(l)
 		return l;
 	return RTE_MAX_LCORE;
+}
+
+/* What EAL's memory holds: heap blocks (memzones are heap blocks too) and
+ * their bytes, summed over the sockets, and the memzones. */
+struct eal_usage {
+	uint64_t blocks;
+	uint64_t bytes;
+	unsigned int memzones;
+};
+
+static void
+count_memzone(const struct rte_memzone *mz __rte_unused, void *arg)
+{
+	(*(unsigned int *)arg)++;
+}
+
+static void
+eal_usage_get(struct eal_usage *u)
+{
+	struct rte_malloc_socket_stats s;
+	unsigned int i;
+
+	memset(u, 0, sizeof(*u));
+	for (i = 0; i < rte_socket_count(); i++) {
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i),
+				&s) != 0)
+			continue;
+		u->blocks += s.alloc_count;
+		u->bytes += s.heap_allocsz_bytes;
+	}
+	rte_memzone_walk(count_memzone, &u->memzones);
+}
+
+/*
+ * Defect 1. A reader on another lcore goes online and never reports, so
+ * the puts stay on the defer queue; rte_pcpu_cleanup() must still release
+ * the queue: EAL's heap and memzones are back where they were before the
+ * library was set up.
+ */
+
+static struct {
+	struct rte_rcu_qsbr *v;
+	volatile int online;
+	volatile int stop;
+} holder;
+
+static int
+holder_loop(void *arg __rte_unused)
+{
+	unsigned int id = rte_lcore_id();
+
+	rte_rcu_qsbr_thread_register(holder.v, id);
+	rte_rcu_qsbr_thread_online(holder.v, id);
+	__atomic_store_n(&holder.online, 1, __ATOMIC_RELEASE);
+	/* a reader that never reaches a quiescent state meanwhile */
+	while (!__atomic_load_n(&holder.stop, __ATOMIC_ACQUIRE))
+		rte_pause();
+	rte_rcu_qsbr_thread_offline(holder.v, id);
+	rte_rcu_qsbr_thread_unregister(holder.v, id);
+	return 0;
+}
+
+static int
+test_rcu_cleanup_pending(void)
+{
+	struct rte_pcpu_mempool_rcu_config cfg = { 0 };
+	struct rte_pcpu_mempool_stats st;
+	struct eal_usage before, after;
+	struct rte_pcpu_mempool *mp;
+	unsigned int worker = regress_worker();
+	void *objs[8];
+	int ret = TEST_FAILED;
+
+	if (worker == RTE_MAX_LCORE)
+		TEST_SKIP("needs a worker lcore");
+	memset(&holder, 0, sizeof(holder));
+	holder.v = rte_zmalloc("regress_qsbr",
+		rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE), RTE_CACHE_LINE_SIZE);
+	TEST_ASSERT_NOT_NULL(holder.v, "qsbr variable");
+	rte_rcu_qsbr_init(holder.v, RTE_MAX_LCORE);
+	/* the baseline: EAL memory before the library is set up */
+	eal_usage_get(&before);
+	TEST_ASSERT_SUCCESS(rte_pcpu_init(NULL), "init");
+	mp = rte_pcpu_mempool_create("regress_dq", 8, 16, 4, 0, NULL, NULL, 0);
+	TEST_ASSERT_NOT_NULL(mp, "create");
+	cfg.v = holder.v;
+	cfg.mode = RTE_PCPU_MEMPOOL_QSBR_MODE_DQ;
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_rcu_qsbr_add(mp, &cfg), "rcu add");
+	TEST_ASSERT_SUCCESS(rte_eal_remote_launch(holder_loop, NULL, worker),
+		"reader");
+	while (!__atomic_load_n(&holder.online, __ATOMIC_ACQUIRE))
+		rte_pause();
+	if (rte_pcpu_mempool_get_bulk(mp, objs, RTE_DIM(objs)) != 0 ||
+	    rte_pcpu_mempool_put_bulk(mp, objs, RTE_DIM(objs)) != 0 ||
+	    rte_pcpu_mempool_stats_get(mp, &st) != 0) {
+		printf("get/put: %s\n", rte_strerror(rte_errno));
+		goto out;
+	}
+	if (st.rcu_pending != RTE_DIM(objs)) {
+		printf("%" PRIu64 " puts wait, want %zu\n", st.rcu_pending,
+			RTE_DIM(objs));
+		goto out;
+	}
+	/* the reader is still online: the puts cannot be reclaimed */
+	if (rte_pcpu_cleanup() != 0) {
+		printf("cleanup: %s\n", rte_strerror(rte_errno));
+		goto out;
+	}
+	eal_usage_get(&after);
+	printf("EAL heap before init: %" PRIu64 " blocks, %" PRIu64
+		" bytes, %u memzones; after cleanup: %" PRIu64 ", %" PRIu64
+		", %u\n", before.blocks, before.bytes, before.memzones,
+		after.blocks, after.bytes, after.memzones);
+	if (after.blocks != before.blocks || after.bytes != before.bytes ||
+	    after.memzones != before.memzones) {
+		printf("rte_pcpu_cleanup() left EAL memory behind (the defer "
+			"queue?)\n");
+		goto out;
+	}
+	ret = TEST_SUCCESS;
+out:
+	__atomic_store_n(&holder.stop, 1, __ATOMIC_RELEASE);
+	rte_eal_wait_lcore(worker);
+	regress_reset();
+	rte_free(holder.v);
+	return ret;
 }
 
 /*
@@ -327,6 +457,8 @@ static struct unit_test_suite pcpu_regression_testsuite = {
 	.setup = NULL,
 	.teardown = NULL,
 	.unit_test_cases = {
+		TEST_CASE_NAMED_ST("rcu_cleanup_pending", regress_setup,
+			regress_reset, test_rcu_cleanup_pending),
 		TEST_CASE_NAMED_ST("rcu_free_reclaims_all", regress_setup,
 			regress_reset, test_rcu_free_reclaims_all),
 		TEST_CASE_NAMED_ST("lcore_visible_initialised", regress_setup,

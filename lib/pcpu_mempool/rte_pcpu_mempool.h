@@ -40,7 +40,8 @@
  * Objects are allocated from the percpu allocator on demand (a cache miss
  * allocates what it needs plus a refill) up to @c n, and go back to it
  * only when the pool is freed (or at rte_pcpu_cleanup(), which frees every
- * pool).
+ * pool with everything it holds: its objects, its caches and its RCU defer
+ * queue, even with puts still waiting for a reader that is online).
  */
 
 #include <errno.h>
