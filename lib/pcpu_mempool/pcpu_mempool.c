@@ -196,6 +196,14 @@ rte_pcpu_mempool_create(const char *name, unsigned int n, size_t elt_size,
 		return NULL;
 	if (pcpu_init_ensure() != 0)
 		return NULL;
+	/* the library may have been set up before rte_eal_cleanup(): the
+	 * pool would go into EAL memory that is gone */
+	if (!pcpu_init_eal_running()) {
+		MP_LOG(ERR, "create %s: EAL is not initialised, or was cleaned "
+			"up", name);
+		rte_errno = EINVAL;
+		return NULL;
+	}
 	p = pool_alloc(name, n, elt_size, cache_size, max_bytes, obj_init,
 		obj_init_arg, flags);
 	if (p == NULL)

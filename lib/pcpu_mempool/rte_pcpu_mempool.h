@@ -163,7 +163,8 @@ struct rte_pcpu_mempool_stats {
  *   ENAMETOOLONG (name of RTE_PCPU_MEMPOOL_NAMESIZE characters or more),
  *   EEXIST (name in use), ENOMEM (no memory, or RTE_PCPU_MEMPOOL_F_PREFILL
  *   could not allocate n objects within the budget or the allocator's
- *   limit). Errors of rte_pcpu_init() when the allocator was not set up.
+ *   limit), EINVAL also when EAL is not initialised or was cleaned up.
+ *   Errors of rte_pcpu_init() when the allocator was not set up.
  *
  * Objects are aligned naturally (the largest power of two dividing
  * elt_size rounded up to 8, at most 64). The first pool sets the allocator
