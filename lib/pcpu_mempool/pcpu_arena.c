@@ -33,6 +33,7 @@
 #include <rte_common.h>
 
 #include "pcpu_arena.h"
+#include "pcpu_fault.h"
 #include "pcpu_log.h"
 #include "pcpu_util.h"
 #include "pcpu_asan.h"
@@ -55,7 +56,7 @@ pcpu_arena_reserve(struct pcpu_arena *a, uint64_t unit_stride)
 		return -EINVAL;
 	/* slack to align unit 0 on a hugepage boundary */
 	len = (size_t)unit_stride * RTE_MAX_LCORE + PCPU_HUGE_PAGE_SIZE;
-	p = mmap(NULL, len, RESERVE_PROT, RESERVE_FLAGS, -1, 0);
+	p = pcpu_fault_mmap(NULL, len, RESERVE_PROT, RESERVE_FLAGS, -1, 0);
 	if (p == MAP_FAILED)
 		return -ENOMEM;
 	a->map_addr = p;
@@ -63,7 +64,7 @@ pcpu_arena_reserve(struct pcpu_arena *a, uint64_t unit_stride)
 	a->base = RTE_ALIGN_CEIL((uintptr_t)p, PCPU_HUGE_PAGE_SIZE);
 	a->unit_stride = unit_stride;
 	a->unit_shift = (uint32_t)rte_log2_u64(unit_stride);
-	a->numa = numa_available() >= 0;
+	a->numa = pcpu_fault_numa_available() >= 0;
 	return 0;
 }
 
@@ -71,15 +72,15 @@ void
 pcpu_arena_release(struct pcpu_arena *a)
 {
 	if (a->map_addr != NULL)
-		munmap(a->map_addr, a->map_len);
+		pcpu_fault_munmap(a->map_addr, a->map_len);
 	memset(a, 0, sizeof(*a));
 }
 
 static void
 arena_rereserve(void *addr, size_t len)
 {
-	void *p = mmap(addr, len, RESERVE_PROT, RESERVE_FLAGS | MAP_FIXED,
-			-1, 0);
+	void *p = pcpu_fault_mmap(addr, len, RESERVE_PROT,
+			RESERVE_FLAGS | MAP_FIXED, -1, 0);
 
 	if (p == MAP_FAILED)
 		PCPU_LOG(ERR, "cannot re-reserve %zu bytes at %p: %s", len,
@@ -94,7 +95,8 @@ arena_bind(void *addr, size_t len, int socket)
 	if (socket < 0 || socket >= RTE_MAX_NUMA_NODES)
 		return 0;
 	mask[socket / 64] = 1UL << (socket % 64);
-	if (mbind(addr, len, MPOL_BIND, mask, RTE_MAX_NUMA_NODES + 1, 0) != 0)
+	if (pcpu_fault_mbind(addr, len, MPOL_BIND, mask, RTE_MAX_NUMA_NODES + 1,
+			0) != 0)
 		return -errno;
 	return 0;
 }
@@ -107,7 +109,7 @@ pcpu_arena_map(struct pcpu_arena *a, unsigned int lcore_id, int socket,
 	void *p;
 	int ret;
 
-	p = mmap(addr, len, PROT_READ | PROT_WRITE,
+	p = pcpu_fault_mmap(addr, len, PROT_READ | PROT_WRITE,
 		MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED) {
 		ret = -errno;
@@ -137,7 +139,7 @@ arena_touch(void *addr, uint64_t len, uint64_t step)
 	uint64_t i;
 	int ret;
 
-	if (madvise(addr, len, MADV_POPULATE_WRITE) == 0)
+	if (pcpu_fault_madvise(addr, len, MADV_POPULATE_WRITE) == 0)
 		return 0;
 	ret = -errno;
 	if (ret != -EINVAL)
@@ -162,12 +164,12 @@ pcpu_arena_populate(struct pcpu_arena *a, unsigned int lcore_id, int socket,
 	if (how == PCPU_BACKING_MAPPED) {
 		ret = arena_touch(addr, len, PCPU_SMALL_PAGE_SIZE);
 		if (ret != 0)
-			madvise(addr, len, MADV_DONTNEED);
+			pcpu_fault_madvise(addr, len, MADV_DONTNEED);
 		return ret;
 	}
 	if (how == PCPU_BACKING_HUGE)
 		flags |= MAP_HUGETLB;
-	p = mmap(addr, len, PROT_READ | PROT_WRITE, flags, -1, 0);
+	p = pcpu_fault_mmap(addr, len, PROT_READ | PROT_WRITE, flags, -1, 0);
 	if (p == MAP_FAILED) {
 		ret = -errno;
 		/* a failed MAP_FIXED may have unmapped the old range */
@@ -195,7 +197,7 @@ pcpu_arena_depopulate(struct pcpu_arena *a, unsigned int lcore_id,
 	void *addr = pcpu_arena_addr(a, lcore_id, off);
 
 	if (how == PCPU_BACKING_MAPPED)
-		madvise(addr, len, MADV_DONTNEED);
+		pcpu_fault_madvise(addr, len, MADV_DONTNEED);
 	else
 		arena_rereserve(addr, len);
 }

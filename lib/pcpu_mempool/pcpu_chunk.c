@@ -49,6 +49,7 @@
 #include <string.h>
 
 #include "pcpu_chunk.h"
+#include "pcpu_fault.h"
 
 #define BLK_BITS PCPU_BLOCK_BITS
 #define WORD_BITS 64
@@ -607,7 +608,7 @@ pcpu_chunk_init(struct pcpu_chunk *c, uint64_t chunk_size, uint64_t page_size)
 	pop_sz = sizeof(uint64_t) * ((c->nr_pages + WORD_BITS - 1) / WORD_BITS);
 	busy_sz = sizeof(uint32_t) * c->nr_pages;
 	busy_sz = (busy_sz + 7) & ~(size_t)7;
-	mem = calloc(1, md_sz + sizeof(*pv) + tree_sz + dirty_sz + pop_sz +
+	mem = pcpu_fault_calloc(1, md_sz + sizeof(*pv) + tree_sz + dirty_sz + pop_sz +
 			busy_sz + sizeof(uint64_t) * (2 * (size_t)nw + 1));
 	if (mem == NULL) {
 		c->md_blocks = NULL;
@@ -1826,7 +1827,7 @@ pcpu_chunk_audit(const struct pcpu_chunk *c, char *msg, size_t len)
 		AUDIT_FAIL("%u frees pending in block %u (settle first)",
 			c->pending_n, c->pending_block);
 
-	page_busy = calloc(c->nr_pages, sizeof(*page_busy));
+	page_busy = pcpu_fault_calloc(c->nr_pages, sizeof(*page_busy));
 	if (page_busy == NULL)
 		AUDIT_FAIL("audit: out of memory");
 	for (b = 0; b < c->nr_blocks; b++) {

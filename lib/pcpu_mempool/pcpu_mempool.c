@@ -26,6 +26,7 @@
 
 #include "pcpu_alloc.h"
 #include "pcpu_asan.h"
+#include "pcpu_fault.h"
 #include "pcpu_front.h"
 #include "pcpu_init.h"
 #include "pcpu_mempool.h"
@@ -123,7 +124,8 @@ pool_alloc(const char *name, unsigned int n, size_t elt_size,
 {
 	struct pcpu_pool *p;
 
-	p = rte_zmalloc("pcpu_mempool", sizeof(*p), RTE_CACHE_LINE_SIZE);
+	p = pcpu_fault_rte_zmalloc("pcpu_mempool", sizeof(*p),
+		RTE_CACHE_LINE_SIZE);
 	if (p == NULL) {
 		MP_LOG(ERR, "create %s: no memory for the pool", name);
 		rte_errno = ENOMEM;
@@ -150,8 +152,8 @@ pool_alloc(const char *name, unsigned int n, size_t elt_size,
 		p->pub.zero_bytes == 8 || p->pub.zero_bytes == 16 ||
 		p->pub.zero_bytes == 32);
 	pthread_mutex_init(&p->lock, NULL);
-	p->free_objs = malloc((size_t)n * sizeof(*p->free_objs));
-	p->all = malloc((size_t)n * sizeof(*p->all));
+	p->free_objs = pcpu_fault_malloc((size_t)n * sizeof(*p->free_objs));
+	p->all = pcpu_fault_malloc((size_t)n * sizeof(*p->all));
 	if (p->free_objs == NULL || p->all == NULL) {
 		MP_LOG(ERR, "create %s: no memory for %u object slots", name, n);
 		pool_destroy(p);
@@ -175,7 +177,7 @@ pool_debug_table(struct pcpu_pool *p)
 
 	snprintf(hname, sizeof(hname), "pcpu_mp_out_%u", p->id);
 	hp.name = hname;
-	p->out = rte_hash_create(&hp);
+	p->out = pcpu_fault_rte_hash_create(&hp);
 	if (p->out == NULL) {
 		MP_LOG(ERR, "create %s: no debug table", p->name);
 		return -1;

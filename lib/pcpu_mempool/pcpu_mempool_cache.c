@@ -51,6 +51,7 @@
 
 #include "pcpu_alloc.h"
 #include "pcpu_asan.h"
+#include "pcpu_fault.h"
 #include "pcpu_mempool_cache.h"
 #include "pcpu_objcache.h"
 
@@ -260,10 +261,11 @@ pool_cache_get(struct pcpu_pool *p, unsigned int lcore_id)
 		return c;
 	sz = sizeof(*c) + (size_t)p->cache_size * sizeof(uintptr_t);
 	socket = (int)rte_lcore_to_socket_id(lcore_id);
-	c = rte_zmalloc_socket("pcpu_mempool_cache", sz, RTE_CACHE_LINE_SIZE,
-		socket);
+	c = pcpu_fault_rte_zmalloc_socket("pcpu_mempool_cache", sz,
+		RTE_CACHE_LINE_SIZE, socket);
 	if (c == NULL)
-		c = rte_zmalloc("pcpu_mempool_cache", sz, RTE_CACHE_LINE_SIZE);
+		c = pcpu_fault_rte_zmalloc("pcpu_mempool_cache", sz,
+			RTE_CACHE_LINE_SIZE);
 	if (c == NULL) {
 		MP_LOG(WARNING, "%s: no memory for lcore %u's cache: "
 			"it uses the shared stack", p->name, lcore_id);

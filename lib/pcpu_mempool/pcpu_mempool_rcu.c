@@ -20,6 +20,7 @@
 #include <rte_ring_elem.h>
 
 #include "pcpu_asan.h"
+#include "pcpu_fault.h"
 #include "pcpu_mempool_rcu.h"
 
 /* Bytes of one defer-queue entry: DPDK's 64-bit token, then the element
@@ -193,7 +194,7 @@ rte_pcpu_mempool_rcu_qsbr_add(struct rte_pcpu_mempool *mp,
 		params.free_fn = pool_rcu_free;
 		params.p = p;
 		params.v = cfg->v;
-		p->dq = rte_rcu_qsbr_dq_create(&params);
+		p->dq = pcpu_fault_rte_rcu_qsbr_dq_create(&params);
 		if (p->dq == NULL) {
 			pthread_mutex_unlock(&p->lock);
 			MP_LOG(ERR, "%s: cannot create the defer queue: %s",
