@@ -23,9 +23,13 @@
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_errno.h>
 #include <rte_telemetry.h>
 
 #include "rte_pcpu.h"
+#include "pcpu_fault.h"
+#include "pcpu_init.h"
+#include "pcpu_log.h"
 #include "pcpu_mempool_audit.h"
 
 static int
@@ -129,14 +133,61 @@ tel_pool_info(const char *cmd __rte_unused, const char *params,
 	return pcpu_pool_tel_info(params, d);
 }
 
+static struct {
+	const char *cmd;
+	telemetry_cb fn;
+	const char *help;
+	int registered;
+} tel_cmds[] = {
+	{ "/pcpu/info", tel_pcpu_info,
+		"Percpu allocator configuration. Takes no parameters", 0 },
+	{ "/pcpu/stats", tel_pcpu_stats,
+		"Percpu allocator statistics. Takes no parameters", 0 },
+	{ "/pcpu_mempool/list", tel_pool_list,
+		"Names of the percpu pools. Takes no parameters", 0 },
+	{ "/pcpu_mempool/info", tel_pool_info,
+		"One percpu pool. Parameters: string pool name", 0 },
+};
+
+/*
+ * Register the commands not registered yet. Telemetry is not worth
+ * failing for: a command that cannot be registered is logged and tried
+ * again at the next rte_pcpu_init(). DPDK 22.11 cannot unregister a
+ * command, nor refuses one registered twice: each goes in once.
+ * Single-threaded: constructors, and rte_pcpu_init() under its lock.
+ */
+static void
+tel_register(void)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < RTE_DIM(tel_cmds); i++) {
+		if (tel_cmds[i].registered)
+			continue;
+		ret = pcpu_fault_rte_telemetry_register_cmd(tel_cmds[i].cmd,
+			tel_cmds[i].fn, tel_cmds[i].help);
+		if (ret == 0)
+			tel_cmds[i].registered = 1;
+		else
+			PCPU_LOG(WARNING, "telemetry command %s not registered: "
+				"%s (tried again at the next rte_pcpu_init())",
+				tel_cmds[i].cmd, strerror(-ret));
+	}
+}
+
+static int
+tel_layer_init(void)
+{
+	tel_register();
+	return 0;
+}
+
+PCPU_INIT_LAYER(tel_layer, "telemetry", tel_layer_init, NULL)
+
+/* In a constructor, as DPDK's libraries do: the commands exist as soon as
+ * the application is linked with the library. */
 RTE_INIT(pcpu_telemetry_init)
 {
-	rte_telemetry_register_cmd("/pcpu/info", tel_pcpu_info,
-		"Percpu allocator configuration. Takes no parameters");
-	rte_telemetry_register_cmd("/pcpu/stats", tel_pcpu_stats,
-		"Percpu allocator statistics. Takes no parameters");
-	rte_telemetry_register_cmd("/pcpu_mempool/list", tel_pool_list,
-		"Names of the percpu pools. Takes no parameters");
-	rte_telemetry_register_cmd("/pcpu_mempool/info", tel_pool_info,
-		"One percpu pool. Parameters: string pool name");
+	tel_register();
 }
