@@ -81,8 +81,8 @@ populate_undo_one(struct pcpu_alloc_chunk *c, unsigned int lcore_id,
 	struct pcpu_alloc *a = &pcpu_alloc;
 
 	/* hugepages and their 4 KiB fall-back both go back the same way */
-	pcpu_arena_depopulate(&a->arena, lcore_id, pcpu_alloc_page_off(c, ps),
-		(uint64_t)(pe - ps) * a->page_size,
+	pcpu_arena_depopulate(&a->arena, lcore_id, a->lcore_socket[lcore_id],
+		pcpu_alloc_page_off(c, ps), (uint64_t)(pe - ps) * a->page_size,
 		a->huge ? PCPU_BACKING_HUGE : PCPU_BACKING_MAPPED);
 }
 

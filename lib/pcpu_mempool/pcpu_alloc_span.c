@@ -128,7 +128,8 @@ static void
 span_depopulate_lcore(const struct pcpu_alloc_span *s, unsigned int lcore_id)
 {
 	/* hugepages and their 4 KiB fall-back both go back as one mapping */
-	pcpu_arena_depopulate(&pcpu_alloc.arena, lcore_id, span_off(s),
+	pcpu_arena_depopulate(&pcpu_alloc.arena, lcore_id,
+		pcpu_alloc.lcore_socket[lcore_id], span_off(s),
 		span_pop_bytes(s), PCPU_BACKING_SMALL);
 }
 

@@ -101,21 +101,18 @@ arena_bind(void *addr, size_t len, int socket)
 	return 0;
 }
 
-int
-pcpu_arena_map(struct pcpu_arena *a, unsigned int lcore_id, int socket,
-		uint64_t off, uint64_t len)
+/* Map [addr, addr + len) read-write without memory, bound to @p socket.
+ * 0 or -errno; the range is left as it was on failure. */
+static int
+arena_map_rw(struct pcpu_arena *a, void *addr, size_t len, int socket)
 {
-	void *addr = pcpu_arena_addr(a, lcore_id, off);
 	void *p;
 	int ret;
 
 	p = pcpu_fault_mmap(addr, len, PROT_READ | PROT_WRITE,
 		MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED) {
-		ret = -errno;
-		arena_rereserve(addr, len);
-		return ret;
-	}
+	if (p == MAP_FAILED)
+		return -errno;
 	if (a->numa) {
 		ret = arena_bind(addr, len, socket);
 		if (ret != 0 && ret != -ENOSYS && ret != -EPERM)
@@ -125,11 +122,60 @@ pcpu_arena_map(struct pcpu_arena *a, unsigned int lcore_id, int socket,
 	return 0;
 }
 
+/*
+ * Give the memory of [addr, addr + len) back, leaving the range mapped
+ * read-write and bound to @p socket (@p rw, the ranges of 4 KiB mode
+ * mapped at chunk creation) or reserved. MADV_DONTNEED keeps a mapping, a
+ * new mapping over the range replaces it; either frees the pages, and each
+ * can fail where the other does not (madvise(2) of hugetlb ranges before
+ * Linux 5.18, mmap(2) beyond the limit on mappings), so one is the other's
+ * fall-back. A reserved range whose fall-back was MADV_DONTNEED stays
+ * read-write without memory, which population maps over as it would over
+ * a reservation. Only both failing keeps the memory: one ERR line.
+ */
+static void
+arena_discard(struct pcpu_arena *a, void *addr, size_t len, int rw,
+		int socket)
+{
+	int err;
+
+	if (rw) {
+		if (pcpu_fault_madvise(addr, len, MADV_DONTNEED) == 0)
+			return;
+		err = errno;
+		if (arena_map_rw(a, addr, len, socket) == 0)
+			return;
+	} else {
+		if (pcpu_fault_mmap(addr, len, RESERVE_PROT,
+				RESERVE_FLAGS | MAP_FIXED, -1, 0) != MAP_FAILED)
+			return;
+		err = errno;
+		if (pcpu_fault_madvise(addr, len, MADV_DONTNEED) == 0)
+			return;
+	}
+	PCPU_LOG(ERR, "cannot give back %zu bytes at %p: %s", len, addr,
+		strerror(err));
+}
+
+int
+pcpu_arena_map(struct pcpu_arena *a, unsigned int lcore_id, int socket,
+		uint64_t off, uint64_t len)
+{
+	void *addr = pcpu_arena_addr(a, lcore_id, off);
+	int ret;
+
+	ret = arena_map_rw(a, addr, len, socket);
+	if (ret != 0)
+		/* a failed MAP_FIXED may have unmapped the old range */
+		arena_rereserve(addr, len);
+	return ret;
+}
+
 void
 pcpu_arena_unmap(struct pcpu_arena *a, unsigned int lcore_id, uint64_t off,
 		uint64_t len)
 {
-	arena_rereserve(pcpu_arena_addr(a, lcore_id, off), len);
+	arena_discard(a, pcpu_arena_addr(a, lcore_id, off), len, 0, -1);
 }
 
 /* Fault a mapped, bound range in; -ENOMEM if the system has no memory. */
@@ -164,7 +210,7 @@ pcpu_arena_populate(struct pcpu_arena *a, unsigned int lcore_id, int socket,
 	if (how == PCPU_BACKING_MAPPED) {
 		ret = arena_touch(addr, len, PCPU_SMALL_PAGE_SIZE);
 		if (ret != 0)
-			pcpu_fault_madvise(addr, len, MADV_DONTNEED);
+			arena_discard(a, addr, len, 1, socket);
 		return ret;
 	}
 	if (how == PCPU_BACKING_HUGE)
@@ -186,20 +232,16 @@ pcpu_arena_populate(struct pcpu_arena *a, unsigned int lcore_id, int socket,
 	ret = arena_touch(addr, len, how == PCPU_BACKING_HUGE ?
 		PCPU_HUGE_PAGE_SIZE : PCPU_SMALL_PAGE_SIZE);
 	if (ret != 0)
-		arena_rereserve(addr, len);
+		arena_discard(a, addr, len, 0, socket);
 	return ret;
 }
 
 void
 pcpu_arena_depopulate(struct pcpu_arena *a, unsigned int lcore_id,
-		uint64_t off, uint64_t len, enum pcpu_backing how)
+		int socket, uint64_t off, uint64_t len, enum pcpu_backing how)
 {
-	void *addr = pcpu_arena_addr(a, lcore_id, off);
-
-	if (how == PCPU_BACKING_MAPPED)
-		pcpu_fault_madvise(addr, len, MADV_DONTNEED);
-	else
-		arena_rereserve(addr, len);
+	arena_discard(a, pcpu_arena_addr(a, lcore_id, off), len,
+		how == PCPU_BACKING_MAPPED, socket);
 }
 
 uint64_t
