@@ -109,6 +109,8 @@ static struct {
 	uint64_t violations;
 	uint64_t map_leaks_logged;  /* munmap failures: address space kept */
 	uint64_t calls[32][PCPU_FAULT_NB]; /* [scenario][point] */
+	unsigned int warnings[32];  /* log lines of the body without a
+				     * fault */
 } sweep;
 
 static struct rte_pcpu_conf sweep_conf;
@@ -838,9 +840,12 @@ sweep_teardown(struct sweep_ctx *x)
 static void
 sweep_report(const struct sweep_ctx *x)
 {
-	printf("VIOLATION %s, %s call %" PRIu64 ": %s\n", x->scenario,
-		x->nth != 0 ? pcpu_fault_name(x->point) : "no fault",
-		x->nth, x->why);
+	if (x->nth != 0)
+		printf("VIOLATION %s, %s call %" PRIu64 ": %s\n", x->scenario,
+			pcpu_fault_name(x->point), x->nth, x->why);
+	else
+		printf("VIOLATION %s, without a fault: %s\n", x->scenario,
+			x->why);
 	printf("--- log of the run ---\n%s--- end of log ---\n", sweep_log.buf);
 }
 
@@ -857,7 +862,7 @@ sweep_run(const struct sweep_scenario *s, unsigned int si,
 	struct sweep_ctx x = { .scenario = s->name, .point = point,
 		.nth = nth, .reader = RTE_MAX_LCORE };
 	struct sweep_usage after;
-	unsigned int p;
+	unsigned int p, body_warnings = 0;
 	int fired = 0;
 
 	sweep_log_clear();
@@ -874,10 +879,13 @@ sweep_run(const struct sweep_scenario *s, unsigned int si,
 	sweep_log_clear();
 	s->run(&x);
 	fired = x.fired || (nth != 0 && pcpu_fault_fired(point) != 0);
-	if (nth == 0 && base != NULL)
+	if (nth == 0 && base != NULL) {
 		for (p = 0; p < PCPU_FAULT_NB; p++)
 			sweep.calls[si][p] = pcpu_fault_calls(
 				(enum pcpu_fault_point)p);
+		sweep.warnings[si] = sweep_log.warnings;
+	}
+	body_warnings = sweep_log.warnings;
 	pcpu_fault_reset();
 	if (!x.violation)
 		sweep_audit(&x, "after the body");
@@ -886,7 +894,7 @@ done:
 	if (!x.violation && base != NULL) {
 		sweep_usage_get(&after);
 		if (after.mapped != base->mapped && point == PCPU_FAULT_MUNMAP &&
-		    fired && sweep_log.warnings != 0) {
+		    fired && body_warnings > sweep.warnings[si]) {
 			/* a mapping that cannot be unmapped stays, logged */
 			sweep.map_leaks_logged++;
 		} else if (after.mapped != base->mapped) {
@@ -1200,12 +1208,16 @@ main(int argc, char **argv)
 		}
 		for (p = 0; p < PCPU_FAULT_NB; p++) {
 			for (nth = 1; nth < SWEEP_MAX_N; nth++) {
+				uint64_t logged = sweep.map_leaks_logged;
+
 				if (!sweep_run(s, chosen[i],
 						(enum pcpu_fault_point)p, nth,
 						&base))
 					break;
-				/* a leak logged by design moves the baseline */
-				sweep_usage_get(&base);
+				/* address space lost to a failed munmap(),
+				 * logged: the new baseline */
+				if (sweep.map_leaks_logged != logged)
+					base.mapped = pcpu_fault_mapped_bytes();
 			}
 			/* what was made to fail: calls 1 .. nth - 1 */
 			sweep.calls[chosen[i]][p] = nth - 1;

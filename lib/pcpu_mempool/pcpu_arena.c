@@ -68,11 +68,20 @@ pcpu_arena_reserve(struct pcpu_arena *a, uint64_t unit_stride)
 	return 0;
 }
 
+static void arena_discard(struct pcpu_arena *a, void *addr, size_t len,
+		int rw, int socket);
+
 void
 pcpu_arena_release(struct pcpu_arena *a)
 {
-	if (a->map_addr != NULL)
-		pcpu_fault_munmap(a->map_addr, a->map_len);
+	if (a->map_addr != NULL &&
+	    pcpu_fault_munmap(a->map_addr, a->map_len) != 0) {
+		/* the address space stays taken; its memory need not */
+		PCPU_LOG(ERR, "cannot unmap the reserved area (%zu bytes at "
+			"%p): %s; its address space is lost", a->map_len,
+			a->map_addr, strerror(errno));
+		arena_discard(a, a->map_addr, a->map_len, 0, -1);
+	}
 	memset(a, 0, sizeof(*a));
 }
 

@@ -244,6 +244,19 @@ cache_tables_init(void)
 
 static void cache_lcore_leave(unsigned int lcore_id);
 
+/* Unmap the tag map; if the address space cannot be given back (the
+ * limit on mappings), at least its memory is. */
+static void
+cache_tags_unmap(void *m, size_t len)
+{
+	if (pcpu_fault_munmap(m, len) == 0)
+		return;
+	PCPU_LOG(ERR, "cannot unmap the cache tags (%zu bytes at %p): %s; "
+		"their address space is lost", len, m, strerror(errno));
+	if (pcpu_fault_madvise(m, len, MADV_DONTNEED) != 0)
+		PCPU_LOG(ERR, "... and their memory: %s", strerror(errno));
+}
+
 static struct pcpu_lcore_listener cache_listener = {
 	.name = "size-class caches",
 	.leave = cache_lcore_leave,
@@ -270,7 +283,7 @@ pcpu_cache_init(uintptr_t base, uint64_t unit_stride, uint64_t chunk_size,
 		MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (m == MAP_FAILED || pcpu_caches.chunk_used == NULL) {
 		if (m != MAP_FAILED)
-			pcpu_fault_munmap(m, pcpu_caches.tags_len);
+			cache_tags_unmap(m, pcpu_caches.tags_len);
 		free(pcpu_caches.chunk_used);
 		pcpu_caches.chunk_used = NULL;
 		/* correct without caches, only slower: run without them */
@@ -953,7 +966,7 @@ pcpu_cache_cleanup(void)
 			rte_free(pcpu_caches.lcores[l]);
 			pcpu_caches.lcores[l] = NULL;
 		}
-		pcpu_fault_munmap(pcpu_caches.tags, pcpu_caches.tags_len);
+		cache_tags_unmap(pcpu_caches.tags, pcpu_caches.tags_len);
 		pcpu_caches.tags = NULL;
 		free(pcpu_caches.chunk_used);
 		pcpu_caches.chunk_used = NULL;
