@@ -182,7 +182,8 @@ struct rte_pcpu_stats {
  *   0 on success; -1 with rte_errno set: EALREADY (already set up),
  *   EINVAL (bad configuration, or EAL not initialised or already cleaned
  *   up with rte_eal_cleanup()), ENOMEM (the address space could not be
- *   reserved).
+ *   reserved, or memory for the allocator's metadata or its lcore
+ *   callback could not be allocated).
  *
  * Thread-safety: MT-safe, but call it before other threads allocate.
  */
