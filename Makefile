@@ -27,6 +27,8 @@
 #                     for $(FUZZ_SECONDS) s
 #   make stress       deps + build + the stress-tests suite, each test for
 #                     $(STRESS_SECONDS) s
+#   make fault-sweep  every failure point made to fail in every scenario
+#                     (-Dfault_injection=true, ASan) in $(FAULT_BUILDDIR)
 #   make deb          Debian packages into $(DEB_DIR) (dpkg-buildpackage), then
 #                     lintian and the installed-package tests
 #   make check-abi    abidiff of the library against devtools/abi/ (build-abi/)
@@ -36,7 +38,7 @@
 # Variables: BUILDDIR (default build), WERROR (true|false, default false),
 # MESON_OPTS (extra -D options for meson setup), HUGEPAGES (default 512),
 # ASAN_BUILDDIR (build-asan), FUZZ_BUILDDIR (build-fuzz), FUZZ_SECONDS (60),
-# STRESS_SECONDS (60), DEB_DIR (build-deb).
+# STRESS_SECONDS (60), DEB_DIR (build-deb), FAULT_BUILDDIR (build-fault).
 
 BUILDDIR   ?= build
 WERROR     ?= false
@@ -47,6 +49,7 @@ FUZZ_BUILDDIR  ?= build-fuzz
 FUZZ_SECONDS   ?= 60
 STRESS_SECONDS ?= 60
 DEB_DIR        ?= build-deb
+FAULT_BUILDDIR ?= build-fault
 
 SRCDIR     := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 DEVTOOLS   := $(SRCDIR)/devtools
@@ -62,7 +65,7 @@ DOXYGEN     ?= doxygen
 
 .PHONY: all deps build test demo bench bench-smoke bench-docs docs doc-api \
 	doc-guides hugepages hugepages-release clean help test-asan valgrind \
-	fuzz stress check-abi abi-update deb
+	fuzz stress check-abi abi-update deb fault-sweep
 
 all: build
 
@@ -156,6 +159,10 @@ fuzz: deps
 stress: deps build
 	PCPU_STRESS_SECONDS=$(STRESS_SECONDS) $(DEVTOOLS)/run-tests.sh \
 		$(BUILDDIR) --suite stress-tests
+
+# the library with failure points, in its own ASan build directory
+fault-sweep: deps
+	WERROR=$(WERROR) $(DEVTOOLS)/fault-sweep.sh $(FAULT_BUILDDIR)
 
 # from a clean copy of the tree: the build tree is not used
 deb: deps

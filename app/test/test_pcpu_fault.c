@@ -981,25 +981,31 @@ startup_child(void)
 static int
 startup_run(uint64_t nth)
 {
-	char env[64], prefix[64], **argv;
+	char env[64], prefix[64], buf[4096], **argv;
+	FILE *out;
 	pid_t pid;
-	int status, i, n = 0;
+	int status, i, k = 0;
+	size_t n;
 
 	argv = calloc((size_t)sweep_nb_eal_args + 4, sizeof(*argv));
 	if (argv == NULL)
 		return -1;
 	for (i = 0; i < sweep_nb_eal_args; i++)
 		if (strncmp(sweep_eal_args[i], "--file-prefix", 13) != 0)
-			argv[n++] = sweep_eal_args[i];
+			argv[k++] = sweep_eal_args[i];
 	snprintf(prefix, sizeof(prefix), "--file-prefix=sweep_child%d",
 		(int)getpid());
-	argv[n++] = prefix;
-	argv[n++] = (char *)(uintptr_t)"--";
-	argv[n++] = (char *)(uintptr_t)"--startup-child";
+	argv[k++] = prefix;
+	argv[k++] = (char *)(uintptr_t)"--";
+	argv[k++] = (char *)(uintptr_t)"--startup-child";
 	snprintf(env, sizeof(env), "PCPU_FAULT_ARM=telemetry:%" PRIu64, nth);
+	/* the child's output, shown if it breaks a rule */
+	out = tmpfile();
 	fflush(stdout);
-	pid = fork();
+	pid = out != NULL ? fork() : -1;
 	if (pid == 0) {
+		dup2(fileno(out), STDOUT_FILENO);
+		dup2(fileno(out), STDERR_FILENO);
 		putenv(env);
 		execv("/proc/self/exe", argv);
 		_exit(127);
@@ -1007,19 +1013,34 @@ startup_run(uint64_t nth)
 	free(argv);
 	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
 		printf("VIOLATION startup, call %" PRIu64 ": no child\n", nth);
+		if (out != NULL)
+			fclose(out);
+		sweep.violations++;
 		return -1;
 	}
 	sweep.runs++;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 2) {
+		fclose(out);
 		return 0;
+	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		fclose(out);
 		sweep.injected++;
 		sweep.absorbed++;
+		if (sweep_verbose)
+			printf("ok startup telemetry registration call %" PRIu64
+				": worked around\n", nth);
 		return 1;
 	}
 	sweep.violations++;
 	printf("VIOLATION startup, telemetry registration call %" PRIu64
-		": child exit status %#x\n", nth, status);
+		": child exit status %#x\n--- output of the child ---\n", nth,
+		status);
+	rewind(out);
+	while ((n = fread(buf, 1, sizeof(buf), out)) > 0)
+		fwrite(buf, 1, n, stdout);
+	printf("--- end of output ---\n");
+	fclose(out);
 	return -1;
 }
 
