@@ -42,6 +42,7 @@
 
 #include "pcpu_alloc_index.h"
 #include "pcpu_asan.h"
+#include "pcpu_fault.h"
 #include "pcpu_log.h"
 
 /** One allocation of whole chunks. */
@@ -71,7 +72,7 @@ pcpu_alloc_span_init(void)
 {
 	struct pcpu_alloc *a = &pcpu_alloc;
 
-	a->spans = calloc(a->nr_chunk_max, sizeof(*a->spans));
+	a->spans = pcpu_fault_calloc(a->nr_chunk_max, sizeof(*a->spans));
 	if (a->spans == NULL)
 		return -1;
 	TAILQ_INIT(&a->span_list);
@@ -190,7 +191,7 @@ pcpu_alloc_span_alloc(size_t size)
 	void *h;
 	int ret;
 
-	s = calloc(1, sizeof(*s));
+	s = pcpu_fault_calloc(1, sizeof(*s));
 	if (s == NULL) {
 		PCPU_LOG(ERR, "no memory for the record of a %zu-byte object",
 			size);

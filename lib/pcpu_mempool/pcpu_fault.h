@@ -45,7 +45,7 @@
 	X(MEMFD_CREATE, "memfd_create") \
 	X(FTRUNCATE, "ftruncate") \
 	X(FALLOCATE, "fallocate") \
-	X(MALLOC, "malloc/calloc") \
+	X(MALLOC, "malloc/calloc/realloc") \
 	X(RTE_MALLOC, "rte_malloc") \
 	X(MEMZONE, "rte_memzone_reserve") \
 	X(RING, "rte_ring_create") \
@@ -199,6 +199,17 @@ pcpu_fault_calloc(size_t n, size_t size)
 	return calloc(n, size);
 }
 
+/** realloc(3) of metadata: ENOMEM, @p p left as it was. */
+static inline void *
+pcpu_fault_realloc(void *p, size_t size)
+{
+	if (pcpu_fault_hit(PCPU_FAULT_MALLOC)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return realloc(p, size);
+}
+
 /** memfd_create(2) (needs _GNU_SOURCE): ENOMEM. */
 #define pcpu_fault_memfd_create(name, flags) \
 	(pcpu_fault_hit(PCPU_FAULT_MEMFD_CREATE) ? (errno = ENOMEM, -1) : \
@@ -239,6 +250,12 @@ pcpu_fault_calloc(size_t n, size_t size)
 	(pcpu_fault_hit(PCPU_FAULT_MEMZONE) ? \
 		(rte_errno = ENOMEM, (const struct rte_memzone *)NULL) : \
 		rte_memzone_reserve_aligned(name, len, socket, flags, align))
+
+/** rte_ring_create(). */
+#define pcpu_fault_rte_ring_create(name, count, socket, flags) \
+	(pcpu_fault_hit(PCPU_FAULT_RING) ? \
+		(rte_errno = ENOMEM, (struct rte_ring *)NULL) : \
+		rte_ring_create(name, count, socket, flags))
 
 /** rte_ring_create_elem(). */
 #define pcpu_fault_rte_ring_create_elem(name, esize, count, socket, flags) \
