@@ -61,12 +61,14 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_malloc.h>
+#include <rte_mempool.h>
 #include <rte_memzone.h>
 #include <rte_pause.h>
 #include <rte_rcu_qsbr.h>
 
 #include <rte_pcpu.h>
 #include <rte_pcpu_mempool.h>
+#include <rte_pcpu_mempool_ops.h>
 
 #include "pcpu_fault.h"
 
@@ -91,6 +93,7 @@ struct sweep_ctx {
 	void *pool_objs[SWEEP_MAX_POOLS][SWEEP_POOL_OBJS];
 	unsigned int nb_pool_objs[SWEEP_MAX_POOLS];
 	unsigned int nb_pools;
+	struct rte_mempool *mempool;  /* of the "pcpu" mempool ops */
 	unsigned int reader;        /* lcore of an online RCU reader, or
 				     * RTE_MAX_LCORE */
 	unsigned int failed_ops;    /* operations that failed and worked
@@ -524,6 +527,18 @@ run_alloc_large(struct sweep_ctx *x)
 	return free_from(x, 0);
 }
 
+/* Spans: objects of one and of several whole chunks. */
+static int
+run_alloc_span(struct sweep_ctx *x)
+{
+	if (alloc_some(x, RTE_PCPU_CHUNK_OBJ_MAX_SIZE + 8, 0, 2) != 0 ||
+	    alloc_some(x, (1u << 20) + 4096, RTE_PCPU_MAX_ALIGN, 2) != 0 ||
+	    alloc_some(x, 3u << 20, 0, 2) != 0 || free_from(x, 2) != 0 ||
+	    alloc_some(x, 2u << 20, 0, 1) != 0)
+		return -1;
+	return free_from(x, 0);
+}
+
 /* Set-up: chunks with pages to give back. */
 static int
 setup_reclaim(struct sweep_ctx *x)
@@ -565,7 +580,8 @@ static int
 run_alloc_huge(struct sweep_ctx *x)
 {
 	if (alloc_some(x, RTE_PCPU_CHUNK_OBJ_MAX_SIZE, 0, 10) != 0 ||
-	    alloc_some(x, 40, 0, 8) != 0 || free_from(x, 0) != 0)
+	    alloc_some(x, 40, 0, 8) != 0 || alloc_some(x, 3u << 20, 0, 1) != 0 ||
+	    free_from(x, 0) != 0)
 		return -1;
 	CHECK(x, rte_pcpu_cache_flush() >= 0, "flush");
 	CHECK(x, rte_pcpu_reclaim() >= 0, "reclaim");
@@ -655,6 +671,27 @@ static int
 run_pool_rcu_sync(struct sweep_ctx *x)
 {
 	return pool_rcu(x, RTE_PCPU_MEMPOOL_QSBR_MODE_SYNC);
+}
+
+/* A stock rte_mempool with the "pcpu" ops: create (the driver's data, its
+ * ring, the percpu blocks of populate: over 400 KiB per lcore, new chunk
+ * pages), get and put, free. */
+static int
+run_mempool_ops(struct sweep_ctx *x)
+{
+	void *o[16];
+
+	OP(x, "rte_pcpu_mempool_ops_create",
+		x->mempool = rte_pcpu_mempool_ops_create("sweep_ops", 2047, 200,
+			8, 0, NULL, NULL, NULL, NULL, SOCKET_ID_ANY, 0),
+		x->mempool != NULL, ENOMEM);
+	CHECK(x, rte_mempool_get_bulk(x->mempool, o, RTE_DIM(o)) == 0,
+		"rte_mempool_get_bulk");
+	rte_mempool_put_bulk(x->mempool, o, RTE_DIM(o));
+	CHECK(x, rte_pcpu_audit() == 0, "rte_pcpu_audit with the pool");
+	rte_mempool_free(x->mempool);
+	x->mempool = NULL;
+	return 0;
 }
 
 /* Set-up: chunks with populated pages and a pool with obj_init, so an
@@ -797,12 +834,14 @@ static const struct sweep_scenario {
 	{ "init", NULL, run_init },
 	{ "alloc_small", setup_warm, run_alloc_small },
 	{ "alloc_large", setup_warm, run_alloc_large },
+	{ "alloc_span", setup_warm, run_alloc_span },
 	{ "alloc_huge", setup_huge, run_alloc_huge },
 	{ "reclaim", setup_reclaim, run_reclaim },
 	{ "pool_cache", setup_warm, run_pool_cache },
 	{ "pool_nocache", setup_warm, run_pool_nocache },
 	{ "pool_rcu_dq", setup_warm, run_pool_rcu_dq },
 	{ "pool_rcu_sync", setup_warm, run_pool_rcu_sync },
+	{ "mempool_ops", setup_warm, run_mempool_ops },
 	{ "lcore", setup_lcore, run_lcore },
 	{ "cleanup", setup_cleanup, run_cleanup },
 	{ "startup", NULL, run_startup },
@@ -822,6 +861,8 @@ sweep_teardown(struct sweep_ctx *x)
 		rte_eal_wait_lcore(x->reader);
 		x->reader = RTE_MAX_LCORE;
 	}
+	rte_mempool_free(x->mempool);
+	x->mempool = NULL;
 	for (i = 0; i < x->nb_pools; i++) {
 		if (x->pools[i] == NULL)
 			continue;
