@@ -27,6 +27,11 @@
 #                     for $(FUZZ_SECONDS) s
 #   make stress       deps + build + the stress-tests suite, each test for
 #                     $(STRESS_SECONDS) s
+#   make fault-sweep  every failure point made to fail in every scenario
+#                     (-Dfault_injection=true, ASan) in $(FAULT_BUILDDIR)
+#   make soak         deps + build + allocator, pools, RCU, lcore registration
+#                     and dpdk-flowcount together for $(SOAK_MINUTES) min,
+#                     audited every second; memory curve in $(BUILDDIR)/soak
 #   make deb          Debian packages into $(DEB_DIR) (dpkg-buildpackage), then
 #                     lintian and the installed-package tests
 #   make check-abi    abidiff of the library against devtools/abi/ (build-abi/)
@@ -36,7 +41,8 @@
 # Variables: BUILDDIR (default build), WERROR (true|false, default false),
 # MESON_OPTS (extra -D options for meson setup), HUGEPAGES (default 512),
 # ASAN_BUILDDIR (build-asan), FUZZ_BUILDDIR (build-fuzz), FUZZ_SECONDS (60),
-# STRESS_SECONDS (60), DEB_DIR (build-deb).
+# STRESS_SECONDS (60), DEB_DIR (build-deb), FAULT_BUILDDIR (build-fault),
+# SOAK_MINUTES (1).
 
 BUILDDIR   ?= build
 WERROR     ?= false
@@ -47,6 +53,8 @@ FUZZ_BUILDDIR  ?= build-fuzz
 FUZZ_SECONDS   ?= 60
 STRESS_SECONDS ?= 60
 DEB_DIR        ?= build-deb
+FAULT_BUILDDIR ?= build-fault
+SOAK_MINUTES   ?= 1
 
 SRCDIR     := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 DEVTOOLS   := $(SRCDIR)/devtools
@@ -62,7 +70,7 @@ DOXYGEN     ?= doxygen
 
 .PHONY: all deps build test demo bench bench-smoke bench-docs docs doc-api \
 	doc-guides hugepages hugepages-release clean help test-asan valgrind \
-	fuzz stress check-abi abi-update deb
+	fuzz stress check-abi abi-update deb fault-sweep soak
 
 all: build
 
@@ -156,6 +164,14 @@ fuzz: deps
 stress: deps build
 	PCPU_STRESS_SECONDS=$(STRESS_SECONDS) $(DEVTOOLS)/run-tests.sh \
 		$(BUILDDIR) --suite stress-tests
+
+# the library with failure points, in its own ASan build directory
+fault-sweep: deps
+	WERROR=$(WERROR) $(DEVTOOLS)/fault-sweep.sh $(FAULT_BUILDDIR)
+
+# devtools/soak.py: fails on an audit failure, an error or memory growth
+soak: deps build
+	$(DEVTOOLS)/soak.py --minutes $(SOAK_MINUTES) --build $(BUILDDIR)
 
 # from a clean copy of the tree: the build tree is not used
 deb: deps

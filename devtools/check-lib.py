@@ -43,8 +43,9 @@ LAYERS = [
     "pcpu_chunk",       # the chunk bitmap (no EAL)
     "pcpu_arena",       # the reserved area
 ]
-# Helpers any module may include.
-HELPERS = {"pcpu_log.h", "pcpu_util.h", "pcpu_asan.h"}
+# Helpers any module may include (pcpu_fault.h: the failure points, whose
+# fault-injection half is pcpu_fault.c).
+HELPERS = {"pcpu_log.h", "pcpu_util.h", "pcpu_asan.h", "pcpu_fault.h"}
 
 
 def module_of(name):

@@ -5,7 +5,7 @@
 # Telemetry test: start dpdk-test with telemetry on, running the helper
 # command pcpu_mempool_telemetry_hold (a pool "tel_pool" of n 100, elt_size
 # 32, cache 8, budget 1 MiB, 7 objects out), query /pcpu/info, /pcpu/stats,
-# /pcpu_mempool/list and /pcpu_mempool/info,tel_pool with Debian's
+# /pcpu/audit, /pcpu_mempool/list and /pcpu_mempool/info,tel_pool with Debian's
 # dpdk-telemetry.py, and check the values against what the helper set up.
 #
 #   pcpu_mempool_telemetry.sh DPDK_TEST [EAL args...]
@@ -62,7 +62,7 @@ lcores=$(sed -n 's/.*PCPU_TEL_READY.*lcores=\([0-9]*\).*/\1/p' "$log")
 main_lcore=$(sed -n 's/.*PCPU_TEL_READY.*main=\([0-9]*\).*/\1/p' "$log")
 
 out=$work/telemetry.out
-printf '%s\n' /pcpu/info /pcpu/stats /pcpu_mempool/list \
+printf '%s\n' /pcpu/info /pcpu/stats /pcpu/audit /pcpu_mempool/list \
 	/pcpu_mempool/info,tel_pool /pcpu_mempool/info,no_such_pool |
 	"$telemetry" -f "$prefix" >"$out" 2>&1
 rc=$?
@@ -129,6 +129,11 @@ if isinstance(stats, dict):
     check(stats.get('nr_cur_alloc', 0) >= 7, 'stats nr_cur_alloc >= 7')
     check(stats.get('populated_bytes', 0) > 0, 'stats populated_bytes')
     check(stats.get('nr_lcores') == lcores, 'stats nr_lcores')
+
+audit = replies.get('/pcpu/audit')
+check(audit == {'allocator': 0, 'pools': 1, 'pool_failures': 0,
+                'first_failed_pool': ''},
+      '/pcpu/audit: allocator and the one pool clean')
 
 check(replies.get('/pcpu_mempool/list') == ['tel_pool'],
       '/pcpu_mempool/list == ["tel_pool"]')

@@ -468,23 +468,18 @@ sum_counts(struct lcore_counts *t)
 	}
 }
 
+/* The allocator's statistics when the roles start. */
+static struct rte_pcpu_stats stress_s0;
+static pthread_t stress_reg;
+
+/* The library, the pools, the RCU variable and the ownership map. */
 static int
-test_pcpu_stress(void)
+stress_setup(void)
 {
 	struct rte_pcpu_mempool_rcu_config rcfg = { 0 };
-	struct rte_pcpu_mempool_stats ps_plain, ps_rcu;
-	struct rte_pcpu_stats s0, s1;
-	struct lcore_counts t;
-	unsigned int l, nb_workers = 0, s, seconds = STRESS_DEFAULT_SECONDS;
-	const char *env = getenv("PCPU_STRESS_SECONDS");
-	uint64_t start, hz = rte_get_timer_hz(), next_report;
-	pthread_t reg;
-	size_t qsz;
+	unsigned int l, nb_workers = 0;
 	void *probe;
-	int ret = TEST_SUCCESS;
 
-	if (env != NULL && atoi(env) > 0)
-		seconds = (unsigned int)atoi(env);
 	RTE_LCORE_FOREACH_WORKER(l)
 		nb_workers++;
 	if (nb_workers < 2)
@@ -495,71 +490,80 @@ test_pcpu_stress(void)
 	probe = rte_pcpu_alloc(8, 0);
 	TEST_ASSERT_NOT_NULL(probe, "first allocation");
 	TEST_ASSERT_SUCCESS(rte_pcpu_free(probe), "free of the probe");
-	TEST_ASSERT_SUCCESS(rte_pcpu_stats_get(&s0), "stats");
+	TEST_ASSERT_SUCCESS(rte_pcpu_stats_get(&stress_s0), "stats");
 	st.base = rte_pcpu_shared.base;
-	st.span = s0.unit_stride;
+	st.span = stress_s0.unit_stride;
 	st.owner_len = (size_t)(st.span >> 3);
 	st.owner = mmap(NULL, st.owner_len, PROT_READ | PROT_WRITE,
 		MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	TEST_ASSERT(st.owner != MAP_FAILED, "owner map of %zu bytes",
-		st.owner_len);
+	if (st.owner == MAP_FAILED) {
+		st.owner = NULL;
+		TEST_ASSERT(0, "owner map of %zu bytes", st.owner_len);
+	}
 
 	st.mp_plain = rte_pcpu_mempool_create("stress_plain", PLAIN_POOL_N,
 		PLAIN_POOL_ELT, 8, 0, NULL, NULL, 0);
 	st.mp_rcu = rte_pcpu_mempool_create("stress_rcu", RCU_POOL_N, 16, 16,
 		0, NULL, NULL, 0);
-	qsz = rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE);
-	st.qv = rte_zmalloc("stress_qsbr", qsz, RTE_CACHE_LINE_SIZE);
+	st.qv = rte_zmalloc("stress_qsbr",
+		rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE), RTE_CACHE_LINE_SIZE);
 	if (st.mp_plain == NULL || st.mp_rcu == NULL || st.qv == NULL ||
 	    rte_rcu_qsbr_init(st.qv, RTE_MAX_LCORE) != 0) {
 		printf("stress: set-up failed: %s\n", rte_strerror(rte_errno));
-		ret = TEST_FAILED;
-		goto out;
+		return TEST_FAILED;
 	}
 	rcfg.v = st.qv;
 	rcfg.mode = RTE_PCPU_MEMPOOL_QSBR_MODE_DQ;
 	rcfg.trigger_reclaim_limit = 32;
 	if (rte_pcpu_mempool_rcu_qsbr_add(st.mp_rcu, &rcfg) != 0) {
 		printf("stress: rcu_qsbr_add: %s\n", rte_strerror(rte_errno));
-		ret = TEST_FAILED;
-		goto out;
+		return TEST_FAILED;
 	}
-	TEST_ASSERT_SUCCESS(rte_pcpu_stats_get(&s0), "stats");
-
+	TEST_ASSERT_SUCCESS(rte_pcpu_stats_get(&stress_s0), "stats");
 	/* the last worker reads, the others mix */
 	RTE_LCORE_FOREACH_WORKER(l)
 		st.reader = l;
-	printf("stress: %u s, %u mixer lcores, reader lcore %u, one thread "
-		"registering and unregistering, %u lcores with memory\n",
-		seconds, nb_workers - 1, st.reader, s0.nr_lcores);
+	return TEST_SUCCESS;
+}
+
+/* Start every role: mixers and the reader on the workers, the thread
+ * that registers and unregisters. */
+static int
+stress_start(void)
+{
+	unsigned int l;
+
+	st.stop = 0;
 	RTE_LCORE_FOREACH_WORKER(l)
 		rte_eal_remote_launch(l == st.reader ? reader : mixer, NULL, l);
-	if (pthread_create(&reg, NULL, registrar, NULL) != 0) {
+	if (pthread_create(&stress_reg, NULL, registrar, NULL) != 0) {
 		st.stop = 1;
 		rte_eal_mp_wait_lcore();
 		printf("stress: cannot start the registering thread\n");
-		ret = TEST_FAILED;
-		goto out;
+		return TEST_FAILED;
 	}
-	start = rte_get_timer_cycles();
-	next_report = start + 10 * hz;
-	while (!st.stop && rte_get_timer_cycles() - start < seconds * hz) {
-		rte_delay_ms(50);
-		if (rte_get_timer_cycles() >= next_report) {
-			sum_counts(&t);
-			printf("stress: %" PRIu64 " s: %" PRIu64 " allocs, %"
-				PRIu64 " pool gets, %" PRIu64 " rcu gets, %"
-				PRIu64 " reads, %" PRIu64 " registrations\n",
-				(rte_get_timer_cycles() - start) / hz, t.alloc,
-				t.plain_get, t.rcu_get, t.reads, t.registers);
-			next_report += 10 * hz;
-		}
-	}
+	return TEST_SUCCESS;
+}
+
+/* Stop them all; the mixers give back what they hold. */
+static void
+stress_stop(void)
+{
 	st.stop = 1;
 	rte_eal_mp_wait_lcore();
-	pthread_join(reg, NULL);
+	pthread_join(stress_reg, NULL);
+}
 
-	/* retire what is still published, then empty every cache */
+/* Retire what is published, empty every cache, and check that every
+ * count agrees and every audit is clean. */
+static int
+stress_finish(void)
+{
+	struct rte_pcpu_mempool_stats ps_plain, ps_rcu;
+	struct rte_pcpu_stats s1;
+	struct lcore_counts t;
+	unsigned int l, s;
+
 	for (s = 0; s < NB_SLOTS; s++) {
 		uint64_t *o = st.slots[s];
 
@@ -587,8 +591,7 @@ test_pcpu_stress(void)
 	if (st.errors != 0) {
 		printf("stress: FAILED: %u errors, first: %s\n", st.errors,
 			st.first_error);
-		ret = TEST_FAILED;
-		goto out;
+		return TEST_FAILED;
 	}
 	TEST_ASSERT(t.alloc > 0 && t.plain_get > 0 && t.rcu_get > 0 &&
 		t.reads > 0 && t.registers > 0, "every role made progress");
@@ -624,19 +627,168 @@ test_pcpu_stress(void)
 	TEST_ASSERT_EQUAL(s1.cached_objs, (uint64_t)0, "objects left in caches");
 	/* user-level live objects (cached ones are not counted); the pools
 	 * made no object before the baseline */
-	TEST_ASSERT_EQUAL(s1.nr_cur_alloc, s0.nr_cur_alloc,
+	TEST_ASSERT_EQUAL(s1.nr_cur_alloc, stress_s0.nr_cur_alloc,
 		"live objects back to the baseline");
-	TEST_ASSERT_EQUAL(s1.nr_alloc - s0.nr_alloc, s1.nr_dealloc - s0.nr_dealloc,
+	TEST_ASSERT_EQUAL(s1.nr_alloc - stress_s0.nr_alloc,
+		s1.nr_dealloc - stress_s0.nr_dealloc,
 		"allocations vs frees in the allocator's statistics");
 	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "allocator audit at the end");
-out:
+	return TEST_SUCCESS;
+}
+
+static void
+stress_release(void)
+{
 	if (st.mp_plain != NULL)
 		rte_pcpu_mempool_free(st.mp_plain);
 	if (st.mp_rcu != NULL)
 		rte_pcpu_mempool_free(st.mp_rcu);
+	st.mp_plain = st.mp_rcu = NULL;
 	rte_free(st.qv);
-	munmap(st.owner, st.owner_len);
+	st.qv = NULL;
+	if (st.owner != NULL)
+		munmap(st.owner, st.owner_len);
+	st.owner = NULL;
+}
+
+static unsigned int
+env_seconds(const char *name, unsigned int def)
+{
+	const char *env = getenv(name);
+
+	return env != NULL && atoi(env) > 0 ? (unsigned int)atoi(env) : def;
+}
+
+static int
+test_pcpu_stress(void)
+{
+	unsigned int seconds = env_seconds("PCPU_STRESS_SECONDS",
+		STRESS_DEFAULT_SECONDS);
+	uint64_t start, hz = rte_get_timer_hz(), next_report;
+	struct lcore_counts t;
+	int ret;
+
+	ret = stress_setup();
+	if (ret != TEST_SUCCESS)
+		goto out;
+	printf("stress: %u s, %u mixer lcores, reader lcore %u, one thread "
+		"registering and unregistering, %u lcores with memory\n",
+		seconds, rte_lcore_count() - 2, st.reader, stress_s0.nr_lcores);
+	ret = stress_start();
+	if (ret != TEST_SUCCESS)
+		goto out;
+	start = rte_get_timer_cycles();
+	next_report = start + 10 * hz;
+	while (!st.stop && rte_get_timer_cycles() - start < seconds * hz) {
+		rte_delay_ms(50);
+		if (rte_get_timer_cycles() >= next_report) {
+			sum_counts(&t);
+			printf("stress: %" PRIu64 " s: %" PRIu64 " allocs, %"
+				PRIu64 " pool gets, %" PRIu64 " rcu gets, %"
+				PRIu64 " reads, %" PRIu64 " registrations\n",
+				(rte_get_timer_cycles() - start) / hz, t.alloc,
+				t.plain_get, t.rcu_get, t.reads, t.registers);
+			next_report += 10 * hz;
+		}
+	}
+	stress_stop();
+	ret = stress_finish();
+out:
+	stress_release();
+	return ret;
+}
+
+/* Resident memory of this process in bytes (VmRSS), 0 if unknown. */
+static uint64_t
+soak_rss(void)
+{
+	unsigned long long kb = 0;
+	char line[128];
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (sscanf(line, "VmRSS: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return (uint64_t)kb * 1024;
+}
+
+/*
+ * pcpu_soak_autotest: the stress roles for PCPU_SOAK_SECONDS (default
+ * 60), stopped every second for the audits: the allocator's (exact: no
+ * lcore uses its cache then) and both pools'. After each, one line of
+ * PCPU_SOAK_CSV (if set; else stdout): seconds, populated bytes, resident
+ * bytes, live objects, cached objects, chunks, and the roles' counts so
+ * far. devtools/soak.py runs it beside dpdk-flowcount and judges the
+ * memory curve.
+ */
+static int
+test_pcpu_soak(void)
+{
+	unsigned int seconds = env_seconds("PCPU_SOAK_SECONDS", 60), epoch;
+	const char *csv_path = getenv("PCPU_SOAK_CSV");
+	uint64_t start, hz = rte_get_timer_hz();
+	struct rte_pcpu_stats s;
+	struct lcore_counts t;
+	FILE *csv = stdout;
+	int ret;
+
+	if (csv_path != NULL) {
+		csv = fopen(csv_path, "w");
+		if (csv == NULL) {
+			printf("soak: cannot write %s\n", csv_path);
+			return TEST_FAILED;
+		}
+		setvbuf(csv, NULL, _IOLBF, 0);
+	}
+	fprintf(csv, "seconds,populated_bytes,rss_bytes,live_objects,"
+		"cached_objects,chunks,allocs,pool_gets,rcu_gets,reads,"
+		"registrations\n");
+	ret = stress_setup();
+	if (ret != TEST_SUCCESS)
+		goto out;
+	printf("soak: %u s, audits every second, %u lcores with memory\n",
+		seconds, stress_s0.nr_lcores);
+	start = rte_get_timer_cycles();
+	for (epoch = 0; rte_get_timer_cycles() - start < seconds * hz;
+	     epoch++) {
+		ret = stress_start();
+		if (ret != TEST_SUCCESS)
+			goto out;
+		rte_delay_ms(1000);
+		stress_stop();
+		if (st.errors != 0) {
+			printf("soak: error at %u s: %s\n", epoch + 1,
+				st.first_error);
+			ret = TEST_FAILED;
+			goto out;
+		}
+		if (rte_pcpu_audit() != 0 ||
+		    rte_pcpu_mempool_audit(st.mp_plain) != 0 ||
+		    rte_pcpu_mempool_audit(st.mp_rcu) != 0) {
+			printf("soak: audit failed at %u s\n", epoch + 1);
+			ret = TEST_FAILED;
+			goto out;
+		}
+		rte_pcpu_stats_get(&s);
+		sum_counts(&t);
+		fprintf(csv, "%.1f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			",%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%"
+			PRIu64 "\n", (double)(rte_get_timer_cycles() - start) /
+			(double)hz, s.populated_bytes, soak_rss(), s.nr_cur_alloc,
+			s.cached_objs, s.nr_chunks, t.alloc, t.plain_get,
+			t.rcu_get, t.reads, t.registers);
+	}
+	printf("soak: %u audits clean\n", epoch);
+	ret = stress_finish();
+out:
+	stress_release();
+	if (csv != stdout)
+		fclose(csv);
 	return ret;
 }
 
 REGISTER_TEST_COMMAND(pcpu_stress_autotest, test_pcpu_stress);
+REGISTER_TEST_COMMAND(pcpu_soak_autotest, test_pcpu_soak);

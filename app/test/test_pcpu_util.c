@@ -2,7 +2,12 @@
  * Copyright(c) 2026 The pcpu_mempool authors
  */
 
+#define _GNU_SOURCE /* memmem */
+#include <stdlib.h>
+#include <string.h>
+
 #include <rte_lcore.h>
+#include <rte_log.h>
 
 #include "test_pcpu_util.h"
 
@@ -41,4 +46,51 @@ pcpu_test_all_bytes(const uint8_t *p, size_t len, uint8_t v)
 		if (p[i] != v)
 			return 0;
 	return 1;
+}
+
+int
+pcpu_test_log_start(struct pcpu_test_log *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->mem = open_memstream(&l->text, &l->len);
+	if (l->mem == NULL)
+		return -1;
+	l->old = rte_log_get_stream();
+	rte_openlog_stream(l->mem);
+	return 0;
+}
+
+const char *
+pcpu_test_log_stop(struct pcpu_test_log *l)
+{
+	rte_openlog_stream(l->old);
+	fclose(l->mem);
+	l->mem = NULL;
+	if (l->text != NULL)
+		fputs(l->text, stdout);
+	return l->text != NULL ? l->text : "";
+}
+
+void
+pcpu_test_log_free(struct pcpu_test_log *l)
+{
+	free(l->text);
+	l->text = NULL;
+}
+
+unsigned int
+pcpu_test_count_lines(const char *text, const char *needle)
+{
+	const char *p = text, *eol;
+	unsigned int n = 0;
+
+	while (*p != '\0') {
+		eol = strchr(p, '\n');
+		if (eol == NULL)
+			eol = p + strlen(p);
+		if (memmem(p, (size_t)(eol - p), needle, strlen(needle)) != NULL)
+			n++;
+		p = *eol != '\0' ? eol + 1 : eol;
+	}
+	return n;
 }

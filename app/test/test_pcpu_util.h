@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <rte_pcpu.h>
 
@@ -26,6 +27,28 @@ int pcpu_test_reinit(const struct rte_pcpu_conf *conf);
 
 /** Whether all @p len bytes at @p p equal @p v. */
 int pcpu_test_all_bytes(const uint8_t *p, size_t len, uint8_t v);
+
+/** The DPDK log, captured in memory (pcpu_test_log_start()). */
+struct pcpu_test_log {
+	FILE *mem;   /**< The memory stream logs go to meanwhile. */
+	FILE *old;   /**< The stream before. */
+	char *text;  /**< What was logged, after pcpu_test_log_stop(). */
+	size_t len;  /**< Its length. */
+};
+
+/** Send every DPDK log line of this process to memory until
+ * pcpu_test_log_stop(). 0 or -1. */
+int pcpu_test_log_start(struct pcpu_test_log *l);
+
+/** Restore the log stream; returns the captured text (owned by @p l,
+ * released by pcpu_test_log_free()), also echoed to stdout. */
+const char *pcpu_test_log_stop(struct pcpu_test_log *l);
+
+/** Release the captured text. */
+void pcpu_test_log_free(struct pcpu_test_log *l);
+
+/** Lines of @p text that contain @p needle. */
+unsigned int pcpu_test_count_lines(const char *text, const char *needle);
 
 /** xorshift64*: the next value of the seeded, reproducible stream at
  * @p state (never 0). */

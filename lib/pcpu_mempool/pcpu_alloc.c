@@ -26,6 +26,7 @@
 
 #include "pcpu_alloc_index.h"
 #include "pcpu_asan.h"
+#include "pcpu_fault.h"
 #include "pcpu_log.h"
 
 /* the arena lays the units out as the inline accessors assume */
@@ -969,7 +970,7 @@ pcpu_alloc_pool_mark(void * const *handles, unsigned int n, int own)
 			if (!own)
 				continue;
 			/* under the index lock: rare (once per chunk) */
-			c->pool_map = calloc(1, pcpu_alloc_map_len(c));
+			c->pool_map = pcpu_fault_calloc(1, pcpu_alloc_map_len(c));
 			if (c->pool_map == NULL) {
 				ret = -ENOMEM;
 				continue;
@@ -1054,7 +1055,7 @@ pcpu_alloc_init(const struct rte_pcpu_conf *conf)
 		return -1;
 	}
 	a->nr_chunk_max = (uint32_t)(conf->unit_stride / conf->chunk_size);
-	a->chunks = calloc(a->nr_chunk_max, sizeof(*a->chunks));
+	a->chunks = pcpu_fault_calloc(a->nr_chunk_max, sizeof(*a->chunks));
 	if (a->chunks == NULL || pcpu_alloc_span_init() != 0) {
 		free(a->chunks);
 		a->chunks = NULL;

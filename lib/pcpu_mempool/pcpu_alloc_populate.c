@@ -32,6 +32,7 @@
 #include <rte_lcore.h>
 
 #include "pcpu_alloc_index.h"
+#include "pcpu_fault.h"
 #include "pcpu_log.h"
 
 /* Populate [off, off + len) of one lcore's unit backed as @p how, or with
@@ -80,8 +81,8 @@ populate_undo_one(struct pcpu_alloc_chunk *c, unsigned int lcore_id,
 	struct pcpu_alloc *a = &pcpu_alloc;
 
 	/* hugepages and their 4 KiB fall-back both go back the same way */
-	pcpu_arena_depopulate(&a->arena, lcore_id, pcpu_alloc_page_off(c, ps),
-		(uint64_t)(pe - ps) * a->page_size,
+	pcpu_arena_depopulate(&a->arena, lcore_id, a->lcore_socket[lcore_id],
+		pcpu_alloc_page_off(c, ps), (uint64_t)(pe - ps) * a->page_size,
 		a->huge ? PCPU_BACKING_HUGE : PCPU_BACKING_MAPPED);
 }
 
@@ -164,7 +165,7 @@ pcpu_alloc_chunk_create(void)
 			PRIu64 " bytes)", a->nr_chunk_max, pcpu_alloc_chunk_bytes());
 		return NULL;
 	}
-	c = calloc(1, sizeof(*c));
+	c = pcpu_fault_calloc(1, sizeof(*c));
 	if (c == NULL || pcpu_chunk_init(&c->bm, pcpu_alloc_chunk_bytes(),
 			a->page_size) != 0) {
 		free(c);
@@ -173,7 +174,7 @@ pcpu_alloc_chunk_create(void)
 	}
 	c->index = idx;
 	c->list = -1;
-	c->used = calloc(1, pcpu_alloc_map_len(c));
+	c->used = pcpu_fault_calloc(1, pcpu_alloc_map_len(c));
 	if (c->used == NULL) {
 		PCPU_LOG(ERR, "no memory for the metadata of a chunk");
 		goto fail;
@@ -385,8 +386,8 @@ pcpu_alloc_lcores_start(void)
 {
 	void *cb;
 
-	cb = rte_lcore_callback_register("pcpu_mempool", populate_lcore_init_cb,
-		populate_lcore_uninit_cb, NULL);
+	cb = pcpu_fault_rte_lcore_callback_register("pcpu_mempool",
+		populate_lcore_init_cb, populate_lcore_uninit_cb, NULL);
 	if (cb == NULL) {
 		PCPU_LOG(ERR, "init: cannot register the lcore callback that "
 			"gives lcores memory");

@@ -42,6 +42,7 @@
 
 #include "pcpu_alloc_index.h"
 #include "pcpu_asan.h"
+#include "pcpu_fault.h"
 #include "pcpu_log.h"
 
 /** One allocation of whole chunks. */
@@ -71,7 +72,7 @@ pcpu_alloc_span_init(void)
 {
 	struct pcpu_alloc *a = &pcpu_alloc;
 
-	a->spans = calloc(a->nr_chunk_max, sizeof(*a->spans));
+	a->spans = pcpu_fault_calloc(a->nr_chunk_max, sizeof(*a->spans));
 	if (a->spans == NULL)
 		return -1;
 	TAILQ_INIT(&a->span_list);
@@ -128,7 +129,8 @@ static void
 span_depopulate_lcore(const struct pcpu_alloc_span *s, unsigned int lcore_id)
 {
 	/* hugepages and their 4 KiB fall-back both go back as one mapping */
-	pcpu_arena_depopulate(&pcpu_alloc.arena, lcore_id, span_off(s),
+	pcpu_arena_depopulate(&pcpu_alloc.arena, lcore_id,
+		pcpu_alloc.lcore_socket[lcore_id], span_off(s),
 		span_pop_bytes(s), PCPU_BACKING_SMALL);
 }
 
@@ -189,7 +191,7 @@ pcpu_alloc_span_alloc(size_t size)
 	void *h;
 	int ret;
 
-	s = calloc(1, sizeof(*s));
+	s = pcpu_fault_calloc(1, sizeof(*s));
 	if (s == NULL) {
 		PCPU_LOG(ERR, "no memory for the record of a %zu-byte object",
 			size);

@@ -34,6 +34,7 @@
 #include <rte_common.h>
 
 #include "pcpu_arena.h"
+#include "pcpu_fault.h"
 #include "pcpu_log.h"
 #include "pcpu_util.h"
 #include "pcpu_asan.h"
@@ -58,7 +59,7 @@ pcpu_arena_reserve(struct pcpu_arena *a, uint64_t unit_stride)
 	 * slack to align unit 0 on a hugepage boundary */
 	len = (size_t)(unit_stride + PCPU_ARENA_COLOUR_STEP) * RTE_MAX_LCORE +
 		PCPU_HUGE_PAGE_SIZE;
-	p = mmap(NULL, len, RESERVE_PROT, RESERVE_FLAGS, -1, 0);
+	p = pcpu_fault_mmap(NULL, len, RESERVE_PROT, RESERVE_FLAGS, -1, 0);
 	if (p == MAP_FAILED)
 		return -ENOMEM;
 	a->map_addr = p;
@@ -67,23 +68,32 @@ pcpu_arena_reserve(struct pcpu_arena *a, uint64_t unit_stride)
 	a->unit_stride = unit_stride;
 	a->unit_step = unit_stride + PCPU_ARENA_COLOUR_STEP;
 	a->unit_shift = (uint32_t)rte_log2_u64(unit_stride);
-	a->numa = numa_available() >= 0;
+	a->numa = pcpu_fault_numa_available() >= 0;
 	return 0;
 }
+
+static void arena_discard(struct pcpu_arena *a, void *addr, size_t len,
+		int rw, int socket);
 
 void
 pcpu_arena_release(struct pcpu_arena *a)
 {
-	if (a->map_addr != NULL)
-		munmap(a->map_addr, a->map_len);
+	if (a->map_addr != NULL &&
+	    pcpu_fault_munmap(a->map_addr, a->map_len) != 0) {
+		/* the address space stays taken; its memory need not */
+		PCPU_LOG(ERR, "cannot unmap the reserved area (%zu bytes at "
+			"%p): %s; its address space is lost", a->map_len,
+			a->map_addr, strerror(errno));
+		arena_discard(a, a->map_addr, a->map_len, 0, -1);
+	}
 	memset(a, 0, sizeof(*a));
 }
 
 static void
 arena_rereserve(void *addr, size_t len)
 {
-	void *p = mmap(addr, len, RESERVE_PROT, RESERVE_FLAGS | MAP_FIXED,
-			-1, 0);
+	void *p = pcpu_fault_mmap(addr, len, RESERVE_PROT,
+			RESERVE_FLAGS | MAP_FIXED, -1, 0);
 
 	if (p == MAP_FAILED)
 		PCPU_LOG(ERR, "cannot re-reserve %zu bytes at %p: %s", len,
@@ -98,26 +108,24 @@ arena_bind(void *addr, size_t len, int socket)
 	if (socket < 0 || socket >= RTE_MAX_NUMA_NODES)
 		return 0;
 	mask[socket / 64] = 1UL << (socket % 64);
-	if (mbind(addr, len, MPOL_BIND, mask, RTE_MAX_NUMA_NODES + 1, 0) != 0)
+	if (pcpu_fault_mbind(addr, len, MPOL_BIND, mask, RTE_MAX_NUMA_NODES + 1,
+			0) != 0)
 		return -errno;
 	return 0;
 }
 
-int
-pcpu_arena_map(struct pcpu_arena *a, unsigned int lcore_id, int socket,
-		uint64_t off, uint64_t len)
+/* Map [addr, addr + len) read-write without memory, bound to @p socket.
+ * 0 or -errno; the range is left as it was on failure. */
+static int
+arena_map_rw(struct pcpu_arena *a, void *addr, size_t len, int socket)
 {
-	void *addr = pcpu_arena_addr(a, lcore_id, off);
 	void *p;
 	int ret;
 
-	p = mmap(addr, len, PROT_READ | PROT_WRITE,
+	p = pcpu_fault_mmap(addr, len, PROT_READ | PROT_WRITE,
 		MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED) {
-		ret = -errno;
-		arena_rereserve(addr, len);
-		return ret;
-	}
+	if (p == MAP_FAILED)
+		return -errno;
 	if (a->numa) {
 		ret = arena_bind(addr, len, socket);
 		if (ret != 0 && ret != -ENOSYS && ret != -EPERM)
@@ -127,11 +135,60 @@ pcpu_arena_map(struct pcpu_arena *a, unsigned int lcore_id, int socket,
 	return 0;
 }
 
+/*
+ * Give the memory of [addr, addr + len) back, leaving the range mapped
+ * read-write and bound to @p socket (@p rw, the ranges of 4 KiB mode
+ * mapped at chunk creation) or reserved. MADV_DONTNEED keeps a mapping, a
+ * new mapping over the range replaces it; either frees the pages, and each
+ * can fail where the other does not (madvise(2) of hugetlb ranges before
+ * Linux 5.18, mmap(2) beyond the limit on mappings), so one is the other's
+ * fall-back. A reserved range whose fall-back was MADV_DONTNEED stays
+ * read-write without memory, which population maps over as it would over
+ * a reservation. Only both failing keeps the memory: one ERR line.
+ */
+static void
+arena_discard(struct pcpu_arena *a, void *addr, size_t len, int rw,
+		int socket)
+{
+	int err;
+
+	if (rw) {
+		if (pcpu_fault_madvise(addr, len, MADV_DONTNEED) == 0)
+			return;
+		err = errno;
+		if (arena_map_rw(a, addr, len, socket) == 0)
+			return;
+	} else {
+		if (pcpu_fault_mmap(addr, len, RESERVE_PROT,
+				RESERVE_FLAGS | MAP_FIXED, -1, 0) != MAP_FAILED)
+			return;
+		err = errno;
+		if (pcpu_fault_madvise(addr, len, MADV_DONTNEED) == 0)
+			return;
+	}
+	PCPU_LOG(ERR, "cannot give back %zu bytes at %p: %s", len, addr,
+		strerror(err));
+}
+
+int
+pcpu_arena_map(struct pcpu_arena *a, unsigned int lcore_id, int socket,
+		uint64_t off, uint64_t len)
+{
+	void *addr = pcpu_arena_addr(a, lcore_id, off);
+	int ret;
+
+	ret = arena_map_rw(a, addr, len, socket);
+	if (ret != 0)
+		/* a failed MAP_FIXED may have unmapped the old range */
+		arena_rereserve(addr, len);
+	return ret;
+}
+
 void
 pcpu_arena_unmap(struct pcpu_arena *a, unsigned int lcore_id, uint64_t off,
 		uint64_t len)
 {
-	arena_rereserve(pcpu_arena_addr(a, lcore_id, off), len);
+	arena_discard(a, pcpu_arena_addr(a, lcore_id, off), len, 0, -1);
 }
 
 /* Fault a mapped, bound range in; -ENOMEM if the system has no memory. */
@@ -141,7 +198,7 @@ arena_touch(void *addr, uint64_t len, uint64_t step)
 	uint64_t i;
 	int ret;
 
-	if (madvise(addr, len, MADV_POPULATE_WRITE) == 0)
+	if (pcpu_fault_madvise(addr, len, MADV_POPULATE_WRITE) == 0)
 		return 0;
 	ret = -errno;
 	if (ret != -EINVAL)
@@ -166,12 +223,12 @@ pcpu_arena_populate(struct pcpu_arena *a, unsigned int lcore_id, int socket,
 	if (how == PCPU_BACKING_MAPPED) {
 		ret = arena_touch(addr, len, PCPU_SMALL_PAGE_SIZE);
 		if (ret != 0)
-			madvise(addr, len, MADV_DONTNEED);
+			arena_discard(a, addr, len, 1, socket);
 		return ret;
 	}
 	if (how == PCPU_BACKING_HUGE)
 		flags |= MAP_HUGETLB;
-	p = mmap(addr, len, PROT_READ | PROT_WRITE, flags, -1, 0);
+	p = pcpu_fault_mmap(addr, len, PROT_READ | PROT_WRITE, flags, -1, 0);
 	if (p == MAP_FAILED) {
 		ret = -errno;
 		/* a failed MAP_FIXED may have unmapped the old range */
@@ -188,20 +245,16 @@ pcpu_arena_populate(struct pcpu_arena *a, unsigned int lcore_id, int socket,
 	ret = arena_touch(addr, len, how == PCPU_BACKING_HUGE ?
 		PCPU_HUGE_PAGE_SIZE : PCPU_SMALL_PAGE_SIZE);
 	if (ret != 0)
-		arena_rereserve(addr, len);
+		arena_discard(a, addr, len, 0, socket);
 	return ret;
 }
 
 void
 pcpu_arena_depopulate(struct pcpu_arena *a, unsigned int lcore_id,
-		uint64_t off, uint64_t len, enum pcpu_backing how)
+		int socket, uint64_t off, uint64_t len, enum pcpu_backing how)
 {
-	void *addr = pcpu_arena_addr(a, lcore_id, off);
-
-	if (how == PCPU_BACKING_MAPPED)
-		madvise(addr, len, MADV_DONTNEED);
-	else
-		arena_rereserve(addr, len);
+	arena_discard(a, pcpu_arena_addr(a, lcore_id, off), len,
+		how == PCPU_BACKING_MAPPED, socket);
 }
 
 uint64_t

@@ -83,9 +83,11 @@ void pcpu_arena_unmap(struct pcpu_arena *a, unsigned int lcore_id,
 int pcpu_arena_populate(struct pcpu_arena *a, unsigned int lcore_id,
 		int socket, uint64_t off, uint64_t len, enum pcpu_backing how);
 
-/** Give back the memory of a range populated with @p how. */
+/** Give back the memory of a range populated with @p how; a range of
+ * PCPU_BACKING_MAPPED stays mapped, bound to NUMA node @p socket (negative:
+ * no binding). Logged if the memory cannot be given back. */
 void pcpu_arena_depopulate(struct pcpu_arena *a, unsigned int lcore_id,
-		uint64_t off, uint64_t len, enum pcpu_backing how);
+		int socket, uint64_t off, uint64_t len, enum pcpu_backing how);
 
 /**
  * Check that range [off, off+len) of lcore @p lcore_id's unit is backed

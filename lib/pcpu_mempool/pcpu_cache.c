@@ -78,6 +78,7 @@
 #include "pcpu_alloc.h"
 #include "pcpu_asan.h"
 #include "pcpu_cache.h"
+#include "pcpu_fault.h"
 #include "pcpu_log.h"
 #include "pcpu_objcache.h"
 
@@ -243,6 +244,19 @@ cache_tables_init(void)
 
 static void cache_lcore_leave(unsigned int lcore_id);
 
+/* Unmap the tag map; if the address space cannot be given back (the
+ * limit on mappings), at least its memory is. */
+static void
+cache_tags_unmap(void *m, size_t len)
+{
+	if (pcpu_fault_munmap(m, len) == 0)
+		return;
+	PCPU_LOG(ERR, "cannot unmap the cache tags (%zu bytes at %p): %s; "
+		"their address space is lost", len, m, strerror(errno));
+	if (pcpu_fault_madvise(m, len, MADV_DONTNEED) != 0)
+		PCPU_LOG(ERR, "... and their memory: %s", strerror(errno));
+}
+
 static struct pcpu_lcore_listener cache_listener = {
 	.name = "size-class caches",
 	.leave = cache_lcore_leave,
@@ -263,13 +277,13 @@ pcpu_cache_init(uintptr_t base, uint64_t unit_stride, uint64_t chunk_size,
 	pcpu_caches.tags_len = (size_t)(unit_stride >> TAG_SHIFT);
 	pcpu_caches.chunk_shift = (uint32_t)rte_log2_u64(chunk_size);
 	pcpu_caches.nr_chunks = (uint32_t)(unit_stride / chunk_size);
-	pcpu_caches.chunk_used = calloc((pcpu_caches.nr_chunks + 63) / 64,
-		sizeof(uint64_t));
-	m = mmap(NULL, pcpu_caches.tags_len, PROT_READ | PROT_WRITE,
+	pcpu_caches.chunk_used = pcpu_fault_calloc(
+		(pcpu_caches.nr_chunks + 63) / 64, sizeof(uint64_t));
+	m = pcpu_fault_mmap(NULL, pcpu_caches.tags_len, PROT_READ | PROT_WRITE,
 		MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (m == MAP_FAILED || pcpu_caches.chunk_used == NULL) {
 		if (m != MAP_FAILED)
-			munmap(m, pcpu_caches.tags_len);
+			cache_tags_unmap(m, pcpu_caches.tags_len);
 		free(pcpu_caches.chunk_used);
 		pcpu_caches.chunk_used = NULL;
 		/* correct without caches, only slower: run without them */
@@ -306,10 +320,11 @@ cache_lcore_create(unsigned int lcore_id)
 		entries += pcpu_caches.max_objs[c] + 1;
 	len = sizeof(*lc) + entries * sizeof(uintptr_t);
 	socket = rte_lcore_to_socket_id(lcore_id);
-	lc = rte_zmalloc_socket("pcpu_cache", len, RTE_CACHE_LINE_SIZE,
+	lc = pcpu_fault_rte_zmalloc_socket("pcpu_cache", len, RTE_CACHE_LINE_SIZE,
 		socket < RTE_MAX_NUMA_NODES ? (int)socket : SOCKET_ID_ANY);
 	if (lc == NULL)
-		lc = rte_zmalloc("pcpu_cache", len, RTE_CACHE_LINE_SIZE);
+		lc = pcpu_fault_rte_zmalloc("pcpu_cache", len,
+			RTE_CACHE_LINE_SIZE);
 	if (lc == NULL) {
 		PCPU_LOG(ERR, "cache: no memory for lcore %u's cache",
 			lcore_id);
@@ -951,7 +966,7 @@ pcpu_cache_cleanup(void)
 			rte_free(pcpu_caches.lcores[l]);
 			pcpu_caches.lcores[l] = NULL;
 		}
-		munmap(pcpu_caches.tags, pcpu_caches.tags_len);
+		cache_tags_unmap(pcpu_caches.tags, pcpu_caches.tags_len);
 		pcpu_caches.tags = NULL;
 		free(pcpu_caches.chunk_used);
 		pcpu_caches.chunk_used = NULL;

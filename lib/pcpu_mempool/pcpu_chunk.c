@@ -49,6 +49,7 @@
 #include <string.h>
 
 #include "pcpu_chunk.h"
+#include "pcpu_fault.h"
 
 #define BLK_BITS PCPU_BLOCK_BITS
 #define WORD_BITS 64
@@ -607,7 +608,7 @@ pcpu_chunk_init(struct pcpu_chunk *c, uint64_t chunk_size, uint64_t page_size)
 	pop_sz = sizeof(uint64_t) * ((c->nr_pages + WORD_BITS - 1) / WORD_BITS);
 	busy_sz = sizeof(uint32_t) * c->nr_pages;
 	busy_sz = (busy_sz + 7) & ~(size_t)7;
-	mem = calloc(1, md_sz + sizeof(*pv) + tree_sz + dirty_sz + pop_sz +
+	mem = pcpu_fault_calloc(1, md_sz + sizeof(*pv) + tree_sz + dirty_sz + pop_sz +
 			busy_sz + sizeof(uint64_t) * (2 * (size_t)nw + 1));
 	if (mem == NULL) {
 		c->md_blocks = NULL;
@@ -1921,8 +1922,7 @@ pcpu_chunk_audit(const struct pcpu_chunk *c, char *msg, size_t len)
 {
 	const struct pcpu_chunk_priv *pv = chunk_priv(c);
 	uint32_t b, p, busy, nw, i, pos, s, e, max = 0, ff, nstarts = 0;
-	uint32_t nr_pop = 0, nr_empty = 0, nr_free_bits = 0;
-	uint32_t *page_busy;
+	uint32_t nr_pop = 0, nr_empty = 0, nr_free_bits = 0, page_busy;
 	const struct pcpu_block_md *cmd = &c->chunk_md;
 
 	if (c->map_bits == 0 || c->nr_blocks * BLK_BITS != c->map_bits ||
@@ -1934,30 +1934,22 @@ pcpu_chunk_audit(const struct pcpu_chunk *c, char *msg, size_t len)
 		AUDIT_FAIL("%u frees pending in block %u (settle first)",
 			c->pending_n, c->pending_block);
 
-	page_busy = calloc(c->nr_pages, sizeof(*page_busy));
-	if (page_busy == NULL)
-		AUDIT_FAIL("audit: out of memory");
-	for (b = 0; b < c->nr_blocks; b++) {
-		if (chunk_audit_block(c, b, &busy, msg, len) < 0) {
-			free(page_busy);
-			return -1;
+	/* page by page, the page's blocks in order: no memory to allocate,
+	 * so the audit cannot fail for want of it */
+	for (b = 0, p = 0; p < c->nr_pages; p++) {
+		for (page_busy = 0; b < (p + 1) * c->blocks_per_page; b++) {
+			if (chunk_audit_block(c, b, &busy, msg, len) < 0)
+				return -1;
+			page_busy += busy;
 		}
-		page_busy[b / c->blocks_per_page] += busy;
-	}
-	for (p = 0; p < c->nr_pages; p++) {
-		if (page_busy[p] != c->page_busy_blocks[p]) {
-			uint32_t want = page_busy[p];
-
-			free(page_busy);
+		if (page_busy != c->page_busy_blocks[p])
 			AUDIT_FAIL("page %u: page_busy_blocks %u != %u busy blocks",
-				p, c->page_busy_blocks[p], want);
-		}
+				p, c->page_busy_blocks[p], page_busy);
 		if (chunk_bit_test(c->populated, p)) {
 			nr_pop++;
-			nr_empty += page_busy[p] == 0;
+			nr_empty += page_busy == 0;
 		}
 	}
-	free(page_busy);
 	nw = (c->nr_pages + WORD_BITS - 1) / WORD_BITS;
 	for (i = 0; i < nw; i++) {
 		uint64_t w = c->populated[i];

@@ -7,14 +7,19 @@
  * defaults, and the order in which the layers come and go (pcpu_init.h).
  */
 
+#define _GNU_SOURCE /* process_vm_readv */
 #include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 #include <rte_common.h>
 #include <rte_errno.h>
-#include <rte_lcore.h>
+#include <rte_tailq.h>
 
 #include "rte_pcpu.h"
 #include "pcpu_alloc.h"
@@ -41,6 +46,57 @@ static TAILQ_HEAD(pcpu_layer_list, pcpu_layer) init_layers =
 /* serialises rte_pcpu_init() and rte_pcpu_cleanup() */
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static int init_done;
+
+/*
+ * Whether EAL is up: rte_eal_init() ran and rte_eal_cleanup() did not.
+ *
+ * DPDK 22.11 offers no call that says so. rte_lcore_count() stays as it
+ * was after rte_eal_cleanup(), and everything that reads EAL's memory
+ * configuration crashes then, because rte_eal_cleanup() unmaps it. So the
+ * library registers a tailq, as DPDK's own libraries do: rte_eal_init()
+ * points its head into EAL's shared memory configuration and writes its
+ * name there. Before rte_eal_init() the head is NULL; after
+ * rte_eal_cleanup() the configuration is unmapped (in the default mode,
+ * where it is backed by the runtime directory's "config" file) and the
+ * name can no longer be read. It is read with process_vm_readv(2), which
+ * fails on unmapped memory instead of faulting.
+ *
+ * Not seen: rte_eal_cleanup() with --in-memory (EAL leaves its memory
+ * mapped then, and the library's calls keep working) or with --no-shconf
+ * without --in-memory (the configuration is a static variable that stays
+ * readable, EAL's memory does not).
+ */
+static struct rte_tailq_elem init_eal_tailq = {
+	.name = "RTE_PCPU_MEMPOOL",
+};
+EAL_REGISTER_TAILQ(init_eal_tailq)
+
+int
+pcpu_init_eal_running(void)
+{
+	const struct rte_tailq_head *head = init_eal_tailq.head;
+	char name[RTE_TAILQ_NAMESIZE];
+	struct iovec local = { .iov_base = name, .iov_len = sizeof(name) };
+	struct iovec remote = {
+		.iov_base = (void *)(uintptr_t)(head != NULL ? head->name : NULL),
+		.iov_len = sizeof(name),
+	};
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned char vec;
+	ssize_t n;
+
+	if (head == NULL)
+		return 0;
+	n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+	if (n == (ssize_t)sizeof(name))
+		return strncmp(name, init_eal_tailq.name, sizeof(name)) == 0;
+	if (n >= 0 || errno == EFAULT)
+		return 0;
+	/* process_vm_readv(2) not allowed here (seccomp): whether the page
+	 * is still mapped tells nearly as much */
+	return mincore((void *)RTE_ALIGN_FLOOR((uintptr_t)head->name,
+		(uintptr_t)page), 1, &vec) == 0;
+}
 
 void
 pcpu_init_layer_register(struct pcpu_layer *l)
@@ -118,8 +174,8 @@ rte_pcpu_init(const struct rte_pcpu_conf *conf)
 
 	if (conf != NULL)
 		c = *conf;
-	if (rte_lcore_count() == 0) {
-		PCPU_LOG(ERR, "init: EAL is not initialised");
+	if (!pcpu_init_eal_running()) {
+		PCPU_LOG(ERR, "init: EAL is not initialised, or was cleaned up");
 		rte_errno = EINVAL;
 		return -1;
 	}

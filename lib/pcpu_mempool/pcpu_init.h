@@ -49,6 +49,14 @@ void pcpu_init_layer_register(struct pcpu_layer *l);
 	}
 
 /**
+ * Whether EAL is up: rte_eal_init() ran and rte_eal_cleanup() did not
+ * (as far as DPDK 22.11 lets one tell: pcpu_init.c). One system call;
+ * for set-up paths, not fast paths.
+ * @return 1 or 0.
+ */
+int pcpu_init_eal_running(void);
+
+/**
  * Make sure the library is set up: rte_pcpu_init(NULL) the first time.
  * @return 0, or -1 with rte_errno from rte_pcpu_init().
  */

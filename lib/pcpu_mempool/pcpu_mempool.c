@@ -26,6 +26,7 @@
 
 #include "pcpu_alloc.h"
 #include "pcpu_asan.h"
+#include "pcpu_fault.h"
 #include "pcpu_front.h"
 #include "pcpu_init.h"
 #include "pcpu_mempool.h"
@@ -123,7 +124,8 @@ pool_alloc(const char *name, unsigned int n, size_t elt_size,
 {
 	struct pcpu_pool *p;
 
-	p = rte_zmalloc("pcpu_mempool", sizeof(*p), RTE_CACHE_LINE_SIZE);
+	p = pcpu_fault_rte_zmalloc("pcpu_mempool", sizeof(*p),
+		RTE_CACHE_LINE_SIZE);
 	if (p == NULL) {
 		MP_LOG(ERR, "create %s: no memory for the pool", name);
 		rte_errno = ENOMEM;
@@ -150,8 +152,8 @@ pool_alloc(const char *name, unsigned int n, size_t elt_size,
 		p->pub.zero_bytes == 8 || p->pub.zero_bytes == 16 ||
 		p->pub.zero_bytes == 32);
 	pthread_mutex_init(&p->lock, NULL);
-	p->free_objs = malloc((size_t)n * sizeof(*p->free_objs));
-	p->all = malloc((size_t)n * sizeof(*p->all));
+	p->free_objs = pcpu_fault_malloc((size_t)n * sizeof(*p->free_objs));
+	p->all = pcpu_fault_malloc((size_t)n * sizeof(*p->all));
 	if (p->free_objs == NULL || p->all == NULL) {
 		MP_LOG(ERR, "create %s: no memory for %u object slots", name, n);
 		pool_destroy(p);
@@ -175,7 +177,7 @@ pool_debug_table(struct pcpu_pool *p)
 
 	snprintf(hname, sizeof(hname), "pcpu_mp_out_%u", p->id);
 	hp.name = hname;
-	p->out = rte_hash_create(&hp);
+	p->out = pcpu_fault_rte_hash_create(&hp);
 	if (p->out == NULL) {
 		MP_LOG(ERR, "create %s: no debug table", p->name);
 		return -1;
@@ -196,6 +198,14 @@ rte_pcpu_mempool_create(const char *name, unsigned int n, size_t elt_size,
 		return NULL;
 	if (pcpu_init_ensure() != 0)
 		return NULL;
+	/* the library may have been set up before rte_eal_cleanup(): the
+	 * pool would go into EAL memory that is gone */
+	if (!pcpu_init_eal_running()) {
+		MP_LOG(ERR, "create %s: EAL is not initialised, or was cleaned "
+			"up", name);
+		rte_errno = EINVAL;
+		return NULL;
+	}
 	p = pool_alloc(name, n, elt_size, cache_size, max_bytes, obj_init,
 		obj_init_arg, flags);
 	if (p == NULL)
@@ -277,9 +287,10 @@ rte_pcpu_mempool_free(struct rte_pcpu_mempool *mp)
 		rte_errno = EINVAL;
 		return -1;
 	}
-	/* objects whose grace period is over are not in use */
+	/* objects whose grace period is over are not in use: all of them
+	 * come back, whatever max_reclaim_size says */
 	if (p->rcu_reclaim != NULL)
-		p->rcu_reclaim(p);
+		p->rcu_reclaim(p, PCPU_POOL_RECLAIM_ALL);
 	pthread_mutex_lock(&p->lock);
 	out = pcpu_pool_out(p);
 	if (out != 0) {

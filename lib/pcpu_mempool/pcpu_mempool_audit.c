@@ -18,6 +18,7 @@
 #include <rte_common.h>
 #include <rte_errno.h>
 
+#include "pcpu_fault.h"
 #include "pcpu_mempool.h"
 #include "pcpu_mempool_audit.h"
 #include "pcpu_mempool_rcu.h"
@@ -311,8 +312,8 @@ rte_pcpu_mempool_audit(const struct rte_pcpu_mempool *mp)
 		return -1;
 	}
 	p = pcpu_pool(mp);
-	sorted = malloc((size_t)p->n * sizeof(void *) + 1);
-	seen = calloc(p->n, 1);
+	sorted = pcpu_fault_malloc((size_t)p->n * sizeof(void *) + 1);
+	seen = pcpu_fault_calloc(p->n, 1);
 	if (sorted == NULL || seen == NULL) {
 		free(sorted);
 		free(seen);

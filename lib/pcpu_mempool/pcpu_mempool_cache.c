@@ -51,6 +51,7 @@
 
 #include "pcpu_alloc.h"
 #include "pcpu_asan.h"
+#include "pcpu_fault.h"
 #include "pcpu_mempool_cache.h"
 #include "pcpu_objcache.h"
 
@@ -260,10 +261,11 @@ pool_cache_get(struct pcpu_pool *p, unsigned int lcore_id)
 		return c;
 	sz = sizeof(*c) + (size_t)p->cache_size * sizeof(uintptr_t);
 	socket = (int)rte_lcore_to_socket_id(lcore_id);
-	c = rte_zmalloc_socket("pcpu_mempool_cache", sz, RTE_CACHE_LINE_SIZE,
-		socket);
+	c = pcpu_fault_rte_zmalloc_socket("pcpu_mempool_cache", sz,
+		RTE_CACHE_LINE_SIZE, socket);
 	if (c == NULL)
-		c = rte_zmalloc("pcpu_mempool_cache", sz, RTE_CACHE_LINE_SIZE);
+		c = pcpu_fault_rte_zmalloc("pcpu_mempool_cache", sz,
+			RTE_CACHE_LINE_SIZE);
 	if (c == NULL) {
 		MP_LOG(WARNING, "%s: no memory for lcore %u's cache: "
 			"it uses the shared stack", p->name, lcore_id);
@@ -382,8 +384,10 @@ pool_get_supply(struct pcpu_pool *p, struct rte_pcpu_mempool_cache *c,
 		if (p->rcu_reclaim == NULL || reclaimed ||
 		    pcpu_pool_rcu_pending(p) == 0)
 			break;
+		/* before the get fails: every put whose grace period is
+		 * over, not only max_reclaim_size of them */
 		pthread_mutex_unlock(&p->lock);
-		p->rcu_reclaim(p);
+		p->rcu_reclaim(p, PCPU_POOL_RECLAIM_ALL);
 		pthread_mutex_lock(&p->lock);
 		reclaimed = 1;
 	}
@@ -407,7 +411,7 @@ pool_get_slow(struct pcpu_pool *p, unsigned int lcore_id, void **objs,
 	int ret;
 
 	if (p->rcu_reclaim != NULL)
-		p->rcu_reclaim(p);
+		p->rcu_reclaim(p, p->dq_max_reclaim);
 	pthread_mutex_lock(&p->lock);
 	c = pool_cache_get(p, lcore_id);
 	why = pool_get_supply(p, c, n);

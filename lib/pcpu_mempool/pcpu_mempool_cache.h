@@ -65,9 +65,10 @@ struct pcpu_pool {
 	enum rte_pcpu_mempool_qsbr_mode rcu_mode;
 	struct rte_rcu_qsbr *rcu_v;     /**< NULL: puts are not deferred. */
 	struct rte_rcu_qsbr_dq *dq;     /**< DQ mode. */
-	/** DQ mode: returns the puts past their grace period to the shared
-	 * stack (pool lock NOT held). NULL without a defer queue. */
-	void (*rcu_reclaim)(struct pcpu_pool *p);
+	/** DQ mode: returns up to @p max puts past their grace period to
+	 * the shared stack (pool lock NOT held); PCPU_POOL_RECLAIM_ALL:
+	 * every one. NULL without a defer queue. */
+	void (*rcu_reclaim)(struct pcpu_pool *p, unsigned int max);
 
 	/* slow path, under lock */
 	pthread_mutex_t lock __rte_cache_aligned;
@@ -99,6 +100,9 @@ struct pcpu_pool {
 	TAILQ_ENTRY(pcpu_pool) next;
 	char name[RTE_PCPU_MEMPOOL_NAMESIZE];
 };
+
+/** rcu_reclaim() of every put whose grace period is over. */
+#define PCPU_POOL_RECLAIM_ALL UINT32_MAX
 
 /** The private pool behind a handle. */
 static inline struct pcpu_pool *

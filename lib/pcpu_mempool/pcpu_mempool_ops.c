@@ -65,6 +65,7 @@
 #include "rte_pcpu.h"
 #include "rte_pcpu_mempool_ops.h"
 #include "pcpu_alloc.h"
+#include "pcpu_fault.h"
 #include "pcpu_init.h"
 #include "pcpu_log.h"
 #include "pcpu_mempool_ops.h"
@@ -284,7 +285,7 @@ ops_alloc(struct rte_mempool *mp)
 	}
 	if (pcpu_init_ensure() != 0)
 		return -rte_errno;
-	p = rte_zmalloc_socket("pcpu_mempool_ops", sizeof(*p),
+	p = pcpu_fault_rte_zmalloc_socket("pcpu_mempool_ops", sizeof(*p),
 		RTE_CACHE_LINE_SIZE, mp->socket_id);
 	if (p == NULL) {
 		OPS_LOG(ERR, "pool %s: no memory for the driver data", mp->name);
@@ -310,8 +311,8 @@ ops_alloc(struct rte_mempool *mp)
 		rte_free(p);
 		return -ENAMETOOLONG;
 	}
-	p->ring = rte_ring_create(rg_name, rte_align32pow2(mp->size + 1),
-		mp->socket_id, rg_flags);
+	p->ring = pcpu_fault_rte_ring_create(rg_name,
+		rte_align32pow2(mp->size + 1), mp->socket_id, rg_flags);
 	if (p->ring == NULL) {
 		ret = -rte_errno;
 		OPS_LOG(ERR, "pool %s: cannot create its ring: %s", mp->name,
@@ -394,7 +395,7 @@ ops_free(struct rte_mempool *mp)
 	    !p->dead && p->nb_blocks != 0) {
 		/* quarantine: the memory stays allocated, the audit reports
 		 * it (the record leaves EAL memory: nobody else reads it) */
-		struct ops_pool *q = malloc(sizeof(*q));
+		struct ops_pool *q = pcpu_fault_malloc(sizeof(*q));
 
 		if (q != NULL) {
 			*q = *p;
@@ -471,7 +472,7 @@ ops_take_blocks(struct ops_pool *p, uint32_t n)
 	int err;
 
 	if (want > p->max_blocks) {
-		b = realloc(p->blocks, want * sizeof(*b));
+		b = pcpu_fault_realloc(p->blocks, want * sizeof(*b));
 		if (b == NULL) {
 			OPS_LOG(ERR, "pool %s: no memory for its block list",
 				p->name);

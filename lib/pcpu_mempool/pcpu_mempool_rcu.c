@@ -17,19 +17,26 @@
 
 #include <rte_errno.h>
 #include <rte_ring.h>
+#include <rte_ring_elem.h>
 
 #include "pcpu_asan.h"
+#include "pcpu_fault.h"
 #include "pcpu_mempool_rcu.h"
 
-/* Reclaim from the defer queue (the pool's rcu_reclaim). */
+/* Bytes of one defer-queue entry: DPDK's 64-bit token, then the element
+ * (one object pointer). */
+#define POOL_RCU_DQ_ENTRY (sizeof(uint64_t) + sizeof(void *))
+
+/* Reclaim up to @p max objects from the defer queue (the pool's
+ * rcu_reclaim): it stops at the first put whose grace period is not over,
+ * so PCPU_POOL_RECLAIM_ALL costs no more than the puts it returns. */
 static void
-pool_rcu_reclaim(struct pcpu_pool *p)
+pool_rcu_reclaim(struct pcpu_pool *p, unsigned int max)
 {
 	unsigned int freed, pending, avail;
 
 	if (pcpu_pool_rcu_pending(p) != 0)
-		rte_rcu_qsbr_dq_reclaim(p->dq, p->dq_max_reclaim, &freed,
-			&pending, &avail);
+		rte_rcu_qsbr_dq_reclaim(p->dq, max, &freed, &pending, &avail);
 }
 
 /* Defer-queue free callback: objects past their grace period. */
@@ -91,13 +98,63 @@ pcpu_pool_put_rcu(struct pcpu_pool *p, void * const *objs, unsigned int n)
 	return ret;
 }
 
+/* Name of the pool's defer queue, also the name of its ring. */
+static void
+pool_rcu_dq_name(const struct pcpu_pool *p, char *name, size_t len)
+{
+	snprintf(name, len, "pcpu_mp_%u", p->id);
+}
+
+/*
+ * Drop the entries left on the defer queue's ring; returns how many.
+ * DPDK 22.11's rte_rcu_qsbr_dq_create() names the ring after the queue
+ * and stores each entry as a 64-bit token followed by the element (here
+ * one object pointer).
+ */
+static unsigned int
+pool_rcu_dq_drop(const struct pcpu_pool *p)
+{
+	char name[RTE_RING_NAMESIZE];
+	uint8_t entries[32 * POOL_RCU_DQ_ENTRY];
+	unsigned int n, dropped = 0;
+	struct rte_ring *r;
+
+	pool_rcu_dq_name(p, name, sizeof(name));
+	r = rte_ring_lookup(name);
+	if (r == NULL)
+		return 0;
+	while ((n = rte_ring_dequeue_burst_elem(r, entries, POOL_RCU_DQ_ENTRY,
+			32, NULL)) != 0)
+		dropped += n;
+	return dropped;
+}
+
 void
 pcpu_pool_rcu_delete(struct pcpu_pool *p)
 {
+	unsigned int dropped;
+
 	if (p->dq == NULL)
 		return;
-	if (rte_rcu_qsbr_dq_delete(p->dq) != 0)
-		MP_LOG(WARNING, "%s: defer queue not empty at free", p->name);
+	if (rte_rcu_qsbr_dq_delete(p->dq) != 0) {
+		/*
+		 * A reader is still online, so some puts' grace periods are
+		 * not over and rte_rcu_qsbr_dq_delete() keeps the queue (its
+		 * ring and memory). Only rte_pcpu_cleanup() gets here with
+		 * puts waiting (rte_pcpu_mempool_free() refuses with EBUSY):
+		 * the library is going away, and the objects waiting are the
+		 * pool's, released with it. Drop the entries, then the queue
+		 * is empty and goes.
+		 */
+		dropped = pool_rcu_dq_drop(p);
+		if (rte_rcu_qsbr_dq_delete(p->dq) != 0) {
+			MP_LOG(ERR, "%s: cannot release the RCU defer queue: "
+				"its memory is lost", p->name);
+		} else {
+			MP_LOG(INFO, "%s: released with %u RCU puts still "
+				"waiting for readers", p->name, dropped);
+		}
+	}
 	p->dq = NULL;
 	p->rcu_reclaim = NULL;
 }
@@ -126,7 +183,7 @@ rte_pcpu_mempool_rcu_qsbr_add(struct rte_pcpu_mempool *mp,
 		return -1;
 	}
 	if (cfg->mode == RTE_PCPU_MEMPOOL_QSBR_MODE_DQ) {
-		snprintf(dq_name, sizeof(dq_name), "pcpu_mp_%u", p->id);
+		pool_rcu_dq_name(p, dq_name, sizeof(dq_name));
 		params.name = dq_name;
 		params.flags = 0; /* MT-safe */
 		params.size = cfg->dq_size != 0 ? cfg->dq_size : p->n;
@@ -137,7 +194,7 @@ rte_pcpu_mempool_rcu_qsbr_add(struct rte_pcpu_mempool *mp,
 		params.free_fn = pool_rcu_free;
 		params.p = p;
 		params.v = cfg->v;
-		p->dq = rte_rcu_qsbr_dq_create(&params);
+		p->dq = pcpu_fault_rte_rcu_qsbr_dq_create(&params);
 		if (p->dq == NULL) {
 			pthread_mutex_unlock(&p->lock);
 			MP_LOG(ERR, "%s: cannot create the defer queue: %s",

@@ -8,6 +8,8 @@
  *   /pcpu/info                  page size, unit stride, chunk size, limit,
  *                               lcores with memory
  *   /pcpu/stats                 every field of struct rte_pcpu_stats
+ *   /pcpu/audit                 rte_pcpu_audit() and every pool's
+ *                               rte_pcpu_mempool_audit(): the results
  *   /pcpu_mempool/list          pool names
  *   /pcpu_mempool/info,<name>   one pool: configuration, counts, budget,
  *                               statistics, per-lcore caches
@@ -20,12 +22,18 @@
  */
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_errno.h>
 #include <rte_telemetry.h>
 
 #include "rte_pcpu.h"
+#include "rte_pcpu_mempool.h"
+#include "pcpu_fault.h"
+#include "pcpu_init.h"
+#include "pcpu_log.h"
 #include "pcpu_mempool_audit.h"
 
 static int
@@ -110,6 +118,43 @@ tel_pcpu_stats(const char *cmd __rte_unused, const char *params __rte_unused,
 	return 0;
 }
 
+/* Audit of every pool, counted. */
+struct tel_audit {
+	unsigned int pools;
+	unsigned int failures;
+	char first[RTE_PCPU_MEMPOOL_NAMESIZE];
+};
+
+static void
+tel_audit_pool(struct rte_pcpu_mempool *mp, void *arg)
+{
+	struct tel_audit *a = arg;
+
+	a->pools++;
+	if (rte_pcpu_mempool_audit(mp) == 0)
+		return;
+	if (a->failures++ == 0)
+		snprintf(a->first, sizeof(a->first), "%s",
+			rte_pcpu_mempool_name(mp));
+}
+
+static int
+tel_pcpu_audit(const char *cmd __rte_unused, const char *params __rte_unused,
+		struct rte_tel_data *d)
+{
+	struct tel_audit a = { 0 };
+	int ret;
+
+	ret = rte_pcpu_audit() == 0 ? 0 : -rte_errno;
+	rte_pcpu_mempool_walk(tel_audit_pool, &a);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_int(d, "allocator", ret);
+	rte_tel_data_add_dict_u64(d, "pools", a.pools);
+	rte_tel_data_add_dict_u64(d, "pool_failures", a.failures);
+	rte_tel_data_add_dict_string(d, "first_failed_pool", a.first);
+	return 0;
+}
+
 static int
 tel_pool_list(const char *cmd __rte_unused, const char *params __rte_unused,
 		struct rte_tel_data *d)
@@ -129,14 +174,64 @@ tel_pool_info(const char *cmd __rte_unused, const char *params,
 	return pcpu_pool_tel_info(params, d);
 }
 
+static struct {
+	const char *cmd;
+	telemetry_cb fn;
+	const char *help;
+	int registered;
+} tel_cmds[] = {
+	{ "/pcpu/info", tel_pcpu_info,
+		"Percpu allocator configuration. Takes no parameters", 0 },
+	{ "/pcpu/stats", tel_pcpu_stats,
+		"Percpu allocator statistics. Takes no parameters", 0 },
+	{ "/pcpu/audit", tel_pcpu_audit,
+		"Audits of the percpu allocator and of every pool. Takes no "
+		"parameters", 0 },
+	{ "/pcpu_mempool/list", tel_pool_list,
+		"Names of the percpu pools. Takes no parameters", 0 },
+	{ "/pcpu_mempool/info", tel_pool_info,
+		"One percpu pool. Parameters: string pool name", 0 },
+};
+
+/*
+ * Register the commands not registered yet. Telemetry is not worth
+ * failing for: a command that cannot be registered is logged and tried
+ * again at the next rte_pcpu_init(). DPDK 22.11 cannot unregister a
+ * command, nor refuses one registered twice: each goes in once.
+ * Single-threaded: constructors, and rte_pcpu_init() under its lock.
+ */
+static void
+tel_register(void)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < RTE_DIM(tel_cmds); i++) {
+		if (tel_cmds[i].registered)
+			continue;
+		ret = pcpu_fault_rte_telemetry_register_cmd(tel_cmds[i].cmd,
+			tel_cmds[i].fn, tel_cmds[i].help);
+		if (ret == 0)
+			tel_cmds[i].registered = 1;
+		else
+			PCPU_LOG(WARNING, "telemetry command %s not registered: "
+				"%s (tried again at the next rte_pcpu_init())",
+				tel_cmds[i].cmd, strerror(-ret));
+	}
+}
+
+static int
+tel_layer_init(void)
+{
+	tel_register();
+	return 0;
+}
+
+PCPU_INIT_LAYER(tel_layer, "telemetry", tel_layer_init, NULL)
+
+/* In a constructor, as DPDK's libraries do: the commands exist as soon as
+ * the application is linked with the library. */
 RTE_INIT(pcpu_telemetry_init)
 {
-	rte_telemetry_register_cmd("/pcpu/info", tel_pcpu_info,
-		"Percpu allocator configuration. Takes no parameters");
-	rte_telemetry_register_cmd("/pcpu/stats", tel_pcpu_stats,
-		"Percpu allocator statistics. Takes no parameters");
-	rte_telemetry_register_cmd("/pcpu_mempool/list", tel_pool_list,
-		"Names of the percpu pools. Takes no parameters");
-	rte_telemetry_register_cmd("/pcpu_mempool/info", tel_pool_info,
-		"One percpu pool. Parameters: string pool name");
+	tel_register();
 }

@@ -193,8 +193,10 @@ struct rte_pcpu_stats {
  *   Configuration, or NULL for all defaults.
  * @return
  *   0 on success; -1 with rte_errno set: EALREADY (already set up),
- *   EINVAL (bad configuration, or EAL not initialised), ENOMEM (the
- *   address space could not be reserved).
+ *   EINVAL (bad configuration, or EAL not initialised or already cleaned
+ *   up with rte_eal_cleanup()), ENOMEM (the address space could not be
+ *   reserved, or memory for the allocator's metadata or its lcore
+ *   callback could not be allocated).
  *
  * Thread-safety: MT-safe, but call it before other threads allocate.
  */
@@ -205,9 +207,11 @@ int rte_pcpu_init(const struct rte_pcpu_conf *conf);
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
  *
- * Release everything: all chunks, the reserved area, the lcore callback.
- * Live handles become invalid (a warning gives their number). Call it
- * before rte_eal_cleanup().
+ * Release everything: all chunks, the reserved area, the lcore callback,
+ * the lcore caches, and every pool with what it holds. Live handles
+ * become invalid (a warning gives their number). Call it before
+ * rte_eal_cleanup(): pools and lcore caches live in EAL memory. After
+ * rte_eal_cleanup() the library cannot be set up again (EINVAL).
  *
  * @return
  *   0 on success; -1 with rte_errno = EALREADY if not set up.
@@ -235,10 +239,10 @@ int rte_pcpu_cleanup(void);
  *   below 8 are raised to 8.
  * @return
  *   The handle, or NULL with rte_errno set: EINVAL (size 0 or above
- *   RTE_PCPU_MAX_SIZE, bad align, EAL not initialised), ENOMEM (the
- *   populated-bytes limit is reached, the system has no memory, or the
- *   reserved address space has no room: for a span, no run of free
- *   chunks long enough).
+ *   RTE_PCPU_MAX_SIZE, bad align, EAL not initialised or already cleaned
+ *   up), ENOMEM (the populated-bytes limit is reached, the system has no
+ *   memory, or the reserved address space has no room: for a span, no
+ *   run of free chunks long enough).
  *
  * Thread-safety: MT-safe, from any thread, including unregistered ones.
  * Allocating or freeing a span takes the allocator's population mutex and

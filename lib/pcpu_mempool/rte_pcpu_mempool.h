@@ -40,7 +40,8 @@
  * Objects are allocated from the percpu allocator on demand (a cache miss
  * allocates what it needs plus a refill) up to @c n, and go back to it
  * only when the pool is freed (or at rte_pcpu_cleanup(), which frees every
- * pool).
+ * pool with everything it holds: its objects, its caches and its RCU defer
+ * queue, even with puts still waiting for a reader that is online).
  */
 
 #include <errno.h>
@@ -162,7 +163,8 @@ struct rte_pcpu_mempool_stats {
  *   ENAMETOOLONG (name of RTE_PCPU_MEMPOOL_NAMESIZE characters or more),
  *   EEXIST (name in use), ENOMEM (no memory, or RTE_PCPU_MEMPOOL_F_PREFILL
  *   could not allocate n objects within the budget or the allocator's
- *   limit). Errors of rte_pcpu_init() when the allocator was not set up.
+ *   limit), EINVAL also when EAL is not initialised or was cleaned up.
+ *   Errors of rte_pcpu_init() when the allocator was not set up.
  *
  * Objects are aligned naturally (the largest power of two dividing
  * elt_size rounded up to 8, at most 64). The first pool sets the allocator
@@ -428,10 +430,11 @@ const char *rte_pcpu_mempool_name(const struct rte_pcpu_mempool *mp);
  * DQ mode: a put enqueues the object on an rte_rcu_qsbr defer queue
  * (rte_rcu_qsbr_dq_create(), @c dq_size entries, default @c n so it never
  * fills; when a smaller queue is full the put waits for a grace period).
- * Objects come back to the shared stack when reclaimed: on puts once
- * @c trigger_reclaim_limit objects wait (0: on every put), up to
- * @c max_reclaim_size at a time (0: all), on every get that misses its
- * cache, before a get fails, and before rte_pcpu_mempool_free().
+ * Objects come back to the shared stack when reclaimed: up to
+ * @c max_reclaim_size at a time (0: all) on puts once
+ * @c trigger_reclaim_limit objects wait (0: on every put) and on every
+ * get that misses its cache; every put whose grace period is over before
+ * a get fails and in rte_pcpu_mempool_free().
  * SYNC mode: a put calls rte_rcu_qsbr_synchronize() first.
  * Either way objects waiting count as in use.
  *

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+/*
+ * pcpu_eal_cleanup_test: the API called after rte_eal_cleanup() fails
+ * with the documented errors instead of crashing in EAL memory that is
+ * gone. Its own program: nothing of EAL works after the cleanup.
+ *
+ *   pcpu_eal_cleanup_test [--fresh] EAL-ARGS...
+ *
+ * Without --fresh, the library is used (allocations, a pool) and cleaned
+ * up before rte_eal_cleanup(); with it, the first call into the library
+ * comes after rte_eal_cleanup(). EAL must keep its configuration in the
+ * runtime directory (the default: neither --in-memory nor --no-shconf,
+ * where rte_eal_cleanup() leaves EAL's memory mapped or cannot be told).
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+
+#include <rte_pcpu.h>
+#include <rte_pcpu_mempool.h>
+
+static unsigned int passed, failed;
+
+#define CHECK(cond, what) do { \
+	if (!(cond)) { \
+		printf("FAIL %s:%d: %s (rte_errno %d: %s)\n", __FILE__, \
+			__LINE__, what, rte_errno, rte_strerror(rte_errno)); \
+		failed++; \
+	} else { \
+		printf("ok   %s\n", what); \
+		passed++; \
+	} \
+} while (0)
+
+/* Use everything once, then take the library down before EAL. */
+static void
+use_library(void)
+{
+	struct rte_pcpu_mempool *mp;
+	uint64_t *h;
+	void *obj;
+
+	h = rte_pcpu_alloc(16, 0);
+	CHECK(h != NULL, "alloc while EAL is up");
+	*RTE_PCPU(h) = 1;
+	CHECK(rte_pcpu_free(h) == 0, "free while EAL is up");
+	mp = rte_pcpu_mempool_create("eal_cleanup", 8, 16, 4, 0, NULL, NULL, 0);
+	CHECK(mp != NULL, "pool create while EAL is up");
+	if (mp != NULL) {
+		CHECK(rte_pcpu_mempool_get(mp, &obj) == 0 &&
+			rte_pcpu_mempool_put(mp, obj) == 0, "pool get and put");
+		CHECK(rte_pcpu_mempool_free(mp) == 0, "pool free");
+	}
+	CHECK(rte_pcpu_cleanup() == 0, "rte_pcpu_cleanup before rte_eal_cleanup");
+}
+
+int
+main(int argc, char **argv)
+{
+	struct rte_pcpu_stats st;
+	int fresh = 0, ret;
+	uint64_t x = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1 && strcmp(argv[1], "--fresh") == 0) {
+		fresh = 1;
+		argv[1] = argv[0];
+		argc--;
+		argv++;
+	}
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		printf("rte_eal_init: %s\n", rte_strerror(rte_errno));
+		return 1;
+	}
+	if (!fresh)
+		use_library();
+	CHECK(rte_eal_cleanup() == 0, "rte_eal_cleanup");
+
+	rte_errno = 0;
+	CHECK(rte_pcpu_init(NULL) == -1 && rte_errno == EINVAL,
+		"init after rte_eal_cleanup: EINVAL");
+	rte_errno = 0;
+	CHECK(rte_pcpu_alloc(16, 0) == NULL && rte_errno == EINVAL,
+		"alloc after rte_eal_cleanup: EINVAL");
+	rte_errno = 0;
+	CHECK(rte_pcpu_mempool_create("after", 8, 16, 4, 0, NULL, NULL, 0) ==
+		NULL && rte_errno == EINVAL,
+		"pool create after rte_eal_cleanup: EINVAL");
+	rte_errno = 0;
+	CHECK(rte_pcpu_free(&x) == -1 && rte_errno == EINVAL,
+		"free of a non-handle after rte_eal_cleanup: EINVAL");
+	CHECK(rte_pcpu_free(NULL) == 0, "free(NULL): no-op");
+	rte_errno = 0;
+	CHECK(rte_pcpu_reclaim() == -1 && rte_errno == EALREADY,
+		"reclaim: EALREADY (not set up)");
+	rte_errno = 0;
+	CHECK(rte_pcpu_cleanup() == -1 && rte_errno == EALREADY,
+		"cleanup: EALREADY (not set up)");
+	memset(&st, 0xff, sizeof(st));
+	CHECK(rte_pcpu_stats_get(&st) == 0 && st.nr_alloc == 0 &&
+		st.populated_bytes == 0, "stats: zero");
+	CHECK(rte_pcpu_audit() == 0, "audit: clean");
+	CHECK(rte_pcpu_mempool_lookup("eal_cleanup") == NULL,
+		"no pool left");
+	printf("%u passed, %u failed\n", passed, failed);
+	return failed == 0 ? 0 : 1;
+}

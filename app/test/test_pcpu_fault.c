@@ -1,0 +1,1301 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+/*
+ * pcpu_fault_sweep: every failure point of the library (pcpu_fault.h)
+ * made to fail in turn, call by call, as SQLite's malloc and I/O error
+ * tests do. Built only with -Dfault_injection=true, linked with the static
+ * library (the control functions are internal); devtools/fault-sweep.sh
+ * builds it with AddressSanitizer and runs it (make fault-sweep).
+ *
+ *   pcpu_fault_sweep [EAL args] [-- [-s SCENARIO]... [-v]]
+ *
+ * For each scenario and each failure point, for N = 1, 2, ...: set the
+ * library up (with no fault), make call N of the point fail, run the
+ * scenario, take everything down; until call N is never reached, which
+ * means the scenario passed with no fault left to inject. In each run:
+ *
+ * - an operation that fails must fail with one of its documented errors
+ *   (rte_errno), because of the injected fault, with a WARNING or ERR
+ *   line of the library's log; then rte_pcpu_audit() and the audits of
+ *   the scenario's pools must be clean, and the same operation, run
+ *   again with the fault cleared, must succeed;
+ * - a fault that no operation reports (the library worked around it)
+ *   must leave the audits clean too;
+ * - once the library is taken down, EAL's heap (blocks, bytes,
+ *   memzones), the address space the library maps and the C heap
+ *   (AddressSanitizer's count of allocated bytes) are back where they
+ *   were, so nothing leaked; LeakSanitizer checks the C heap again at
+ *   exit.
+ *
+ * A run that breaks a rule prints why, with the library's log of the run.
+ * At the end a table says how many calls of each point each scenario
+ * made (each of which was made to fail once); the exit status is 0 when
+ * no run broke a rule.
+ *
+ * A scenario is one line of sweep_scenarios[]: a set-up run without
+ * faults and a body run with one. Faults at process start (telemetry
+ * registration in a constructor) are injected in child processes through
+ * PCPU_FAULT_ARM (the "startup" scenario).
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_malloc.h>
+#include <rte_mempool.h>
+#include <rte_memzone.h>
+#include <rte_pause.h>
+#include <rte_rcu_qsbr.h>
+
+#include <rte_pcpu.h>
+#include <rte_pcpu_mempool.h>
+#include <rte_pcpu_mempool_ops.h>
+
+#include "pcpu_fault.h"
+
+/* AddressSanitizer's count of bytes the program holds (weak: absent
+ * without ASan, then mallinfo2() counts glibc's heap) */
+size_t __sanitizer_get_current_allocated_bytes(void) __attribute__((weak));
+
+#define SWEEP_MAX_HELD 2048
+#define SWEEP_MAX_POOLS 4
+#define SWEEP_POOL_OBJS 64
+#define SWEEP_MAX_N 100000
+#define SWEEP_LOG_SIZE (64 * 1024)
+
+/* What a scenario holds; sweep_teardown() gives it all back. */
+struct sweep_ctx {
+	const char *scenario;
+	enum pcpu_fault_point point;
+	uint64_t nth;               /* 0: no fault (the census) */
+	void *held[SWEEP_MAX_HELD]; /* rte_pcpu_alloc() handles */
+	unsigned int nb_held;
+	struct rte_pcpu_mempool *pools[SWEEP_MAX_POOLS];
+	void *pool_objs[SWEEP_MAX_POOLS][SWEEP_POOL_OBJS];
+	unsigned int nb_pool_objs[SWEEP_MAX_POOLS];
+	unsigned int nb_pools;
+	struct rte_mempool *mempool;  /* of the "pcpu" mempool ops */
+	unsigned int reader;        /* lcore of an online RCU reader, or
+				     * RTE_MAX_LCORE */
+	unsigned int failed_ops;    /* operations that failed and worked
+				     * again */
+	int fired;                  /* the fault was injected */
+	int violation;
+	char why[512];
+};
+
+/* Totals of the sweep. */
+static struct {
+	uint64_t runs;
+	uint64_t injected;          /* runs whose fault fired */
+	uint64_t reported;          /* ... and failed an operation */
+	uint64_t absorbed;          /* ... and the library worked around */
+	uint64_t violations;
+	uint64_t map_leaks_logged;  /* munmap failures: address space kept */
+	uint64_t calls[32][PCPU_FAULT_NB]; /* [scenario][point] */
+	unsigned int warnings[32];  /* log lines of the body without a
+				     * fault */
+} sweep;
+
+static struct rte_pcpu_conf sweep_conf;
+static struct rte_rcu_qsbr *sweep_qsbr;
+static int sweep_verbose;
+
+/* ---------------------------------------------------------------------- */
+/* The library's log of one run, in a fixed buffer (no allocation). */
+
+static struct {
+	char buf[SWEEP_LOG_SIZE];
+	size_t len;
+	unsigned int warnings;      /* WARNING or worse, from the library */
+	int pcpu_type;
+	FILE *stream;
+} sweep_log;
+
+static ssize_t
+sweep_log_write(void *c __rte_unused, const char *data, size_t size)
+{
+	size_t room = sizeof(sweep_log.buf) - 1 - sweep_log.len;
+
+	if ((uint32_t)rte_log_cur_msg_logtype() == (uint32_t)sweep_log.pcpu_type &&
+	    rte_log_cur_msg_loglevel() <= (int)RTE_LOG_WARNING)
+		sweep_log.warnings++;
+	memcpy(sweep_log.buf + sweep_log.len, data, RTE_MIN(size, room));
+	sweep_log.len += RTE_MIN(size, room);
+	sweep_log.buf[sweep_log.len] = '\0';
+	return (ssize_t)size;
+}
+
+static void
+sweep_log_clear(void)
+{
+	sweep_log.len = 0;
+	sweep_log.buf[0] = '\0';
+	sweep_log.warnings = 0;
+}
+
+static int
+sweep_log_start(void)
+{
+	cookie_io_functions_t io = { .write = sweep_log_write };
+
+	sweep_log.pcpu_type = rte_log_register("lib.pcpu_mempool");
+	sweep_log.stream = fopencookie(NULL, "w", io);
+	if (sweep_log.stream == NULL)
+		return -1;
+	setvbuf(sweep_log.stream, NULL, _IONBF, 0);
+	rte_openlog_stream(sweep_log.stream);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* What is held: EAL memory, mappings, the C heap. */
+
+struct sweep_usage {
+	uint64_t eal_blocks;
+	uint64_t eal_bytes;
+	unsigned int memzones;
+	int64_t mapped;
+	size_t heap;
+};
+
+static void
+count_memzone(const struct rte_memzone *mz __rte_unused, void *arg)
+{
+	(*(unsigned int *)arg)++;
+}
+
+static void
+sweep_usage_get(struct sweep_usage *u)
+{
+	struct rte_malloc_socket_stats s;
+	unsigned int i;
+
+	memset(u, 0, sizeof(*u));
+	for (i = 0; i < rte_socket_count(); i++) {
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i),
+				&s) != 0)
+			continue;
+		u->eal_blocks += s.alloc_count;
+		u->eal_bytes += s.heap_allocsz_bytes;
+	}
+	rte_memzone_walk(count_memzone, &u->memzones);
+	u->mapped = pcpu_fault_mapped_bytes();
+	if (__sanitizer_get_current_allocated_bytes != NULL)
+		u->heap = __sanitizer_get_current_allocated_bytes();
+	else
+		u->heap = mallinfo2().uordblks;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Rules. */
+
+static int __rte_format_printf(2, 3)
+sweep_violation(struct sweep_ctx *x, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (x->violation)
+		return -1;
+	x->violation = 1;
+	va_start(ap, fmt);
+	vsnprintf(x->why, sizeof(x->why), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int
+sweep_fired(const struct sweep_ctx *x)
+{
+	return x->nth != 0 && pcpu_fault_fired(x->point) != 0;
+}
+
+/* The allocator's and every pool's audit. */
+static int
+sweep_audit(struct sweep_ctx *x, const char *when)
+{
+	unsigned int i;
+
+	if (rte_pcpu_audit() != 0)
+		return sweep_violation(x, "%s: rte_pcpu_audit() failed", when);
+	for (i = 0; i < x->nb_pools; i++)
+		if (x->pools[i] != NULL &&
+		    rte_pcpu_mempool_audit(x->pools[i]) != 0)
+			return sweep_violation(x, "%s: audit of pool %s failed",
+				when, rte_pcpu_mempool_name(x->pools[i]));
+	return 0;
+}
+
+/*
+ * Operation @p name failed with rte_errno @p err: check the rules, clear
+ * the fault, audit. 0 lets the operation run again.
+ */
+static int
+sweep_op_failed(struct sweep_ctx *x, const char *name, int err,
+		const int *documented)
+{
+	unsigned int i;
+
+	if (!sweep_fired(x))
+		return sweep_violation(x, "%s failed with no fault injected: "
+			"%s", name, rte_strerror(err));
+	for (i = 0; documented[i] != 0; i++)
+		if (documented[i] == err)
+			break;
+	x->fired = 1;
+	if (documented[i] == 0)
+		return sweep_violation(x, "%s failed with rte_errno %d (%s), "
+			"not a documented error", name, err, rte_strerror(err));
+	if (sweep_log.warnings == 0)
+		return sweep_violation(x, "%s failed (%s) without a WARNING or "
+			"ERR line in the log", name, rte_strerror(err));
+	pcpu_fault_arm(x->point, 0);
+	x->failed_ops++;
+	return sweep_audit(x, name);
+}
+
+/*
+ * One operation of a scenario: @p stmt, after which @p ok tells whether it
+ * worked; the documented errors follow. On failure the rules are checked
+ * and the operation runs again with the fault cleared: it must work.
+ */
+#define OP(x, name, stmt, ok, ...) do {					\
+	static const int op_errs_[] = { __VA_ARGS__, 0 };		\
+	rte_errno = 0;							\
+	stmt;								\
+	if (!(ok)) {							\
+		if (sweep_op_failed(x, name, rte_errno, op_errs_) != 0)	\
+			return -1;					\
+		rte_errno = 0;						\
+		stmt;							\
+		if (!(ok))						\
+			return sweep_violation(x, "%s failed again with " \
+				"the fault cleared: %s", name,		\
+				rte_strerror(rte_errno));		\
+	}								\
+} while (0)
+
+/* A check that is not an operation (a value read back). */
+#define CHECK(x, cond, ...) do {					\
+	if (!(cond))							\
+		return sweep_violation(x, __VA_ARGS__);			\
+} while (0)
+
+/* ---------------------------------------------------------------------- */
+/* Helpers of the scenarios. */
+
+/* The audits in the body of a scenario: a pool's audit needs memory for
+ * its check, so it is an operation like any other (ENOMEM). */
+static int
+audit_op(struct sweep_ctx *x, const char *when)
+{
+	unsigned int i;
+	int ret;
+
+	CHECK(x, rte_pcpu_audit() == 0, "%s: rte_pcpu_audit() failed", when);
+	for (i = 0; i < x->nb_pools; i++)
+		if (x->pools[i] != NULL)
+			OP(x, "rte_pcpu_mempool_audit",
+				ret = rte_pcpu_mempool_audit(x->pools[i]),
+				ret == 0, ENOMEM);
+	return 0;
+}
+
+static int
+hold(struct sweep_ctx *x, void *h)
+{
+	if (x->nb_held == SWEEP_MAX_HELD)
+		return sweep_violation(x, "scenario holds too many objects");
+	x->held[x->nb_held++] = h;
+	return 0;
+}
+
+/* Allocate @p n objects of @p size, write every lcore's copy. */
+static int
+alloc_some(struct sweep_ctx *x, size_t size, size_t align, unsigned int n)
+{
+	unsigned int i, l;
+	uint8_t *h, *v;
+
+	for (i = 0; i < n; i++) {
+		OP(x, "rte_pcpu_alloc", h = rte_pcpu_alloc(size, align),
+			h != NULL, ENOMEM);
+		RTE_PCPU_FOREACH(l, v, h) {
+			CHECK(x, v[0] == 0 && v[size - 1] == 0,
+				"object of %zu bytes not zero on lcore %u",
+				size, l);
+			v[0] = (uint8_t)l;
+			v[size - 1] = 0xa5;
+		}
+		if (hold(x, h) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Free the held objects from @p first on, newest first. */
+static int
+free_from(struct sweep_ctx *x, unsigned int first)
+{
+	while (x->nb_held > first) {
+		void *h = x->held[--x->nb_held];
+
+		CHECK(x, rte_pcpu_free(h) == 0, "rte_pcpu_free(%p): %s", h,
+			rte_strerror(rte_errno));
+	}
+	return 0;
+}
+
+static int
+sweep_init(struct sweep_ctx *x, const struct rte_pcpu_conf *conf)
+{
+	OP(x, "rte_pcpu_init", , rte_pcpu_init(conf) == 0, ENOMEM);
+	return 0;
+}
+
+/* A pool the context holds; its index in *idx. */
+static int
+pool_create(struct sweep_ctx *x, const char *name, unsigned int n,
+		size_t elt_size, unsigned int cache, rte_pcpu_mempool_obj_cb_t *init,
+		unsigned int flags, unsigned int *idx)
+{
+	struct rte_pcpu_mempool *mp;
+
+	if (x->nb_pools == SWEEP_MAX_POOLS)
+		return sweep_violation(x, "too many pools");
+	OP(x, "rte_pcpu_mempool_create", mp = rte_pcpu_mempool_create(name, n,
+		elt_size, cache, 0, init, NULL, flags), mp != NULL, ENOMEM);
+	*idx = x->nb_pools;
+	x->pools[x->nb_pools++] = mp;
+	return 0;
+}
+
+static int
+pool_get(struct sweep_ctx *x, unsigned int idx, unsigned int n)
+{
+	struct rte_pcpu_mempool *mp = x->pools[idx];
+	void **dst = &x->pool_objs[idx][x->nb_pool_objs[idx]];
+	int ret;
+
+	if (x->nb_pool_objs[idx] + n > SWEEP_POOL_OBJS)
+		return sweep_violation(x, "too many pool objects");
+	OP(x, "rte_pcpu_mempool_get_bulk",
+		ret = rte_pcpu_mempool_get_bulk(mp, dst, n), ret == 0, ENOMEM);
+	x->nb_pool_objs[idx] += n;
+	return 0;
+}
+
+static int
+pool_put(struct sweep_ctx *x, unsigned int idx, unsigned int n)
+{
+	struct rte_pcpu_mempool *mp = x->pools[idx];
+
+	n = RTE_MIN(n, x->nb_pool_objs[idx]);
+	if (n == 0)
+		return 0;
+	x->nb_pool_objs[idx] -= n;
+	CHECK(x, rte_pcpu_mempool_put_bulk(mp,
+		&x->pool_objs[idx][x->nb_pool_objs[idx]], n) == 0,
+		"put_bulk: %s", rte_strerror(rte_errno));
+	return 0;
+}
+
+static int
+pool_free(struct sweep_ctx *x, unsigned int idx)
+{
+	if (pool_put(x, idx, SWEEP_POOL_OBJS) != 0)
+		return -1;
+	CHECK(x, rte_pcpu_mempool_free(x->pools[idx]) == 0,
+		"rte_pcpu_mempool_free(%s): %s",
+		rte_pcpu_mempool_name(x->pools[idx]), rte_strerror(rte_errno));
+	x->pools[idx] = NULL;
+	return 0;
+}
+
+/* obj_init: a mark in every copy, checked by pool_check_marks() */
+static void
+mark_init(struct rte_pcpu_mempool *mp __rte_unused, void *arg __rte_unused,
+		void *obj, unsigned int lcore_id)
+{
+	*(uint64_t *)obj = 0x5eed0000 + lcore_id;
+}
+
+static int
+pool_check_marks(struct sweep_ctx *x, unsigned int idx)
+{
+	unsigned int i, l;
+	uint64_t *v;
+
+	for (i = 0; i < x->nb_pool_objs[idx]; i++)
+		RTE_PCPU_FOREACH(l, v, (uint64_t *)x->pool_objs[idx][i])
+			CHECK(x, *v == 0x5eed0000 + l, "pool object %p: lcore "
+				"%u's copy not initialised (%#" PRIx64 ")",
+				x->pool_objs[idx][i], l, *v);
+	return 0;
+}
+
+/* Run @p fn on the first worker lcore (skipped without one). */
+static int
+on_worker(struct sweep_ctx *x, lcore_function_t *fn)
+{
+	unsigned int l = rte_get_next_lcore(-1, 1, 0);
+
+	if (l >= RTE_MAX_LCORE)
+		return 0;
+	if (rte_eal_remote_launch(fn, x, l) != 0)
+		return sweep_violation(x, "remote launch on lcore %u", l);
+	return rte_eal_wait_lcore(l) == 0 ? 0 : -1;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Scenarios. */
+
+static int
+setup_init(struct sweep_ctx *x)
+{
+	return sweep_init(x, &sweep_conf);
+}
+
+/* Set-up: the library, and the main lcore's cache of every class. */
+static int
+setup_warm(struct sweep_ctx *x)
+{
+	if (setup_init(x) != 0 || alloc_some(x, 8, 0, 1) != 0)
+		return -1;
+	return free_from(x, 0);
+}
+
+/* rte_pcpu_init(), then the first allocations set up the lcore's caches. */
+static int
+run_init(struct sweep_ctx *x)
+{
+	if (sweep_init(x, &sweep_conf) != 0 || alloc_some(x, 16, 0, 4) != 0)
+		return -1;
+	return free_from(x, 0);
+}
+
+/* Cached sizes: refills that create and populate chunks, flushes. */
+static int
+run_alloc_small(struct sweep_ctx *x)
+{
+	static const size_t sizes[] = { 8, 24, 64, 200, 512 };
+	unsigned int i;
+
+	/* over 512 KiB per lcore: more than the first chunk */
+	for (i = 0; i < RTE_DIM(sizes); i++)
+		if (alloc_some(x, sizes[i], 0, 100) != 0)
+			return -1;
+	if (alloc_some(x, 512, 0, 1000) != 0)
+		return -1;
+	if (free_from(x, x->nb_held / 2) != 0 ||
+	    alloc_some(x, 48, 0, 16) != 0 || free_from(x, 0) != 0)
+		return -1;
+	CHECK(x, rte_pcpu_cache_flush() >= 0, "cache flush: %s",
+		rte_strerror(rte_errno));
+	return 0;
+}
+
+/* Sizes the chunk allocator serves directly, up to the largest chunk
+ * object and the largest alignment: several chunks. */
+static int
+run_alloc_large(struct sweep_ctx *x)
+{
+	if (alloc_some(x, 1000, 0, 8) != 0 ||
+	    alloc_some(x, 4104, RTE_PCPU_MAX_ALIGN, 4) != 0 ||
+	    alloc_some(x, 64 * 1024, 0, 3) != 0 ||
+	    alloc_some(x, RTE_PCPU_CHUNK_OBJ_MAX_SIZE, 0, 5) != 0)
+		return -1;
+	return free_from(x, 0);
+}
+
+/* Spans: objects of one and of several whole chunks. */
+static int
+run_alloc_span(struct sweep_ctx *x)
+{
+	if (alloc_some(x, RTE_PCPU_CHUNK_OBJ_MAX_SIZE + 8, 0, 2) != 0 ||
+	    alloc_some(x, (1u << 20) + 4096, RTE_PCPU_MAX_ALIGN, 2) != 0 ||
+	    alloc_some(x, 3u << 20, 0, 2) != 0 || free_from(x, 2) != 0 ||
+	    alloc_some(x, 2u << 20, 0, 1) != 0)
+		return -1;
+	return free_from(x, 0);
+}
+
+/* Set-up: chunks with pages to give back. */
+static int
+setup_reclaim(struct sweep_ctx *x)
+{
+	if (setup_warm(x) != 0 || alloc_some(x, 64 * 1024, 0, 12) != 0 ||
+	    alloc_some(x, 100, 0, 40) != 0)
+		return -1;
+	if (free_from(x, 0) != 0)
+		return -1;
+	CHECK(x, rte_pcpu_cache_flush() >= 0, "flush");
+	return 0;
+}
+
+/* Depopulation and destruction of chunks, then population again. */
+static int
+run_reclaim(struct sweep_ctx *x)
+{
+	CHECK(x, rte_pcpu_reclaim() >= 0, "rte_pcpu_reclaim: %s",
+		rte_strerror(rte_errno));
+	if (alloc_some(x, 64 * 1024, 0, 6) != 0 || free_from(x, 0) != 0)
+		return -1;
+	CHECK(x, rte_pcpu_reclaim() >= 0, "rte_pcpu_reclaim: %s",
+		rte_strerror(rte_errno));
+	return 0;
+}
+
+static int
+setup_huge(struct sweep_ctx *x)
+{
+	struct rte_pcpu_conf conf = sweep_conf;
+
+	conf.page_policy = RTE_PCPU_PAGE_HUGE;
+	conf.chunk_size = 2u << 20;
+	return sweep_init(x, &conf);
+}
+
+/* 2 MiB pages: population maps hugepages, reclaim unmaps them. */
+static int
+run_alloc_huge(struct sweep_ctx *x)
+{
+	if (alloc_some(x, RTE_PCPU_CHUNK_OBJ_MAX_SIZE, 0, 10) != 0 ||
+	    alloc_some(x, 40, 0, 8) != 0 || alloc_some(x, 3u << 20, 0, 1) != 0 ||
+	    free_from(x, 0) != 0)
+		return -1;
+	CHECK(x, rte_pcpu_cache_flush() >= 0, "flush");
+	CHECK(x, rte_pcpu_reclaim() >= 0, "reclaim");
+	return 0;
+}
+
+static int
+worker_pool_use(void *arg)
+{
+	struct sweep_ctx *x = arg;
+	void *o[6];
+	int ret;
+
+	/* this lcore's cache parks objects for the main lcore to steal */
+	OP(x, "rte_pcpu_mempool_get_bulk (worker)",
+		ret = rte_pcpu_mempool_get_bulk(x->pools[0], o, RTE_DIM(o)),
+		ret == 0, ENOMEM);
+	CHECK(x, rte_pcpu_mempool_put_bulk(x->pools[0], o, RTE_DIM(o)) == 0,
+		"worker put");
+	return 0;
+}
+
+/* A pool with lcore caches: growth, refills, another lcore's cache,
+ * stealing from it, free. */
+static int
+run_pool_cache(struct sweep_ctx *x)
+{
+	unsigned int p;
+
+	if (pool_create(x, "sweep_cache", 48, 24, 8, NULL, 0, &p) != 0 ||
+	    pool_get(x, p, 10) != 0 || pool_put(x, p, 10) != 0 ||
+	    on_worker(x, worker_pool_use) != 0 ||
+	    pool_get(x, p, 48) != 0 || audit_op(x, "pool in use") != 0)
+		return -1;
+	return pool_free(x, p);
+}
+
+/* Pools without caches: debug table, prefill, obj_init. */
+static int
+run_pool_nocache(struct sweep_ctx *x)
+{
+	unsigned int p, q;
+
+	if (pool_create(x, "sweep_debug", 32, 40, 0, NULL,
+			RTE_PCPU_MEMPOOL_F_DEBUG, &p) != 0 ||
+	    pool_get(x, p, 20) != 0 || pool_put(x, p, 5) != 0 ||
+	    pool_create(x, "sweep_prefill", 16, 16, 4, mark_init,
+			RTE_PCPU_MEMPOOL_F_PREFILL, &q) != 0 ||
+	    pool_get(x, q, 16) != 0 || pool_check_marks(x, q) != 0 ||
+	    audit_op(x, "pools in use") != 0)
+		return -1;
+	if (pool_free(x, p) != 0 || pool_free(x, q) != 0)
+		return -1;
+	return 0;
+}
+
+static int
+pool_rcu(struct sweep_ctx *x, enum rte_pcpu_mempool_qsbr_mode mode)
+{
+	struct rte_pcpu_mempool_rcu_config cfg = { 0 };
+	unsigned int p;
+	int ret;
+
+	if (pool_create(x, "sweep_rcu", 24, 16, 4, NULL, 0, &p) != 0)
+		return -1;
+	cfg.v = sweep_qsbr;
+	cfg.mode = mode;
+	cfg.max_reclaim_size = 4;
+	OP(x, "rte_pcpu_mempool_rcu_qsbr_add",
+		ret = rte_pcpu_mempool_rcu_qsbr_add(x->pools[p], &cfg),
+		ret == 0, ENOMEM);
+	/* no reader online: every grace period ends at once */
+	if (pool_get(x, p, 24) != 0 || pool_put(x, p, 24) != 0 ||
+	    pool_get(x, p, 24) != 0 || pool_put(x, p, 12) != 0 ||
+	    audit_op(x, "RCU pool in use") != 0)
+		return -1;
+	return pool_free(x, p);
+}
+
+static int
+run_pool_rcu_dq(struct sweep_ctx *x)
+{
+	return pool_rcu(x, RTE_PCPU_MEMPOOL_QSBR_MODE_DQ);
+}
+
+static int
+run_pool_rcu_sync(struct sweep_ctx *x)
+{
+	return pool_rcu(x, RTE_PCPU_MEMPOOL_QSBR_MODE_SYNC);
+}
+
+/* A stock rte_mempool with the "pcpu" ops: create (the driver's data, its
+ * ring, the percpu blocks of populate: over 400 KiB per lcore, new chunk
+ * pages), get and put, free. */
+static int
+run_mempool_ops(struct sweep_ctx *x)
+{
+	void *o[16];
+
+	OP(x, "rte_pcpu_mempool_ops_create",
+		x->mempool = rte_pcpu_mempool_ops_create("sweep_ops", 2047, 200,
+			8, 0, NULL, NULL, NULL, NULL, SOCKET_ID_ANY, 0),
+		x->mempool != NULL, ENOMEM);
+	CHECK(x, rte_mempool_get_bulk(x->mempool, o, RTE_DIM(o)) == 0,
+		"rte_mempool_get_bulk");
+	rte_mempool_put_bulk(x->mempool, o, RTE_DIM(o));
+	CHECK(x, rte_pcpu_audit() == 0, "rte_pcpu_audit with the pool");
+	rte_mempool_free(x->mempool);
+	x->mempool = NULL;
+	return 0;
+}
+
+/* Set-up: chunks with populated pages and a pool with obj_init, so an
+ * arriving lcore needs pages and initialised copies. */
+static int
+setup_lcore(struct sweep_ctx *x)
+{
+	unsigned int p;
+
+	if (setup_warm(x) != 0 || alloc_some(x, 300, 0, 20) != 0 ||
+	    alloc_some(x, 64 * 1024, 0, 4) != 0 ||
+	    pool_create(x, "sweep_lcore", 16, 24, 4, mark_init, 0, &p) != 0 ||
+	    pool_get(x, p, 8) != 0)
+		return -1;
+	return 0;
+}
+
+/* On a thread that registers as an lcore (its arrival), allocates, uses
+ * the pool, and unregisters (its departure). */
+static int
+lcore_life(struct sweep_ctx *x)
+{
+	int ret;
+
+	OP(x, "rte_thread_register", ret = rte_thread_register(), ret == 0,
+		ENOMEM);
+	CHECK(x, rte_pcpu_lcore_has_memory(rte_lcore_id()),
+		"registered lcore %u has no memory", rte_lcore_id());
+	ret = pool_check_marks(x, 0);
+	if (ret == 0)
+		ret = alloc_some(x, 200, 0, 10);
+	if (ret == 0)
+		ret = pool_get(x, 0, 4);
+	if (ret == 0)
+		ret = pool_check_marks(x, 0);
+	if (ret == 0)
+		ret = pool_put(x, 0, 4);
+	rte_thread_unregister();
+	return ret;
+}
+
+static void *
+lcore_thread(void *arg)
+{
+	return (void *)(intptr_t)lcore_life(arg);
+}
+
+static int
+run_lcore(struct sweep_ctx *x)
+{
+	pthread_t t;
+	void *ret;
+
+	if (pthread_create(&t, NULL, lcore_thread, x) != 0)
+		return sweep_violation(x, "pthread_create");
+	pthread_join(t, &ret);
+	if (ret != NULL)
+		return -1;
+	return pool_check_marks(x, 0);
+}
+
+static volatile int sweep_reader_stop;
+
+static int
+reader_loop(void *arg __rte_unused)
+{
+	unsigned int id = rte_lcore_id();
+
+	rte_rcu_qsbr_thread_register(sweep_qsbr, id);
+	rte_rcu_qsbr_thread_online(sweep_qsbr, id);
+	while (!__atomic_load_n(&sweep_reader_stop, __ATOMIC_ACQUIRE))
+		rte_pause();
+	rte_rcu_qsbr_thread_offline(sweep_qsbr, id);
+	rte_rcu_qsbr_thread_unregister(sweep_qsbr, id);
+	return 0;
+}
+
+/* Set-up: everything there is to take down, RCU puts still waiting on a
+ * reader that is online. */
+static int
+setup_cleanup(struct sweep_ctx *x)
+{
+	struct rte_pcpu_mempool_rcu_config cfg = { 0 };
+	unsigned int p, q, r;
+	int ret;
+
+	if (setup_warm(x) != 0 || alloc_some(x, 40, 0, 30) != 0 ||
+	    alloc_some(x, 64 * 1024, 0, 3) != 0 ||
+	    pool_create(x, "sweep_c1", 16, 16, 4, NULL, 0, &p) != 0 ||
+	    pool_get(x, p, 6) != 0 ||
+	    pool_create(x, "sweep_c2", 16, 32, 0, NULL,
+			RTE_PCPU_MEMPOOL_F_DEBUG, &q) != 0 ||
+	    pool_get(x, q, 3) != 0 ||
+	    pool_create(x, "sweep_c3", 16, 16, 4, NULL, 0, &r) != 0)
+		return -1;
+	cfg.v = sweep_qsbr;
+	cfg.mode = RTE_PCPU_MEMPOOL_QSBR_MODE_DQ;
+	OP(x, "rcu_qsbr_add", ret = rte_pcpu_mempool_rcu_qsbr_add(x->pools[r],
+		&cfg), ret == 0, ENOMEM);
+	x->reader = rte_get_next_lcore(-1, 1, 0);
+	if (x->reader < RTE_MAX_LCORE) {
+		__atomic_store_n(&sweep_reader_stop, 0, __ATOMIC_RELEASE);
+		if (rte_eal_remote_launch(reader_loop, NULL, x->reader) != 0)
+			return sweep_violation(x, "reader launch");
+		/* puts after the reader is online wait for it */
+		rte_delay_us_block(1000);
+	}
+	return pool_get(x, r, 8) == 0 ? pool_put(x, r, 8) : -1;
+}
+
+/* rte_pcpu_cleanup() with objects, pools, caches and RCU puts live. */
+static int
+run_cleanup(struct sweep_ctx *x)
+{
+	unsigned int i;
+
+	CHECK(x, rte_pcpu_cleanup() == 0, "rte_pcpu_cleanup: %s",
+		rte_strerror(rte_errno));
+	/* everything went with it */
+	x->nb_held = 0;
+	for (i = 0; i < x->nb_pools; i++) {
+		x->pools[i] = NULL;
+		x->nb_pool_objs[i] = 0;
+	}
+	return 0;
+}
+
+static int
+run_startup(struct sweep_ctx *x __rte_unused)
+{
+	return 0;  /* child processes: sweep_startup() */
+}
+
+/* The scenarios: name, set-up (no fault), body (one fault). */
+static const struct sweep_scenario {
+	const char *name;
+	int (*setup)(struct sweep_ctx *x);
+	int (*run)(struct sweep_ctx *x);
+} sweep_scenarios[] = {
+	{ "init", NULL, run_init },
+	{ "alloc_small", setup_warm, run_alloc_small },
+	{ "alloc_large", setup_warm, run_alloc_large },
+	{ "alloc_span", setup_warm, run_alloc_span },
+	{ "alloc_huge", setup_huge, run_alloc_huge },
+	{ "reclaim", setup_reclaim, run_reclaim },
+	{ "pool_cache", setup_warm, run_pool_cache },
+	{ "pool_nocache", setup_warm, run_pool_nocache },
+	{ "pool_rcu_dq", setup_warm, run_pool_rcu_dq },
+	{ "pool_rcu_sync", setup_warm, run_pool_rcu_sync },
+	{ "mempool_ops", setup_warm, run_mempool_ops },
+	{ "lcore", setup_lcore, run_lcore },
+	{ "cleanup", setup_cleanup, run_cleanup },
+	{ "startup", NULL, run_startup },
+};
+
+/* ---------------------------------------------------------------------- */
+/* The sweep. */
+
+/* Give back whatever the scenario holds, then take the library down. */
+static void
+sweep_teardown(struct sweep_ctx *x)
+{
+	unsigned int i;
+
+	if (x->reader < RTE_MAX_LCORE) {
+		__atomic_store_n(&sweep_reader_stop, 1, __ATOMIC_RELEASE);
+		rte_eal_wait_lcore(x->reader);
+		x->reader = RTE_MAX_LCORE;
+	}
+	rte_mempool_free(x->mempool);
+	x->mempool = NULL;
+	for (i = 0; i < x->nb_pools; i++) {
+		if (x->pools[i] == NULL)
+			continue;
+		if (x->nb_pool_objs[i] != 0)
+			rte_pcpu_mempool_put_bulk(x->pools[i], x->pool_objs[i],
+				x->nb_pool_objs[i]);
+		x->nb_pool_objs[i] = 0;
+		rte_pcpu_mempool_free(x->pools[i]);
+		x->pools[i] = NULL;
+	}
+	while (x->nb_held > 0)
+		rte_pcpu_free(x->held[--x->nb_held]);
+	rte_pcpu_cleanup();
+}
+
+static void
+sweep_report(const struct sweep_ctx *x)
+{
+	if (x->nth != 0)
+		printf("VIOLATION %s, %s call %" PRIu64 ": %s\n", x->scenario,
+			pcpu_fault_name(x->point), x->nth, x->why);
+	else
+		printf("VIOLATION %s, without a fault: %s\n", x->scenario,
+			x->why);
+	printf("--- log of the run ---\n%s--- end of log ---\n", sweep_log.buf);
+}
+
+/*
+ * One run: set-up, call @p nth of @p point made to fail (0: none) during
+ * the body, checks, tear-down, leak checks. Returns whether the fault
+ * fired (1), or 0.
+ */
+static int
+sweep_run(const struct sweep_scenario *s, unsigned int si,
+		enum pcpu_fault_point point, uint64_t nth,
+		const struct sweep_usage *base)
+{
+	struct sweep_ctx x = { .scenario = s->name, .point = point,
+		.nth = nth, .reader = RTE_MAX_LCORE };
+	struct sweep_usage after;
+	unsigned int p, body_warnings = 0;
+	int fired = 0;
+
+	sweep_log_clear();
+	pcpu_fault_reset();
+	if (s->setup != NULL && s->setup(&x) != 0) {
+		if (!x.violation)
+			sweep_violation(&x, "set-up failed");
+		goto done;
+	}
+	/* counts of the body alone */
+	pcpu_fault_reset();
+	if (nth != 0)
+		pcpu_fault_arm(point, nth);
+	sweep_log_clear();
+	s->run(&x);
+	fired = x.fired || (nth != 0 && pcpu_fault_fired(point) != 0);
+	if (nth == 0 && base != NULL) {
+		for (p = 0; p < PCPU_FAULT_NB; p++)
+			sweep.calls[si][p] = pcpu_fault_calls(
+				(enum pcpu_fault_point)p);
+		sweep.warnings[si] = sweep_log.warnings;
+	}
+	body_warnings = sweep_log.warnings;
+	pcpu_fault_reset();
+	if (!x.violation)
+		sweep_audit(&x, "after the body");
+done:
+	sweep_teardown(&x);
+	if (!x.violation && base != NULL) {
+		sweep_usage_get(&after);
+		if (after.mapped != base->mapped && point == PCPU_FAULT_MUNMAP &&
+		    fired && body_warnings > sweep.warnings[si]) {
+			/* a mapping that cannot be unmapped stays, logged */
+			sweep.map_leaks_logged++;
+		} else if (after.mapped != base->mapped) {
+			sweep_violation(&x, "address space the library maps: "
+				"%" PRId64 " bytes, %" PRId64 " before",
+				after.mapped, base->mapped);
+		}
+		if (after.eal_blocks != base->eal_blocks ||
+		    after.eal_bytes != base->eal_bytes ||
+		    after.memzones != base->memzones)
+			sweep_violation(&x, "EAL memory leaked: %" PRIu64
+				" blocks, %" PRIu64 " bytes, %u memzones; "
+				"before %" PRIu64 ", %" PRIu64 ", %u",
+				after.eal_blocks, after.eal_bytes,
+				after.memzones, base->eal_blocks,
+				base->eal_bytes, base->memzones);
+		if (after.heap != base->heap)
+			sweep_violation(&x, "C heap leaked: %zu bytes held, "
+				"%zu before", after.heap, base->heap);
+	}
+	sweep.runs++;
+	if (fired) {
+		sweep.injected++;
+		if (x.failed_ops != 0)
+			sweep.reported++;
+		else
+			sweep.absorbed++;
+	}
+	if (x.violation) {
+		sweep.violations++;
+		sweep_report(&x);
+	} else if (sweep_verbose && nth != 0) {
+		printf("ok %s %s call %" PRIu64 ": %s\n", s->name,
+			pcpu_fault_name(point), nth, !fired ? "not reached" :
+			x.failed_ops != 0 ? "reported" : "worked around");
+	}
+	return fired;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Faults at process start: a child process per call. */
+
+/* The EAL arguments of this process, before rte_eal_init() reorders
+ * them, for the children. */
+static char **sweep_eal_args;
+static int sweep_nb_eal_args;
+
+/* In the child: the constructor failed to register some telemetry
+ * command; rte_pcpu_init() must register it, once. */
+static int
+startup_child(void)
+{
+	uint64_t ctor_calls = pcpu_fault_calls(PCPU_FAULT_TELEMETRY);
+	uint64_t fired = pcpu_fault_fired(PCPU_FAULT_TELEMETRY);
+	uint64_t after;
+	void *h;
+
+	if (rte_pcpu_init(&sweep_conf) != 0) {
+		printf("child: rte_pcpu_init: %s\n", rte_strerror(rte_errno));
+		return 1;
+	}
+	after = pcpu_fault_calls(PCPU_FAULT_TELEMETRY);
+	if (after != ctor_calls + fired) {
+		printf("child: %" PRIu64 " registrations at start, %" PRIu64
+			" failed, %" PRIu64 " more at init, want %" PRIu64 "\n",
+			ctor_calls, fired, after - ctor_calls, fired);
+		return 1;
+	}
+	h = rte_pcpu_alloc(8, 0);
+	if (h == NULL || rte_pcpu_free(h) != 0 || rte_pcpu_audit() != 0 ||
+	    rte_pcpu_cleanup() != 0 || rte_pcpu_init(&sweep_conf) != 0 ||
+	    pcpu_fault_calls(PCPU_FAULT_TELEMETRY) != after ||
+	    rte_pcpu_cleanup() != 0) {
+		printf("child: library not usable, or registered again\n");
+		return 1;
+	}
+	printf("child: %" PRIu64 " of %" PRIu64 " registrations failed at "
+		"start, registered by rte_pcpu_init()\n", fired, ctor_calls);
+	return fired != 0 ? 0 : 2;
+}
+
+/* Run the child with call @p nth of telemetry registration failing.
+ * Returns 1 if the fault fired, 0 if not, -1 on a violation. */
+static int
+startup_run(uint64_t nth)
+{
+	char env[64], prefix[64], buf[4096], **argv;
+	FILE *out;
+	pid_t pid;
+	int status, i, k = 0;
+	size_t n;
+
+	argv = calloc((size_t)sweep_nb_eal_args + 4, sizeof(*argv));
+	if (argv == NULL)
+		return -1;
+	for (i = 0; i < sweep_nb_eal_args; i++)
+		if (strncmp(sweep_eal_args[i], "--file-prefix", 13) != 0)
+			argv[k++] = sweep_eal_args[i];
+	snprintf(prefix, sizeof(prefix), "--file-prefix=sweep_child%d",
+		(int)getpid());
+	argv[k++] = prefix;
+	argv[k++] = (char *)(uintptr_t)"--";
+	argv[k++] = (char *)(uintptr_t)"--startup-child";
+	snprintf(env, sizeof(env), "PCPU_FAULT_ARM=telemetry:%" PRIu64, nth);
+	/* the child's output, shown if it breaks a rule */
+	out = tmpfile();
+	fflush(stdout);
+	pid = out != NULL ? fork() : -1;
+	if (pid == 0) {
+		dup2(fileno(out), STDOUT_FILENO);
+		dup2(fileno(out), STDERR_FILENO);
+		putenv(env);
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	free(argv);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+		printf("VIOLATION startup, call %" PRIu64 ": no child\n", nth);
+		if (out != NULL)
+			fclose(out);
+		sweep.violations++;
+		return -1;
+	}
+	sweep.runs++;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 2) {
+		fclose(out);
+		return 0;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		fclose(out);
+		sweep.injected++;
+		sweep.absorbed++;
+		if (sweep_verbose)
+			printf("ok startup telemetry registration call %" PRIu64
+				": worked around\n", nth);
+		return 1;
+	}
+	sweep.violations++;
+	printf("VIOLATION startup, telemetry registration call %" PRIu64
+		": child exit status %#x\n--- output of the child ---\n", nth,
+		status);
+	rewind(out);
+	while ((n = fread(buf, 1, sizeof(buf), out)) > 0)
+		fwrite(buf, 1, n, stdout);
+	printf("--- end of output ---\n");
+	fclose(out);
+	return -1;
+}
+
+static void
+sweep_startup(unsigned int si)
+{
+	uint64_t nth;
+	int r;
+
+	for (nth = 1; nth < 64; nth++) {
+		r = startup_run(nth);
+		if (r <= 0)
+			break;
+		sweep.calls[si][PCPU_FAULT_TELEMETRY] = nth;
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+
+static void
+sweep_table(const unsigned int *chosen, unsigned int nb)
+{
+	unsigned int p, k, covered = 0, cells = 0;
+
+	printf("\nCalls made to fail, by failure point (rows) and scenario "
+		"(columns); '.': none made:\n\n%-28s", "");
+	for (k = 0; k < nb; k++)
+		printf(" %3u", k + 1);
+	printf("\n");
+	for (p = 0; p < PCPU_FAULT_NB; p++) {
+		int any = 0;
+
+		printf("%-28s", pcpu_fault_name((enum pcpu_fault_point)p));
+		for (k = 0; k < nb; k++) {
+			uint64_t c = sweep.calls[chosen[k]][p];
+
+			if (c != 0) {
+				printf(" %3" PRIu64, c);
+				any = 1;
+				cells++;
+			} else {
+				printf("   .");
+			}
+		}
+		printf("\n");
+		covered += any;
+	}
+	printf("\n");
+	for (k = 0; k < nb; k++)
+		printf("%3u %s\n", k + 1, sweep_scenarios[chosen[k]].name);
+	printf("\nfault sweep: %u of %u failure points made to fail, %u "
+		"point x scenario pairs; %" PRIu64 " runs, %" PRIu64
+		" faults injected: %" PRIu64 " reported as a documented error, %"
+		PRIu64 " worked around (%" PRIu64 " failed munmap() logged); %"
+		PRIu64 " violations\n", covered, (unsigned int)PCPU_FAULT_NB,
+		cells, sweep.runs, sweep.injected, sweep.reported,
+		sweep.absorbed, sweep.map_leaks_logged, sweep.violations);
+}
+
+static void
+usage_exit(const char *prog, int status)
+{
+	unsigned int i;
+
+	printf("usage: %s [EAL args] [-- [-s SCENARIO]... [-v]]\nscenarios:",
+		prog);
+	for (i = 0; i < RTE_DIM(sweep_scenarios); i++)
+		printf(" %s", sweep_scenarios[i].name);
+	printf("\n");
+	exit(status);
+}
+
+/* Free 2 MiB hugepages of the system (the "huge" scenario needs some). */
+static unsigned long
+free_hugepages(void)
+{
+	unsigned long n = 0;
+	FILE *f;
+
+	f = fopen("/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages",
+		"r");
+	if (f == NULL)
+		return 0;
+	if (fscanf(f, "%lu", &n) != 1)
+		n = 0;
+	fclose(f);
+	return n;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "startup-child", no_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	unsigned int chosen[RTE_DIM(sweep_scenarios)], nb = 0, i, k, p;
+	const char *prog = argv[0];
+	struct sweep_usage base;
+	struct timespec t0, t1;
+	int ret, opt, child = 0;
+	uint64_t nth;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	sweep_eal_args = calloc((size_t)argc + 1, sizeof(*sweep_eal_args));
+	if (sweep_eal_args == NULL)
+		return 1;
+	for (i = 0; i < (unsigned int)argc && strcmp(argv[i], "--") != 0; i++)
+		sweep_eal_args[sweep_nb_eal_args++] = argv[i];
+	ret = rte_eal_init(argc, argv);
+	if (ret < 0) {
+		printf("rte_eal_init: %s\n", rte_strerror(rte_errno));
+		return 1;
+	}
+	argc -= ret;
+	argv += ret;
+	while ((opt = getopt_long(argc, argv, "s:vh", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			for (i = 0; i < RTE_DIM(sweep_scenarios); i++)
+				if (strcmp(optarg, sweep_scenarios[i].name) == 0)
+					break;
+			if (i == RTE_DIM(sweep_scenarios))
+				usage_exit(prog, 1);
+			chosen[nb++] = i;
+			break;
+		case 'v':
+			sweep_verbose = 1;
+			break;
+		case 'C':
+			child = 1;
+			break;
+		default:
+			usage_exit(prog, opt == 'h' ? 0 : 1);
+		}
+	}
+	/* small units (the address space of 128 lcores is 8 GiB) and small
+	 * chunks (a few objects make several chunks) */
+	sweep_conf.unit_stride = 64u << 20;
+	sweep_conf.chunk_size = 512u << 10;
+	sweep_conf.page_policy = RTE_PCPU_PAGE_NORMAL;
+	if (child)
+		return startup_child();
+
+	if (nb == 0)
+		for (i = 0; i < RTE_DIM(sweep_scenarios); i++)
+			chosen[nb++] = i;
+	/* 2 MiB pages for every lcore that may get memory, with margin */
+	if (free_hugepages() < 8 * (rte_lcore_count() + 1)) {
+		for (i = k = 0; i < nb; i++)
+			if (sweep_scenarios[chosen[i]].setup != setup_huge)
+				chosen[k++] = chosen[i];
+		if (k != nb)
+			printf("fault sweep: scenario alloc_huge left out: "
+				"fewer than %u free 2 MiB hugepages\n",
+				8 * (rte_lcore_count() + 1));
+		nb = k;
+	}
+	sweep_qsbr = rte_zmalloc("sweep_qsbr",
+		rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE), RTE_CACHE_LINE_SIZE);
+	if (sweep_qsbr == NULL || rte_rcu_qsbr_init(sweep_qsbr, RTE_MAX_LCORE)
+	    != 0 || sweep_log_start() != 0) {
+		printf("set-up: %s\n", rte_strerror(rte_errno));
+		return 1;
+	}
+	printf("fault sweep: %u scenarios, %u failure points, %u lcores\n",
+		nb, (unsigned int)PCPU_FAULT_NB, rte_lcore_count());
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	/* every scenario once without a fault (what a first run sets up once
+	 * per process is then there), the baseline, then once more: the
+	 * census of calls, and it must pass with nothing leaked */
+	for (i = 0; i < nb; i++)
+		sweep_run(&sweep_scenarios[chosen[i]], chosen[i], PCPU_FAULT_NB,
+			0, NULL);
+	sweep_usage_get(&base);
+	for (i = 0; i < nb; i++)
+		sweep_run(&sweep_scenarios[chosen[i]], chosen[i], PCPU_FAULT_NB,
+			0, &base);
+	for (i = 0; i < nb; i++) {
+		const struct sweep_scenario *s = &sweep_scenarios[chosen[i]];
+
+		if (s->run == run_startup) {
+			sweep_startup(chosen[i]);
+			continue;
+		}
+		for (p = 0; p < PCPU_FAULT_NB; p++) {
+			for (nth = 1; nth < SWEEP_MAX_N; nth++) {
+				uint64_t logged = sweep.map_leaks_logged;
+
+				if (!sweep_run(s, chosen[i],
+						(enum pcpu_fault_point)p, nth,
+						&base))
+					break;
+				/* address space lost to a failed munmap(),
+				 * logged: the new baseline */
+				if (sweep.map_leaks_logged != logged)
+					base.mapped = pcpu_fault_mapped_bytes();
+			}
+			/* what was made to fail: calls 1 .. nth - 1 */
+			sweep.calls[chosen[i]][p] = nth - 1;
+		}
+		printf("scenario %-14s done: %" PRIu64 " runs, %" PRIu64
+			" violations so far\n", s->name, sweep.runs,
+			sweep.violations);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	sweep_table(chosen, nb);
+	printf("fault sweep took %.1f s\n", (double)(t1.tv_sec - t0.tv_sec) +
+		(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	rte_openlog_stream(NULL);
+	fclose(sweep_log.stream);
+	rte_free(sweep_qsbr);
+	free(sweep_eal_args);
+	rte_eal_cleanup();
+	return sweep.violations == 0 ? 0 : 1;
+}
