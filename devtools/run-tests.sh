@@ -70,17 +70,28 @@ fi
 summary=$(python3 - "$log" <<'EOF'
 import json, sys
 passed = failed = skipped = 0
+failures = []
 for line in open(sys.argv[1]):
 	line = line.strip()
 	if not line:
 		continue
-	r = json.loads(line)["result"]
+	t = json.loads(line)
+	r = t["result"]
 	if r in ("OK", "EXPECTEDFAIL"):
 		passed += 1
 	elif r == "SKIP":
 		skipped += 1
 	else:
 		failed += 1
+		failures.append(t)
+# a log keeps only the end of the output: the failed tests' telling lines
+# go last, just above the summary
+for t in failures:
+	out = (t.get("stdout") or "").splitlines()
+	tell = [l for l in out if "FAIL" in l or "fail" in l or "error" in l.lower()]
+	print("--- %s (%s): %s" % (t["name"], t["result"], " ".join(t["command"])))
+	for l in (tell[-6:] if tell else out[-6:]):
+		print("    " + l[:300])
 s = "%d passed, %d failed" % (passed, failed)
 if skipped:
 	s += ", %d skipped" % skipped
