@@ -78,6 +78,36 @@ rte_pcpu_mempool_stats_get(const struct rte_pcpu_mempool *mp,
 	return 0;
 }
 
+int
+rte_pcpu_mempool_info_get(const struct rte_pcpu_mempool *mp,
+		struct rte_pcpu_mempool_info *info)
+{
+	const struct pcpu_pool *p;
+	unsigned int l;
+
+	if (mp == NULL || info == NULL) {
+		rte_errno = EINVAL;
+		return -1;
+	}
+	p = pcpu_pool(mp);
+	memset(info, 0, sizeof(*info));
+	info->n = p->n;
+	info->cache_size = p->cache_size;
+	info->flags = p->flags;
+	info->nb_objs = __atomic_load_n(&p->nb_objs, __ATOMIC_RELAXED);
+	info->nb_free = __atomic_load_n(&p->nb_free, __ATOMIC_RELAXED);
+	for (l = 0; l < RTE_MAX_LCORE; l++)
+		if (__atomic_load_n(&mp->caches[l], __ATOMIC_ACQUIRE) != NULL)
+			info->nb_caches++;
+	info->elt_size = p->elt_size;
+	info->align = mp->align;
+	info->max_bytes = p->max_bytes;
+	info->obj_init = p->obj_init != NULL;
+	if (p->rcu_v != NULL)
+		info->rcu = p->rcu_mode == RTE_PCPU_MEMPOOL_QSBR_MODE_DQ ? 1 : 2;
+	return 0;
+}
+
 static const char *
 pool_rcu_name(const struct pcpu_pool *p)
 {

@@ -405,6 +405,40 @@ __rte_experimental
 int rte_pcpu_mempool_stats_get(const struct rte_pcpu_mempool *mp,
 		struct rte_pcpu_mempool_stats *stats);
 
+/** A pool's configuration and where its objects are, as
+ * rte_pcpu_mempool_info_get() reports it. */
+struct rte_pcpu_mempool_info {
+	uint32_t n;             /**< Capacity, objects. */
+	uint32_t cache_size;    /**< Per-lcore cache, objects (0: none). */
+	uint32_t flags;         /**< RTE_PCPU_MEMPOOL_F_* given at creation. */
+	uint32_t nb_objs;       /**< Objects that exist (taken from the
+				 *  percpu allocator so far). */
+	uint32_t nb_free;       /**< Of which on the shared free stack. */
+	uint32_t nb_caches;     /**< Lcores that have a cache of it. */
+	uint64_t elt_size;      /**< Bytes per lcore copy. */
+	uint64_t align;         /**< Alignment of every object, bytes. */
+	uint64_t max_bytes;     /**< Byte budget (0: none). */
+	uint32_t obj_init;      /**< 1: created with an obj_init. */
+	uint32_t rcu;           /**< 0: no RCU; 1: defer queue; 2: sync. */
+};
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Read a pool's configuration and object counts. Works in a secondary
+ * process too (the pool is in shared memory).
+ *
+ * @param mp Pool.
+ * @param info Filled on success.
+ * @return 0, or -1 with rte_errno = EINVAL (NULL argument).
+ * Thread-safety: MT-safe, lock-free; the counts read while others get and
+ * put are approximate.
+ */
+__rte_experimental
+int rte_pcpu_mempool_info_get(const struct rte_pcpu_mempool *mp,
+		struct rte_pcpu_mempool_info *info);
+
 /**
  * @warning
  * @b EXPERIMENTAL: this API may change without prior notice.
