@@ -157,6 +157,17 @@ pcpu_alloc_retry_deferred(void)
 		PCPU_LOG(DEBUG, "cannot set the alarm that gives memory back");
 }
 
+void
+pcpu_alloc_defer(void)
+{
+	struct pcpu_alloc *a = &pcpu_alloc;
+
+	if (!a->depop_deferred)
+		a->nr_depop_deferred++;
+	__atomic_store_n(&a->depop_deferred, 1, __ATOMIC_RELAXED);
+	balance_arm_retry();
+}
+
 /* A secondary process reads the area: give nothing back, put isolated
  * chunks back in use, and try again later. Mutex held, index lock not. */
 static void
@@ -167,16 +178,13 @@ balance_defer(void)
 
 	pcpu_alloc_index_lock();
 	a->need_balance = 0;
-	if (!a->depop_deferred)
-		a->nr_depop_deferred++;
-	a->depop_deferred = 1;
 	pcpu_alloc_settle();
 	while ((c = TAILQ_FIRST(&a->lists[PCPU_LIST_TO_DEPOP])) != NULL) {
 		c->isolated = 0;
 		pcpu_alloc_relocate(c);
 	}
 	pcpu_alloc_index_unlock();
-	balance_arm_retry();
+	pcpu_alloc_defer();
 }
 
 uint64_t
@@ -193,15 +201,16 @@ pcpu_alloc_balance(int explicit)
 		return 0;
 	}
 	/* what was put off: frees isolated chunks that the deferral put back
-	 * in use, so look at every chunk */
+	 * in use, so look at every chunk; freed spans kept */
+	bytes_per_page = a->page_size * a->nr_lcores;
 	if (a->depop_deferred) {
-		a->depop_deferred = 0;
+		__atomic_store_n(&a->depop_deferred, 0, __ATOMIC_RELAXED);
 		explicit = 1;
+		pages += pcpu_alloc_span_release_freed();
 	}
 	pcpu_alloc_index_lock();
 	a->need_balance = 0;
 	pcpu_alloc_settle();
-	bytes_per_page = a->page_size * a->nr_lcores;
 	/* first, so that their pages are not depopulated one by one */
 	pages += balance_destroy_free_chunks(0);
 	for (l = 0; explicit && l < PCPU_NR_LISTS; l++) {
@@ -232,6 +241,12 @@ pcpu_alloc_balance(int explicit)
 void
 pcpu_alloc_drop_free_chunks(void)
 {
+	/* a secondary may read what was freed there: keep it (a span then
+	 * finds no room, ENOMEM, until it detaches) */
+	if (pcpu_arena_readers(&pcpu_alloc.arena)) {
+		pcpu_alloc_defer();
+		return;
+	}
 	pcpu_alloc_index_lock();
 	pcpu_alloc_settle();
 	balance_destroy_free_chunks(1);

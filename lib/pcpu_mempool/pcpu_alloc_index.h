@@ -365,9 +365,15 @@ void pcpu_alloc_span_cleanup(void);
  * Takes the mutex. NULL with rte_errno = ENOMEM (logged). */
 void *pcpu_alloc_span_alloc(size_t size);
 
-/** Free the span starting at @p handle and give its memory back. Takes
- * the mutex. 0, or -1 if no span starts there (nothing logged). */
+/** Free the span starting at @p handle and give its memory back (or keep
+ * it until no secondary process reads the area). Takes the mutex. 0, or
+ * -1 if no span starts there (nothing logged). */
 int pcpu_alloc_span_free(void *handle);
+
+/** Give back the memory of the spans freed while a secondary process
+ * read the area (mutex held, index lock not, no reader now). Returns the
+ * pages given back, per lcore. */
+uint64_t pcpu_alloc_span_release_freed(void);
 
 /** Bytes of the span starting at @p handle, 0 if none. Index lock held. */
 uint64_t pcpu_alloc_span_bytes(const void *handle);
@@ -408,5 +414,9 @@ uint64_t pcpu_alloc_balance(int explicit);
 void pcpu_alloc_drop_free_chunks(void);
 /** Stop retrying deferred work (cleanup; mutex NOT held). */
 void pcpu_alloc_balance_stop(void);
+
+/** Memory was kept because a secondary process reads the area: mark the
+ * balance deferred and make sure it is retried. Mutex held. */
+void pcpu_alloc_defer(void);
 
 #endif /* _PCPU_ALLOC_INDEX_H_ */

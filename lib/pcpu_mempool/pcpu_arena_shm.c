@@ -560,8 +560,11 @@ pcpu_arena_shm_populate(struct pcpu_arena *a, int socket, void *addr,
 		return ret == -EINVAL ? -ENOMEM : ret;
 	case PCPU_BACKING_SMALL:
 	default:
-		if (a->shm_small_fd < 0)
-			return -ENOMEM;
+		/* a 4 KiB area: its own file, mapped now (spans) */
+		if (!a->shm_huge)
+			return shm_populate_file(a, a->shm_fd, socket, addr,
+				len, PCPU_SMALL_PAGE_SIZE, 1);
+		/* a hugepage area's fall-back */
 		if (shm_small_claim(a, off, len) != 0) {
 			PCPU_LOG(DEBUG, "shared area: a secondary process reads "
 				"the area: no fall-back to 4 KiB pages");
