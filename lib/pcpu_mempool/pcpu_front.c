@@ -109,6 +109,8 @@ rte_pcpu_free(void *handle)
 int
 rte_pcpu_zero(void *obj, size_t size)
 {
+	if (pcpu_proc_refuse("rte_pcpu_zero"))
+		return -1;
 	if (obj == NULL || size == 0) {
 		PCPU_LOG(ERR, "zero: %s", obj == NULL ? "object NULL" :
 			"size 0");

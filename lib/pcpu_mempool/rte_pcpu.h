@@ -347,7 +347,7 @@ int rte_pcpu_free(void *handle);
  * @return
  *   0; -1 with rte_errno = EINVAL and one log line if @p obj is NULL,
  *   @p size is 0, or the range is not inside one live allocation (nothing
- *   is written then).
+ *   is written then); ENOTSUP in a secondary process.
  *
  * Thread-safety: MT-safe for the allocator, but it writes every lcore's
  * copy without synchronisation: call it only while no lcore uses the
