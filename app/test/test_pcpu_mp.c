@@ -63,6 +63,7 @@
 #define MP_NR_BIG 64
 #define MP_DEPOP_SIZE (16u * 1024u)
 #define MP_NR_DEPOP 512
+#define MP_SPAN_SIZE (4u << 20)   /* an object of whole chunks */
 
 enum mp_step {
 	MP_NONE = 0,
@@ -435,7 +436,7 @@ static int
 test_mp_depopulate(void)
 {
 	struct rte_pcpu_stats st0, st1, st2, st3;
-	void *objs[MP_NR_DEPOP];
+	void *objs[MP_NR_DEPOP], *span;
 	const uint8_t *v;
 	unsigned int i, l;
 	int64_t back;
@@ -447,7 +448,15 @@ test_mp_depopulate(void)
 		mp_fill(objs[i], 20000 + i);
 		ctl->old[i] = (uintptr_t)objs[i];
 	}
-	ctl->nr_old = MP_NR_DEPOP;
+	/* a span too: its free gives its memory back at once, unless a
+	 * secondary reads */
+	span = rte_pcpu_alloc(MP_SPAN_SIZE, 0);
+	TEST_ASSERT_NOT_NULL(span, "span");
+	mp_fill(span, 30000);
+	mp_fill((char *)span + MP_SPAN_SIZE - 16, 30001);
+	ctl->old[MP_NR_DEPOP] = (uintptr_t)span;
+	ctl->old[MP_NR_DEPOP + 1] = (uintptr_t)span + MP_SPAN_SIZE - 16;
+	ctl->nr_old = MP_NR_DEPOP + 2;
 	/* the live objects of the earlier cases stay exact meanwhile */
 	for (i = 0; i < MP_OBJS; i++)
 		mp_expect(i, mp_objs[i]);
@@ -456,6 +465,8 @@ test_mp_depopulate(void)
 	TEST_ASSERT_SUCCESS(rte_pcpu_stats_get(&st0), "stats");
 	for (i = 0; i < MP_NR_DEPOP; i++)
 		TEST_ASSERT_SUCCESS(rte_pcpu_free(objs[i]), "free %u", i);
+	TEST_ASSERT_SUCCESS(rte_pcpu_free(span), "free the span");
+	TEST_ASSERT_EQUAL(rte_pcpu_free(span), -1, "a second free of the span");
 	back = rte_pcpu_reclaim();
 	TEST_ASSERT_SUCCESS(rte_pcpu_stats_get(&st1), "stats");
 	printf("mp: freed %u x %u B while a secondary reads: reclaim gave "
