@@ -634,6 +634,9 @@ int rte_pcpu_audit(void);
 static inline int
 rte_pcpu_lcore_has_memory(unsigned int lcore_id)
 {
+	/* only a "no" may come from a secondary not attached yet */
+	if (likely(__rte_pcpu_lcore_has_memory(lcore_id)))
+		return 1;
 	__rte_pcpu_attach_check();
 	return __rte_pcpu_lcore_has_memory(lcore_id);
 }

@@ -137,13 +137,20 @@ __rte_pcpu_lcore_next(unsigned int lcore_id)
 /**
  * @internal First lcore id that has memory, attaching a secondary process
  * first if need be: where RTE_PCPU_FOREACH() and rte_pcpu_sum_u64()
- * start.
+ * start. The first mask word is what __rte_pcpu_lcore_next(0) loads
+ * anyway: only when it is 0 (a secondary not attached yet, or no lcore
+ * below 64 with memory) is there more to look at.
  *
  * @return The lcore id, or RTE_MAX_LCORE if there is none.
  */
 static inline unsigned int
 __rte_pcpu_lcore_first(void)
 {
+	uint64_t w = __atomic_load_n(&rte_pcpu_shared.lcore_mask[0],
+		__ATOMIC_ACQUIRE);
+
+	if (likely(w != 0))
+		return (unsigned int)__builtin_ctzll(w);
 	__rte_pcpu_attach_check();
 	return __rte_pcpu_lcore_next(0);
 }
