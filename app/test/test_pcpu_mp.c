@@ -46,6 +46,7 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_log.h>
+#include <rte_malloc.h>
 #include <rte_memzone.h>
 
 #include <rte_pcpu.h>
@@ -76,6 +77,7 @@ enum mp_step {
 	MP_ZEROS,       /* every copy of h[] (size bytes) reads zero */
 	MP_DETACH,      /* rte_pcpu_cleanup() */
 	MP_SPIN,        /* read h[] until killed */
+	MP_SUM,         /* sum sum_nr handles of sum_h once, timed */
 	MP_EXIT,
 };
 
@@ -99,6 +101,11 @@ struct mp_ctl {
 	uint64_t h[MP_MAX];
 	uint64_t expect[MP_MAX][2];
 	uint64_t old[MP_MAX];
+	/* MP_SUM: handles in EAL memory, their total, the time taken */
+	void **sum_h;
+	uint32_t sum_nr;
+	uint64_t sum_total[2];
+	uint64_t sum_ns;
 };
 
 static struct mp_ctl *ctl;
@@ -258,6 +265,24 @@ mp_fill(void *h, uint64_t seed)
 		c[0] = seed * 1000 + l + 1;
 		c[1] = seed * 7 + (uint64_t)l * 64;
 	}
+}
+
+/* Sum every handle of @p h once; returns the time it took, ns. */
+static uint64_t
+mp_sum_all(void * const *h, uint32_t n, uint64_t total[2])
+{
+	uint64_t t0, s[2];
+	uint32_t i;
+
+	total[0] = total[1] = 0;
+	t0 = rte_rdtsc_precise();
+	for (i = 0; i < n; i++) {
+		rte_pcpu_sum_u64(h[i], 2, s);
+		total[0] += s[0];
+		total[1] += s[1];
+	}
+	return (rte_rdtsc_precise() - t0) * UINT64_C(1000000000) /
+		rte_get_tsc_hz();
 }
 
 static int
@@ -652,6 +677,109 @@ test_pcpu_mp(void)
 REGISTER_TEST_COMMAND(pcpu_mp_autotest, test_pcpu_mp);
 
 /* ---------------------------------------------------------------------- */
+/* pcpu_mp_perf_autotest: a secondary sums a million flows' counters. */
+
+#define MP_SUM_FLOWS 1000000u
+#define MP_SUM_ROUNDS 9
+
+static int
+mp_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The flows of dpdk-flowcount: a pool of 64-byte counter blocks, a
+ * million of them out, every lcore's copy counting; their handles in EAL
+ * memory, where the secondary reads them as it would from a flow table.
+ * The primary and the secondary then take turns summing them all
+ * (rte_pcpu_sum_u64() of packets and bytes per flow), MP_SUM_ROUNDS times
+ * each; the medians and ranges are printed on one line.
+ */
+static int
+test_pcpu_mp_perf(void)
+{
+	uint64_t prim[MP_SUM_ROUNDS], sec[MP_SUM_ROUNDS], total[2];
+	double ratio[MP_SUM_ROUNDS], rs[MP_SUM_ROUNDS];
+	struct rte_pcpu_mempool *mp = NULL;
+	unsigned int i, k, l;
+	uint64_t *c;
+	void **h;
+	int ret = TEST_FAILED;
+
+	memset(&mp_conf, 0, sizeof(mp_conf));
+	ret = mp_suite_setup();
+	if (ret != TEST_SUCCESS)
+		return ret;
+	ret = TEST_FAILED;
+	h = rte_malloc("pcpu_mp_perf", sizeof(void *) * MP_SUM_FLOWS, 0);
+	mp = rte_pcpu_mempool_create("mp_flows", MP_SUM_FLOWS, 64, 0, 0,
+		NULL, NULL, 0);
+	if (h == NULL || mp == NULL) {
+		printf("mp perf: no memory for %u flows\n", MP_SUM_FLOWS);
+		goto out;
+	}
+	if (rte_pcpu_mempool_get_bulk(mp, h, MP_SUM_FLOWS) != 0) {
+		printf("mp perf: cannot get %u flows\n", MP_SUM_FLOWS);
+		goto out;
+	}
+	for (i = 0; i < MP_SUM_FLOWS; i++)
+		RTE_PCPU_FOREACH(l, c, (uint64_t *)h[i]) {
+			c[0] = i % 7 + l;
+			c[1] = (i % 7 + l) * 100;
+		}
+	ctl->sum_h = h;
+	ctl->sum_nr = MP_SUM_FLOWS;
+	mp_sum_all(h, MP_SUM_FLOWS, ctl->sum_total);
+	for (k = 0; k < MP_SUM_ROUNDS; k++) {
+		prim[k] = mp_sum_all(h, MP_SUM_FLOWS, total);
+		if (total[0] != ctl->sum_total[0])
+			goto out;
+		/* the step number must change between rounds */
+		ctl->done = MP_NONE;
+		__atomic_store_n(&ctl->step, MP_NONE, __ATOMIC_RELEASE);
+		usleep(2000);
+		if (mp_do(MP_SUM) != TEST_SUCCESS)
+			goto out;
+		sec[k] = ctl->sum_ns;
+		ratio[k] = (double)sec[k] / (double)prim[k];
+	}
+	qsort(prim, MP_SUM_ROUNDS, sizeof(prim[0]), mp_cmp_u64);
+	qsort(sec, MP_SUM_ROUNDS, sizeof(sec[0]), mp_cmp_u64);
+	memcpy(rs, ratio, sizeof(rs));
+	for (i = 1; i < MP_SUM_ROUNDS; i++)
+		for (k = i; k > 0 && rs[k - 1] > rs[k]; k--) {
+			double t = rs[k];
+
+			rs[k] = rs[k - 1];
+			rs[k - 1] = t;
+		}
+	printf("mp-sum: flows=%u lcores=%u rounds=%u secondary_ms=%.2f "
+		"[%.2f-%.2f] primary_ms=%.2f [%.2f-%.2f] "
+		"secondary_over_primary=%.3f [%.3f-%.3f] "
+		"secondary_ns_per_flow=%.2f\n", MP_SUM_FLOWS,
+		pcpu_test_mem_lcores(), MP_SUM_ROUNDS,
+		sec[MP_SUM_ROUNDS / 2] / 1e6, sec[0] / 1e6,
+		sec[MP_SUM_ROUNDS - 1] / 1e6, prim[MP_SUM_ROUNDS / 2] / 1e6,
+		prim[0] / 1e6, prim[MP_SUM_ROUNDS - 1] / 1e6,
+		rs[MP_SUM_ROUNDS / 2], rs[0], rs[MP_SUM_ROUNDS - 1],
+		(double)sec[MP_SUM_ROUNDS / 2] / MP_SUM_FLOWS);
+	ret = mp_do(MP_EXIT);
+out:
+	if (mp != NULL && rte_pcpu_mempool_in_use_count(mp) == MP_SUM_FLOWS)
+		rte_pcpu_mempool_put_bulk(mp, h, MP_SUM_FLOWS);
+	rte_pcpu_mempool_free(mp);
+	rte_free(h);
+	ctl->sum_h = NULL;
+	mp_suite_teardown();
+	return ret;
+}
+
+REGISTER_TEST_COMMAND(pcpu_mp_perf_autotest, test_pcpu_mp_perf);
+
+/* ---------------------------------------------------------------------- */
 /* Secondary. */
 
 static void __rte_format_printf(1, 2)
@@ -884,6 +1012,19 @@ sec_zeros(void)
 	return 0;
 }
 
+static int
+sec_sum(void)
+{
+	uint64_t total[2];
+
+	ctl->sum_ns = mp_sum_all(ctl->sum_h, ctl->sum_nr, total);
+	SEC_CHECK(total[0] == ctl->sum_total[0] && total[1] ==
+		ctl->sum_total[1], "sum of %u flows: %" PRIu64 "/%" PRIu64
+		", primary %" PRIu64 "/%" PRIu64, ctl->sum_nr, total[0],
+		total[1], ctl->sum_total[0], ctl->sum_total[1]);
+	return 0;
+}
+
 /* Something of ours where the area goes: the documented error. */
 static int
 sec_collide(void)
@@ -988,6 +1129,9 @@ test_pcpu_mp_secondary(void)
 			break;
 		case MP_SPIN:
 			r = sec_read_loop(MP_SPIN, 1);
+			break;
+		case MP_SUM:
+			r = sec_sum();
 			break;
 		case MP_EXIT:
 			__atomic_store_n(&ctl->done, step, __ATOMIC_RELEASE);
