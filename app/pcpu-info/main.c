@@ -637,6 +637,15 @@ main(int argc, char **argv)
 	int eargc = 0, i, ret;
 	cpu_set_t set;
 
+	/* the usage needs no primary: before EAL attaches to one */
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0)
+			break;
+	for (; i < argc; i++)
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			usage(argv[0]);
+			return EXIT_SUCCESS;
+		}
 	eargv = calloc((size_t)argc + 6, sizeof(*eargv));
 	if (eargv == NULL)
 		return EXIT_FAILURE;
