@@ -286,6 +286,7 @@ flow_counters_key(const struct flow_counter_blocks *fb, const void *ref)
 					(uintptr_t)ref - 1].key;
 		return NULL;
 	case FLOW_COUNTERS_PCPU:
+	case FLOW_COUNTERS_MEMPOOL:
 	default:
 		RTE_PCPU_FOREACH(lcore, c, (const struct flow_counters *)ref)
 			return &c->key;
