@@ -231,10 +231,8 @@ rte_pcpu_cleanup(void)
 {
 	uint64_t live;
 
-	if (pcpu_proc_secondary()) {
-		pcpu_proc_detach();
-		return 0;
-	}
+	if (pcpu_proc_secondary())
+		return pcpu_proc_detach();
 	pthread_mutex_lock(&init_lock);
 	if (!init_done) {
 		pthread_mutex_unlock(&init_lock);

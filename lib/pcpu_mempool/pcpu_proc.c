@@ -360,9 +360,8 @@ proc_request_files(int *fds, unsigned int *nfds, uint32_t *generation)
 	msg.len_param = sizeof(req);
 	if (rte_mp_request_sync(&msg, &reply, &ts) != 0 ||
 	    reply.nb_received != 1) {
+		/* logged by the caller, once per generation */
 		ret = reply.nb_sent == 1 ? -ETIMEDOUT : -ENOTCONN;
-		PCPU_LOG(ERR, "attach: the primary process did not answer: %s",
-			strerror(-ret));
 		free(reply.msgs);
 		return ret;
 	}
@@ -383,9 +382,6 @@ proc_request_files(int *fds, unsigned int *nfds, uint32_t *generation)
 	for (i = 0; i < reply.msgs[0].num_fds; i++)
 		close(reply.msgs[0].fds[i]);
 	free(reply.msgs);
-	if (ret != -ENOENT)
-		PCPU_LOG(ERR, "attach: the primary process refused: %s",
-			strerror(-ret));
 	return ret;
 }
 
@@ -432,8 +428,11 @@ proc_log_failure(uint32_t gen, int ret, const struct pcpu_proc_zone *z)
 			"another rte_pcpu_conf.base_addr (default %#" PRIx64
 			")", z->area.base, z->area.span,
 			RTE_PCPU_DEFAULT_BASE_ADDR);
+	else if (ret == -ETIMEDOUT || ret == -ENOTCONN)
+		PCPU_LOG(ERR, "attach: the primary process did not answer: %s",
+			strerror(-ret));
 	else
-		PCPU_LOG(ERR, "attach: cannot map the primary's percpu area: "
+		PCPU_LOG(ERR, "attach: cannot read the primary's percpu area: "
 			"%s", strerror(-ret));
 }
 
@@ -499,7 +498,7 @@ pcpu_proc_attach(void)
 	return -1;
 }
 
-void
+int
 pcpu_proc_detach(void)
 {
 	struct rte_mp_msg msg;
@@ -511,14 +510,17 @@ pcpu_proc_detach(void)
 	proc_drop_locked();
 	pthread_mutex_unlock(&proc.lock);
 	pthread_mutex_unlock(&proc.attach_lock);
-	if (!was)
-		return;
+	if (!was) {
+		rte_errno = EALREADY;
+		return -1;
+	}
 	/* our lock on the file is gone: the primary may give memory back */
 	memset(&msg, 0, sizeof(msg));
 	rte_strscpy(msg.name, PCPU_PROC_MSG_DETACH, sizeof(msg.name));
 	if (rte_mp_sendmsg(&msg) != 0)
 		PCPU_LOG(DEBUG, "detach: cannot tell the primary process: %s",
 			rte_strerror(rte_errno));
+	return 0;
 }
 
 int

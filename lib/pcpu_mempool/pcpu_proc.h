@@ -63,8 +63,9 @@ void pcpu_proc_unpublish(void);
  */
 int pcpu_proc_attach(void);
 
-/** Secondary: detach (rte_pcpu_cleanup()); the primary is told. */
-void pcpu_proc_detach(void);
+/** Secondary: detach (rte_pcpu_cleanup()); the primary is told.
+ * 0, or -1 with rte_errno EALREADY if it was not attached. */
+int pcpu_proc_detach(void);
 
 /** Secondary: NUMA node of the primary's lcore @p lcore_id (-1: none). */
 int pcpu_proc_lcore_socket(unsigned int lcore_id);
