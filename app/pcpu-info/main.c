@@ -633,7 +633,7 @@ main(int argc, char **argv)
 	char pci_flag[] = "--no-pci";
 	char l_flag[] = "-l";
 	char cpu[16];
-	char **eargv;
+	char **eargv, **argv0;
 	int eargc = 0, i, ret;
 	cpu_set_t set;
 
@@ -671,30 +671,34 @@ main(int argc, char **argv)
 	}
 	for (i = 1; i < argc; i++)
 		eargv[eargc++] = argv[i];
+	argv0 = eargv;
 	ret = rte_eal_init(eargc, eargv);
 	if (ret < 0) {
 		fprintf(stderr, "%s: cannot attach to a primary process: %s "
 			"(is one running with this --file-prefix?)\n", INFO_APP,
 			rte_strerror(rte_errno));
+		free(argv0);
 		return EXIT_FAILURE;
 	}
 	eargc -= ret;
 	eargv += ret;
 	eargv[0] = argv[0];
 	if (parse_args(eargc, eargv) != 0) {
-		rte_eal_cleanup();
-		return EXIT_FAILURE;
+		ret = -1;
+		goto out;
 	}
 	if (!rte_eal_primary_proc_alive(NULL)) {
 		fprintf(stderr, "%s: no primary process is running\n",
 			INFO_APP);
-		rte_eal_cleanup();
-		return EXIT_FAILURE;
+		ret = -1;
+		goto out;
 	}
 	ret = report();
 	fflush(stdout);
 	/* detach: the primary may give memory back at once */
 	rte_pcpu_cleanup();
+out:
 	rte_eal_cleanup();
+	free(argv0);
 	return ret == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
