@@ -65,6 +65,7 @@ if [ "$mode" = docs ]; then
 	fi
 	fc=()
 	[ -f "$OUT/flowcount.txt" ] && fc=(--flowcount "$OUT/flowcount.txt")
+	[ -f "$OUT/mp-sum.txt" ] && fc+=(--mp "$OUT/mp-sum.txt")
 	"$PY" "$REPORT" --env "$OUT/environment.txt" "${fc[@]}" \
 		--rst "$DOCDIR/bench_results.rst" --figures "$DOCDIR/img" \
 		"${jsons[@]}"
@@ -78,7 +79,8 @@ if [ ! -x "$BIN" ]; then
 	exit 1
 fi
 mkdir -p "$OUT"
-rm -f "$OUT"/results* "$OUT"/flowcount*.txt "$OUT"/img/bench_*.png
+rm -f "$OUT"/results* "$OUT"/flowcount*.txt "$OUT"/mp-sum.* \
+	"$OUT"/img/bench_*.png
 
 # The first two CPUs this process may run on.
 cpus=()
@@ -178,7 +180,7 @@ flowcount_bench() {
 
 start=$SECONDS
 run 2lcores "$limit2" "0@$c0,1@$c1" \
-	'^(access|alloc_nocache|alloc_cache|alloc_vs_pool|cached|cached_nocache|churn|init|reclaim|mempool_ops|alias)/'
+	'^(access|alloc_nocache|alloc_cache|alloc_vs_pool|cached|cached_nocache|churn|init|reclaim|mempool_ops|alias|backing)/'
 run 8lcores "$limit8" "(0-7)@($c0,$c1)" '^(cached/size:16/lcores:1|init|scaling)'
 
 fc_args=()
@@ -197,13 +199,34 @@ if [ -x "$TOP/devtools/flowcount-bench.sh" ] &&
 		echo "flowcount=failed (exit $fc_rc)" >> "$env_file"
 	fi
 fi
+# A secondary process summing a million flows' counters of a primary
+# (pcpu_mp_perf_autotest: its time printed beside the primary's own). A
+# secondary needs a primary with EAL hugepages (DPDK 22.11), so this one
+# run takes 256 MiB of them, and is skipped without them.
+mp_args=()
+mp_test=$BUILDDIR/app/test/dpdk-test
+if [ -x "$mp_test" ] && [ "$("$TOP/app/test/hugepages-run.sh" --free-mb)" -ge 600 ]; then
+	echo "bench: pcpu_mp_perf_autotest (load $(loadavg))"
+	if timeout --kill-after=10 120 "$mp_test" --lcores="(0-2)@($c0,$c1)" 			--no-pci --no-telemetry -m 256 			--file-prefix="pcpu_bench_mp_$$" pcpu_mp_perf_autotest 			> "$OUT/mp-sum.log" 2>&1 &&
+			grep '^mp-sum:' "$OUT/mp-sum.log" > "$OUT/mp-sum.txt"; then
+		mp_args=(--mp "$OUT/mp-sum.txt")
+		echo "mp_sum=ran" >> "$env_file"
+	else
+		echo "bench: pcpu_mp_perf_autotest failed; last lines:" >&2
+		tail -5 "$OUT/mp-sum.log" >&2
+		echo "mp_sum=failed" >> "$env_file"
+		rc=1
+	fi
+else
+	echo "mp_sum=skipped (no 600 MiB of free hugepages)" >> "$env_file"
+fi
 echo "load_end=$(loadavg)" >> "$env_file"
 echo "bench: $mode runs took $((SECONDS - start)) s"
 
 smoke_args=()
 [ "$mode" = smoke ] && smoke_args=(--smoke)
 "$PY" "$REPORT" --check "${smoke_args[@]}" --env "$env_file" \
-	"${fc_args[@]}" --merged "$OUT/results.json" \
+	"${fc_args[@]}" "${mp_args[@]}" --merged "$OUT/results.json" \
 	--text "$OUT/results.txt" --rst "$OUT/results.rst" \
 	--img-prefix img/ --figures "$OUT/img" "${jsons[@]}" || rc=1
 [ -f "$OUT/results.txt" ] && cat "$OUT/results.txt"

@@ -4,6 +4,7 @@
 """Turn dpdk-test-pcpu-perf JSON into the targets table, tables and figures.
 
     bench_report.py [--check] [--smoke] [--env FILE] [--flowcount FILE]
+                    [--mp FILE]
                     [--merged OUT.json] [--text OUT.txt] [--rst OUT.rst]
                     [--figures DIR] [--img-prefix P] RESULTS.json...
 
@@ -17,6 +18,8 @@
 --flowcount   output of devtools/flowcount-bench.sh, quoted and checked
               against its targets (issue rows: forwarding and counting
               vs DPDK's l3fwd, percpu vs the other counter schemes)
+--mp          the 'mp-sum:' line of pcpu_mp_perf_autotest (a secondary
+              process summing a million flows' counters), quoted
 --merged      write all runs (and the environment) into one JSON file
 --text        plain-text tables (what `make bench` prints)
 --rst         reStructuredText tables for the programmer's guide
@@ -183,6 +186,27 @@ class Flowcount:
         return 'flowcount-bench.sh %s' % (state or 'not run')
 
 
+class MpSum:
+    """A figure of pcpu_mp_perf_autotest's line (bench.sh --mp): 'mp-sum:
+    flows=1000000 lcores=3 rounds=9 secondary_ms=52.9 [24.6-65.9] ...'."""
+
+    def __init__(self, key, unit=''):
+        self.key, self.unit = key, unit
+
+    def get(self, res, ctx):
+        m = re.search(r'\b%s=([\d.]+)(?: \[([\d.]+)-([\d.]+)\])?' %
+                      self.key, ctx.get('mp') or '')
+        if not m:
+            return None
+        lo = float(m.group(2)) if m.group(2) else None
+        hi = float(m.group(3)) if m.group(3) else None
+        return Stat(float(m.group(1)), lo, hi, self.unit)
+
+    def why(self, res, ctx):
+        return 'pcpu_mp_perf_autotest %s' % (
+            ctx.get('env', {}).get('mp_sum') or 'not run')
+
+
 class SeedFallback(J):
     """A seed-table figure on 2 MiB pages, or on 4 KiB pages when the 2 MiB
     case was skipped (no free hugepages)."""
@@ -302,6 +326,48 @@ TARGETS = [
       '<= 1.1x (+ 1 chunk)',
       (J('2lcores', 'reclaim/pages:4K', 'bound_met'), ('flag', 1))),
 ] + [
+    T('a shared percpu area (secondary processes read it) vs a private '
+      'one: RTE_PCPU() increment, %s' % what, '<= 1.05x',
+      (J('2lcores', 'backing/access/objs:%d' % n, 'shared_over_private_ns',
+         'x'), le(1.05)))
+    for n, what in ((1, '1 object'), (1000000, '1 M objects'))
+] + [
+    T('RTE_PCPU() increment vs TLS, shared area, 1 lcore', '<= 1.0x',
+      (J('2lcores', 'backing/access/objs:1', 'shared_over_tls', 'x'),
+       le(1.0))),
+] + [
+    T('shared vs private area: %s over 100,000 objects' % fn, '<= 1.05x',
+      (J('2lcores', 'backing/readers/objs:100000',
+         'shared_over_private_%s_ns' % key, 'x'), le(1.05)))
+    for fn, key in (('rte_pcpu_sum_u64()', 'sum'),
+                    ('RTE_PCPU_FOREACH()', 'foreach'))
+] + [
+    T('%s vs the same loop without the attach check (private area)' % fn,
+      '<= 1.05x',
+      (J('2lcores', 'backing/readers/objs:100000',
+         'private_%s_over_plain' % key, 'x'), le(1.05)))
+    for fn, key in (('rte_pcpu_sum_u64()', 'sum'),
+                    ('RTE_PCPU_FOREACH()', 'foreach'))
+] + [
+    T('shared vs private area: pool get+put (zero on get), 1 lcore',
+      '<= 1.05x',
+      (J('2lcores', 'backing/pool/size:16', 'shared_over_private_ns', 'x'),
+       le(1.05))),
+] + [
+    T('shared vs private area: 2^20 x 16 B alloc, free, %s pages' % pages,
+      '<= 1.10x, <= 1.10x',
+      (J('2lcores', 'backing/alloc/pages:%s' % pages,
+         'shared_over_private_alloc_ms', 'x'), le(1.10)),
+      (J('2lcores', 'backing/alloc/pages:%s' % pages,
+         'shared_over_private_free_ms', 'x'), le(1.10)))
+    for pages in ('4K', '2M')
+] + [
+    T("a secondary process sums 1 M flows' counters (2 x u64 each, every "
+      "lcore's copy; pcpu_mp_perf_autotest)", 'time printed',
+      (MpSum('secondary_ms', ' ms'), ('printed', None)),
+      (MpSum('secondary_over_primary', 'x (vs the primary)'),
+       ('printed', None))),
+] + [
     T('flowcount %s, %d worker%s, %s traffic: %s' % (
         comp, w, 's' if w > 1 else '', mix, what), '<= %.2fx' % lim,
       (Flowcount(comp, w, mix), le(lim)))
@@ -323,6 +389,8 @@ def judge(stat, check):
         return rounded(1e3 / stat.med) >= limit
     if op == 'flag':
         return bool(stat.med) == bool(limit)
+    if op == 'printed':
+        return True
     v = rounded(stat.med)
     return {'<=': v <= limit, '>=': v >= limit, '<': v < limit}[op]
 
@@ -942,7 +1010,7 @@ def figures(res, outdir, seed_rows, seed_page, churn_pts, scaling):
     return made
 
 
-def rst_doc(tables, figs, ctx_lines, prefix, flowcount=None):
+def rst_doc(tables, figs, ctx_lines, prefix, flowcount=None, mp=None):
     out = ['.. SPDX-License-Identifier: BSD-3-Clause',
            '   Copyright(c) 2026 The pcpu_mempool authors',
            '',
@@ -969,6 +1037,11 @@ def rst_doc(tables, figs, ctx_lines, prefix, flowcount=None):
                 '(``devtools/flowcount-bench.sh``, same run):', '', '::', '']
         out += ['   ' + line for line in flowcount.rstrip().splitlines()]
         out.append('')
+    if mp:
+        out += ['A secondary process summing the primary\'s counters '
+                '(``pcpu_mp_perf_autotest``, EAL hugepages):', '', '::', '']
+        out += ['   ' + line for line in mp.rstrip().splitlines()]
+        out.append('')
     return '\n'.join(out)
 
 
@@ -978,6 +1051,7 @@ def main():
     ap.add_argument('--smoke', action='store_true')
     ap.add_argument('--env')
     ap.add_argument('--flowcount')
+    ap.add_argument('--mp')
     ap.add_argument('--merged')
     ap.add_argument('--text')
     ap.add_argument('--rst')
@@ -1020,7 +1094,11 @@ def main():
     if a.flowcount and os.path.exists(a.flowcount):
         with open(a.flowcount, encoding='utf-8') as f:
             flowcount = f.read()
-    ctx = {'flowcount': flowcount, 'env': env}
+    mp = None
+    if a.mp and os.path.exists(a.mp):
+        with open(a.mp, encoding='utf-8') as f:
+            mp = f.read()
+    ctx = {'flowcount': flowcount, 'mp': mp, 'env': env}
     seed_t2, seed_rows2 = seed_table(res, 'pcpu_2m')
     seed_tc, _ = seed_table(res, 'pcpu_2m', 'alloc_cache')
     seed_t4, seed_rows4 = seed_table(res, 'pcpu')
@@ -1042,6 +1120,10 @@ def main():
             if flowcount:
                 f.write('dpdk-flowcount (devtools/flowcount-bench.sh)\n')
                 f.write(flowcount.rstrip() + '\n\n')
+            if mp:
+                f.write('A secondary process summing the primary\'s '
+                        'counters (pcpu_mp_perf_autotest)\n')
+                f.write(mp.rstrip() + '\n\n')
             f.write('\n'.join(ctx_lines) + '\n')
             f.write('targets: %d met, %d NOT met, %d without data%s\n' % (
                 targets.counts['met'], targets.counts['NOT met'],
@@ -1061,7 +1143,7 @@ def main():
     if a.rst:
         with open(a.rst, 'w', encoding='utf-8') as f:
             f.write(rst_doc(tables, figs, ctx_lines, a.img_prefix,
-                            flowcount))
+                            flowcount, mp))
     return rc
 
 

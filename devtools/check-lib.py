@@ -37,6 +37,7 @@ LAYERS = [
     "pcpu_mempool",     # pools
     "pcpu_front",       # rte_pcpu_alloc(), rte_pcpu_free(), ...
     "pcpu_init",        # rte_pcpu_init(), rte_pcpu_cleanup()
+    "pcpu_proc",        # secondary processes: attach, remote reads
     "pcpu_cache",       # size-class caches
     "pcpu_objcache",    # the cache engine
     "pcpu_alloc",       # the allocator

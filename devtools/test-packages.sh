@@ -127,6 +127,10 @@ case "$libs" in
 *"$out/root/usr/lib/$multiarch/librte_pcpu_mempool.so.0"*) ;;
 *) die "dpdk-test-pcpu did not use the packaged librte_pcpu_mempool.so.0" ;;
 esac
+LD_LIBRARY_PATH=$out/root/usr/lib/$multiarch \
+	"$out/root/usr/bin/dpdk-pcpu-info" -- --help > "$out/pcpu-info.log" 2>&1 &&
+	grep -q -- '--json' "$out/pcpu-info.log" ||
+	{ cat "$out/pcpu-info.log" >&2; die "dpdk-pcpu-info --help from the package"; }
 for d in api guides; do
 	[ -f "$out/root/usr/share/doc/pcpu-mempool-doc/$d/html/index.html" ] ||
 		die "pcpu-mempool-doc has no $d/html/index.html"

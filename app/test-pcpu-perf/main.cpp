@@ -173,6 +173,23 @@ register_cases()
 							copies, huge, r);
 					});
 
+	/* 10. a shared area (secondary processes) beside a private one */
+	for (unsigned int n : { 1u, 1000000u })
+		add_case("backing/access/objs:" + std::to_string(n),
+			[=](perf_result *r) {
+				return perf_backing_access(n, r);
+			});
+	add_case("backing/readers/objs:100000",
+		[](perf_result *r) { return perf_backing_readers(100000, r); });
+	add_case("backing/pool/size:16",
+		[](perf_result *r) { return perf_backing_pool(r); });
+	for (int huge = 0; huge < 2; huge++)
+		add_case(std::string("backing/alloc/pages:") +
+			(huge ? "2M" : "4K"),
+			[=](perf_result *r) {
+				return perf_backing_alloc(huge, r);
+			});
+
 	/* 7. scaling */
 	for (unsigned int l : { 1, 2, 4, 8 }) {
 		if (l > have)

@@ -11,8 +11,9 @@
  * is C behind this header: the runner and the statistics in perf_runner.c;
  * the library's bodies in perf_access.c (access), perf_alloc.c (the
  * allocator: seed table, allocation against pool gets, churn, reclaim),
- * perf_pools.c (cached pairs, initialisation modes, scaling) and
- * perf_ops.c (the "pcpu" mempool ops beside ring_mp_mc), sharing
+ * perf_pools.c (cached pairs, initialisation modes, scaling),
+ * perf_ops.c (the "pcpu" mempool ops beside ring_mp_mc) and
+ * perf_backing.c (a shared area beside a private one), sharing
  * perf_bodies.h; perf_alias.c (the cost of touching several lcores'
  * copies by unit layout, on its own mappings); the alternatives a DPDK
  * user would pick instead in baselines.c.
@@ -277,6 +278,16 @@ const char *perf_alias_op_name(enum perf_alias_op op);
  * every layout interleaved; @p huge: 2 MiB pages (skipped without). */
 int perf_alias(enum perf_alias_op op, unsigned int nb_copies, int huge,
 		struct perf_result *r);
+/* 10. The area shared with secondary processes beside a private one, each
+ * round setting the allocator up with each in turn (perf_backing.c):
+ * RTE_PCPU() increments on @p nb_objs objects (TLS beside them for 1);
+ * the readers rte_pcpu_sum_u64() and RTE_PCPU_FOREACH() (and their loops
+ * without the attach check) over @p nb_objs objects; pool get+put; 2^20
+ * allocations and frees (@p huge: 2 MiB pages). */
+int perf_backing_access(uint32_t nb_objs, struct perf_result *r);
+int perf_backing_readers(uint32_t nb_objs, struct perf_result *r);
+int perf_backing_pool(struct perf_result *r);
+int perf_backing_alloc(int huge, struct perf_result *r);
 
 /* Baselines (baselines.c) used by perf_bodies.c. */
 struct perf_pair {

@@ -693,6 +693,67 @@ test_pcpu_numa_placement(void)
 	return TEST_SUCCESS;
 }
 
+/* Free 2 MiB hugepages now (0 if unknown). */
+static unsigned long
+numa_free_hugepages(void)
+{
+	unsigned long n = 0;
+	FILE *f;
+
+	f = fopen("/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages",
+		"r");
+	if (f == NULL)
+		return 0;
+	if (fscanf(f, "%lu", &n) != 1)
+		n = 0;
+	fclose(f);
+	return n;
+}
+
+/*
+ * The same with the area shared with secondary processes (a memfd,
+ * mbind(2) of shared mappings), 4 KiB pages and 2 MiB pages (when free
+ * hugepages allow): a secondary sees the pages where the primary put them.
+ */
+static int
+test_pcpu_numa_placement_shared(void)
+{
+	struct rte_pcpu_conf conf = { .flags = RTE_PCPU_F_SHARED };
+	struct rte_pcpu_stats st;
+	unsigned int kinds = 0;
+	int ret;
+
+	conf.page_policy = RTE_PCPU_PAGE_NORMAL;
+	if (pcpu_test_reinit(&conf) != 0 && rte_errno == ENOTSUP) {
+		TEST_ASSERT_SUCCESS(pcpu_test_reinit(NULL), "default init");
+		TEST_SKIP("no shared area without EAL's multi-process channel "
+			"(--in-memory, --no-shconf)");
+	}
+	rte_pcpu_stats_get(&st);
+	TEST_ASSERT(st.shared && st.page_size == 4096, "shared 4 KiB area");
+	ret = test_pcpu_numa_placement();
+	TEST_ASSERT_SUCCESS(ret, "shared area, 4 KiB pages");
+	kinds++;
+	/* 64 objects of 48 KiB: two 2 MiB pages per lcore, and slack */
+	if (numa_free_hugepages() >= 4 * pcpu_test_mem_lcores() + 8) {
+		conf.page_policy = RTE_PCPU_PAGE_HUGE;
+		TEST_ASSERT_SUCCESS(pcpu_test_reinit(&conf),
+			"init shared, 2 MiB");
+		rte_pcpu_stats_get(&st);
+		TEST_ASSERT(st.shared && st.page_size == 2u << 20,
+			"shared 2 MiB area");
+		ret = test_pcpu_numa_placement();
+		TEST_ASSERT_SUCCESS(ret, "shared area, 2 MiB pages");
+		kinds++;
+	} else {
+		printf("numa, shared: too few free hugepages for the 2 MiB "
+			"case\n");
+	}
+	TEST_ASSERT_SUCCESS(pcpu_test_reinit(NULL), "default init");
+	printf("numa, shared: %u page kinds checked\n", kinds);
+	return TEST_SUCCESS;
+}
+
 /* The 11,000-group reclaim scenario (Linux 5.14's partial depopulation). */
 #define RECLAIM_GROUPS 11000
 #define RECLAIM_PER_GROUP 10
@@ -1085,6 +1146,7 @@ struct unit_test_suite pcpu_alloc_suite = {
 		TEST_CASE(test_pcpu_lcore_isolation),
 		TEST_CASE(test_pcpu_late_lcore),
 		TEST_CASE(test_pcpu_numa_placement),
+		TEST_CASE(test_pcpu_numa_placement_shared),
 		TEST_CASE(test_pcpu_model),
 		TEST_CASE(test_pcpu_model_large),
 		TEST_CASE(test_pcpu_limit),

@@ -18,9 +18,14 @@
  * pcpu_noeal_test, under the same names (the guide says where).
  */
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* MAP_FIXED_NOREPLACE */
+#endif
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -114,6 +119,45 @@ static int r_init_chunk_above_stride(void)
 { return init_with(1ull << 20, 2ull << 20, 0, 0); }
 static int r_init_huge_small_chunk(void)
 { return init_with(0, 1ull << 20, RTE_PCPU_PAGE_HUGE, 0); }
+static int r_init_private_and_shared(void)
+{ return init_with(0, 0, 0, RTE_PCPU_F_PRIVATE | RTE_PCPU_F_SHARED); }
+
+static int
+init_at(uint64_t base)
+{
+	struct rte_pcpu_conf c = { .base_addr = base };
+	int ret = ERR_M1(rte_pcpu_init(&c));
+
+	if (ret == NOT_FAILED)
+		rte_pcpu_cleanup();
+	return ret;
+}
+
+static int r_init_base_misaligned(void)
+{ return init_at(RTE_PCPU_DEFAULT_BASE_ADDR + 4096); }
+static int r_init_base_too_high(void)
+{ return init_at(UINT64_C(1) << 47); }
+
+/* A page of ours in the middle of where the area would go. */
+static int
+r_init_base_taken(void)
+{
+	uint64_t base = UINT64_C(0x300000000000);
+	void *page = (void *)(uintptr_t)(base + (UINT64_C(1) << 34));
+	void *p;
+	int ret;
+
+	p = mmap(page, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
+		MAP_FIXED_NOREPLACE, -1, 0);
+	if (p != page) {
+		if (p != MAP_FAILED)
+			munmap(p, 4096);
+		return NOT_FAILED;
+	}
+	ret = init_at(base);
+	munmap(p, 4096);
+	return ret;
+}
 
 /* In a child with RLIMIT_AS 64 GiB above what it maps now, the
  * reservation of RTE_MAX_LCORE units of 2 GiB (256 GiB with 128) cannot be
@@ -278,6 +322,8 @@ r_cache_stats_bad_class(void)
 }
 
 static int r_stats_null(void) { return ERR_M1(rte_pcpu_stats_get(NULL)); }
+static int r_chunk_walk_null(void)
+{ return ERR_M1(rte_pcpu_chunk_walk(NULL, NULL)); }
 
 /* pools */
 static int r_create_name_null(void)
@@ -548,6 +594,14 @@ static int r_pool_stats_null_stats(void)
 { return ERR_M1(rte_pcpu_mempool_stats_get(bi.mp, NULL)); }
 static int r_pool_name_null(void)
 { return ERR_NULL(rte_pcpu_mempool_name(NULL)); }
+static int r_pool_info_null_pool(void)
+{
+	struct rte_pcpu_mempool_info in;
+
+	return ERR_M1(rte_pcpu_mempool_info_get(NULL, &in));
+}
+static int r_pool_info_null_info(void)
+{ return ERR_M1(rte_pcpu_mempool_info_get(bi.mp, NULL)); }
 
 static int
 r_walk_null(void)
@@ -667,6 +721,11 @@ static const struct bad_row rows[] = {
 	ROW("init-chunk-above-stride", BEFORE_SETUP, EINVAL,
 		r_init_chunk_above_stride),
 	ROW("init-huge-small-chunk", BEFORE_SETUP, EINVAL, r_init_huge_small_chunk),
+	ROW("init-private-and-shared", BEFORE_SETUP, EINVAL,
+		r_init_private_and_shared),
+	ROW("init-base-misaligned", BEFORE_SETUP, EINVAL, r_init_base_misaligned),
+	ROW("init-base-too-high", BEFORE_SETUP, EINVAL, r_init_base_too_high),
+	ROW("init-base-taken", BEFORE_SETUP, EEXIST, r_init_base_taken),
 	ROW("init-no-address-space", BEFORE_SETUP, ENOMEM,
 		r_init_no_address_space),
 	ROW("cleanup-not-set-up", BEFORE_SETUP, EALREADY, r_cleanup_not_set_up),
@@ -697,6 +756,7 @@ static const struct bad_row rows[] = {
 	ROW("cache-stats-bad-lcore", SET_UP, EINVAL, r_cache_stats_bad_lcore),
 	ROW("cache-stats-bad-class", SET_UP, EINVAL, r_cache_stats_bad_class),
 	ROW("stats-null", SET_UP, EINVAL, r_stats_null),
+	ROW("chunk-walk-null", SET_UP, EINVAL, r_chunk_walk_null),
 	ROW("create-name-null", SET_UP, EINVAL, r_create_name_null),
 	ROW("create-name-empty", SET_UP, EINVAL, r_create_name_empty),
 	ROW("create-name-too-long", SET_UP, ENAMETOOLONG, r_create_name_too_long),
@@ -740,6 +800,8 @@ static const struct bad_row rows[] = {
 	ROW("pool-audit-null", SET_UP, EINVAL, r_pool_audit_null),
 	ROW("pool-stats-null-pool", SET_UP, EINVAL, r_pool_stats_null_pool),
 	ROW("pool-stats-null-stats", SET_UP, EINVAL, r_pool_stats_null_stats),
+	ROW("pool-info-null-pool", SET_UP, EINVAL, r_pool_info_null_pool),
+	ROW("pool-info-null-info", SET_UP, EINVAL, r_pool_info_null_info),
 	ROW("pool-name-null", SET_UP, EINVAL, r_pool_name_null),
 	ROW("rcu-add-null-pool", SET_UP, EINVAL, r_rcu_add_null_pool),
 	ROW("rcu-add-null-cfg", SET_UP, EINVAL, r_rcu_add_null_cfg),

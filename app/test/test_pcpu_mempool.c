@@ -1789,28 +1789,36 @@ test_pcpu_mempool(void)
 REGISTER_TEST_COMMAND(pcpu_mempool_autotest, test_pcpu_mempool);
 
 /*
- * Helper for pcpu_mempool_telemetry.sh: a pool "tel_pool" (n 100,
- * elt_size 32, cache 8, budget 1 MiB) with 7 objects out, held until the
- * file named by PCPU_TEL_DONE exists (at most 60 s).
+ * Helper for pcpu_mempool_telemetry.sh and pcpu_info.sh: a pool
+ * "tel_pool" (n 100, elt_size 32, cache 8, budget 1 MiB) with 7 objects
+ * out, and 5 objects of 24 B from rte_pcpu_alloc() (a size class of the
+ * main lcore's caches in use), held until the file named by PCPU_TEL_DONE
+ * exists (at most 60 s).
  */
 static int
 telemetry_hold(void)
 {
 	const char *done = getenv("PCPU_TEL_DONE");
 	struct rte_pcpu_mempool *mp;
-	void *objs[7];
+	void *objs[7], *small[5];
 	unsigned int i;
 
 	mp = rte_pcpu_mempool_create("tel_pool", 100, 32, 8, 1 << 20, NULL,
 		NULL, 0);
 	TEST_ASSERT_NOT_NULL(mp, "create");
 	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_get_bulk(mp, objs, 7), "get");
+	for (i = 0; i < RTE_DIM(small); i++) {
+		small[i] = rte_pcpu_alloc(24, 0);
+		TEST_ASSERT_NOT_NULL(small[i], "alloc");
+	}
 	printf("PCPU_TEL_READY in_use=%u n=100 lcores=%u main=%u\n",
 		rte_pcpu_mempool_in_use_count(mp), pcpu_test_mem_lcores(),
 		rte_lcore_id());
 	fflush(stdout);
 	for (i = 0; i < 600 && done != NULL && access(done, F_OK) != 0; i++)
 		rte_delay_ms(100);
+	for (i = 0; i < RTE_DIM(small); i++)
+		TEST_ASSERT_SUCCESS(rte_pcpu_free(small[i]), "free");
 	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_put_bulk(mp, objs, 7), "put");
 	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_free(mp), "free");
 	pool_reset();

@@ -92,7 +92,12 @@ fc_snapshot_take(struct fc_snapshot *s, const struct fc_snapshot *prev,
 		s->overflow_pkts += s->fi.totals_overflow_pkts;
 		s->overflow_bytes += s->fi.totals_overflow_bytes;
 		s->top_scope = top_scope;
-		if (nb_top > 0 && !fc_opt.lookup_only)
+		if (nb_top > 0 && !fc_opt.lookup_only && fc_opt.monitor)
+			/* another process's table: no lock, no RCU */
+			s->nb_top = flow_table_top_reader(fc_ftable, s->top,
+				RTE_MIN(nb_top, (unsigned int)FC_MAX_TOP),
+				top_scope);
+		else if (nb_top > 0 && !fc_opt.lookup_only)
 			s->nb_top = flow_table_top(fc_ftable, s->top,
 				RTE_MIN(nb_top, (unsigned int)FC_MAX_TOP),
 				top_scope, rcu_id);
@@ -133,7 +138,8 @@ fc_report_table(const struct fc_snapshot *s, FILE *out)
 	uint64_t drops;
 	unsigned int lcore, p, i;
 
-	fprintf(out, "\n=== flowcount %s %.3f s ===\n", s->final ?
+	fprintf(out, "\n=== flowcount %s%s %.3f s ===\n",
+		fc_opt.monitor ? "monitor " : "", s->final ?
 		"summary after" : "at", s->secs);
 	fprintf(out, "%6s %14s %16s %10s %12s%s\n", "lcore", "rx-pkts",
 		"rx-bytes", "flows-new", s->final ? "avg-Mpps" : "Mpps",

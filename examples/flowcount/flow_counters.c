@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include <rte_atomic.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
@@ -266,4 +267,47 @@ flow_counters_read(const struct flow_counter_blocks *fb, const void *ref,
 	*bytes = by;
 	if (last_seen != NULL)
 		*last_seen = last;
+}
+
+/* The key in the block's copy of the first lcore that has one. */
+static const struct flow_key *
+flow_counters_key(const struct flow_counter_blocks *fb, const void *ref)
+{
+	const struct flow_counters *c;
+	unsigned int lcore;
+
+	switch (fb->scheme) {
+	case FLOW_COUNTERS_ATOMIC:
+		return &((const struct flow_counters *)ref)->key;
+	case FLOW_COUNTERS_ARRAY:
+		for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++)
+			if (fb->lcore_arr[lcore] != NULL)
+				return &fb->lcore_arr[lcore][
+					(uintptr_t)ref - 1].key;
+		return NULL;
+	case FLOW_COUNTERS_PCPU:
+	case FLOW_COUNTERS_MEMPOOL:
+	default:
+		RTE_PCPU_FOREACH(lcore, c, (const struct flow_counters *)ref)
+			return &c->key;
+		return NULL;
+	}
+}
+
+int
+flow_counters_read_key(const struct flow_counter_blocks *fb, const void *ref,
+		const struct flow_key *key, uint64_t *packets, uint64_t *bytes)
+{
+	const struct flow_key *k;
+	struct flow_key now;
+
+	flow_counters_read(fb, ref, packets, bytes, NULL);
+	/* the key is written before the block is published, with plain
+	 * stores: read it after the counts, as a whole */
+	rte_atomic_thread_fence(__ATOMIC_ACQUIRE);
+	k = flow_counters_key(fb, ref);
+	if (k == NULL)
+		return -1;
+	memcpy(&now, (const void *)k, sizeof(now));
+	return memcmp(&now, key, sizeof(now)) == 0 ? 0 : -1;
 }

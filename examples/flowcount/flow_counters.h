@@ -119,6 +119,20 @@ void flow_counters_put(struct flow_counter_blocks *fb, void *ref);
 void flow_counters_read(const struct flow_counter_blocks *fb, const void *ref,
 		uint64_t *packets, uint64_t *bytes, uint64_t *last_seen);
 
+/**
+ * flow_counters_read() of a block that the reader found under @p key
+ * without holding it (a secondary process, which takes no part in the
+ * flow table's RCU): the block may have been given back and handed out
+ * again for another flow meanwhile. The key every block carries tells:
+ * the sums are taken, then the key checked.
+ *
+ * @return 0, or -1 when the block no longer counts @p key (nothing to
+ *   report for it now).
+ */
+int flow_counters_read_key(const struct flow_counter_blocks *fb,
+		const void *ref, const struct flow_key *key, uint64_t *packets,
+		uint64_t *bytes);
+
 /** Name of a scheme ("pcpu", "atomic", "array", "mempool"). */
 const char *flow_counters_scheme_name(enum flow_counters_scheme s);
 

@@ -20,6 +20,16 @@
  *
  * The totals (main lcore only) keep every aged flow's counts merged by key,
  * so a flow that ages out and comes back appears once in the dump.
+ *
+ * A reader in another process (dpdk-flowcount --monitor, a DPDK secondary
+ * process) sees the table, the hashes, the totals and the counter blocks
+ * in EAL's shared memory, at the same addresses. It takes no lock and no
+ * part in RCU (a reader that is killed must hold the primary up in
+ * nothing): it iterates the flows' hash (lock-free for readers) and the
+ * totals' array, and checks that each counter block still carries the
+ * key it was found under (flow_counters_read_key()). It never looks a key
+ * up: rte_hash calls its hash function through a pointer, valid only in
+ * the process that created the table.
  */
 
 #include <errno.h>
@@ -248,7 +258,10 @@ flow_table_create(const struct flow_table_conf *conf)
 		sizeof(struct flow_key), conf->socket_id, 0);
 	if (ft->pending == NULL || ft->totals == NULL)
 		goto fail;
-	ft->total_mem = calloc(ft->max_totals, sizeof(*ft->total_mem));
+	/* EAL memory: a secondary process reads the totals (the monitor) */
+	ft->total_mem = rte_zmalloc_socket("fc_totals_mem",
+		(size_t)ft->max_totals * sizeof(*ft->total_mem), 0,
+		conf->socket_id);
 	ft->pending_mem = calloc((size_t)rte_hash_max_key_id(ft->pending) + 1,
 		sizeof(*ft->pending_mem));
 	if (ft->total_mem == NULL || ft->pending_mem == NULL)
@@ -562,11 +575,15 @@ totals_add(struct flow_table *ft, const struct flow_key *key,
 	if (packets == 0 && bytes == 0)
 		return;
 	pthread_mutex_lock(&ft->totals_lock);
+	/* relaxed stores: a monitor reads them as they change; an entry is
+	 * complete before nb_totals counts it (release) */
 	if (rte_hash_lookup_data(ft->totals, key, &d) >= 0) {
 		struct total *t = d;
 
-		t->packets += packets;
-		t->bytes += bytes;
+		__atomic_store_n(&t->packets, t->packets + packets,
+			__ATOMIC_RELAXED);
+		__atomic_store_n(&t->bytes, t->bytes + bytes,
+			__ATOMIC_RELAXED);
 	} else if (ft->nb_totals < ft->max_totals) {
 		struct total *t = &ft->total_mem[ft->nb_totals];
 
@@ -574,7 +591,8 @@ totals_add(struct flow_table *ft, const struct flow_key *key,
 		t->packets = packets;
 		t->bytes = bytes;
 		if (rte_hash_add_key_data(ft->totals, key, t) == 0) {
-			ft->nb_totals++;
+			__atomic_store_n(&ft->nb_totals, ft->nb_totals + 1,
+				__ATOMIC_RELEASE);
 		} else {
 			ft->totals_overflow_pkts += packets;
 			ft->totals_overflow_bytes += bytes;
@@ -958,8 +976,144 @@ flow_table_free(struct flow_table *ft)
 	rte_ring_free(ft->reclaim_ring);
 	rte_hash_free(ft->pending);
 	rte_hash_free(ft->totals);
-	free(ft->total_mem);
+	rte_free(ft->total_mem);
 	free(ft->pending_mem);
 	pthread_mutex_destroy(&ft->totals_lock);
 	rte_free(ft);
+}
+
+/* ------------------------------------------------------------------ */
+/* A reader in another process (see the top of the file). */
+
+/* Grow @v to hold @need entries; 0 or -1. */
+static int
+reader_reserve(struct flow_stat **v, size_t *cap, size_t need)
+{
+	struct flow_stat *g;
+	size_t c = *cap != 0 ? *cap : 64;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	g = realloc(*v, c * sizeof(*g));
+	if (g == NULL)
+		return -1;
+	*v = g;
+	*cap = c;
+	return 0;
+}
+
+/* Index of @key in sorted @v[0..n), or -1. */
+static long
+reader_find(const struct flow_stat *v, size_t n, const struct flow_key *key)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = flow_key_cmp(&v[mid].key, key);
+
+		if (c == 0)
+			return (long)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+int
+flow_table_flows_reader(const struct flow_table *ft, struct flow_stat **out)
+{
+	uint64_t nt = __atomic_load_n(&ft->nb_totals, __ATOMIC_ACQUIRE);
+	struct flow_stat *v = NULL, s;
+	size_t n = 0, cap = 0, i, sorted;
+	const void *key;
+	void *data;
+	uint32_t next = 0;
+	long k;
+
+	*out = NULL;
+	if (reader_reserve(&v, &cap, (size_t)nt + 64) != 0)
+		return -1;
+	for (i = 0; i < nt; i++) {
+		const struct total *t = &ft->total_mem[i];
+
+		v[n].key = t->key;
+		v[n].packets = __atomic_load_n(&t->packets, __ATOMIC_RELAXED);
+		v[n].bytes = __atomic_load_n(&t->bytes, __ATOMIC_RELAXED);
+		n++;
+	}
+	qsort(v, n, sizeof(*v), stat_cmp);
+	sorted = n;
+	while (ft->h != NULL && !ft->finished &&
+			rte_hash_iterate(ft->h, &key, &data, &next) >= 0) {
+		if (data == NULL)   /* reclaim sentinel */
+			continue;
+		s.key = *(const struct flow_key *)key;
+		if (flow_counters_read_key(ft->blocks, data, &s.key,
+				&s.packets, &s.bytes) != 0)
+			continue;   /* given back meanwhile */
+		k = reader_find(v, sorted, &s.key);
+		if (k >= 0) {
+			v[k].packets += s.packets;
+			v[k].bytes += s.bytes;
+			continue;
+		}
+		if (s.packets == 0)  /* inserted, not counted yet */
+			continue;
+		if (reader_reserve(&v, &cap, n + 1) != 0) {
+			free(v);
+			return -1;
+		}
+		v[n++] = s;
+	}
+	qsort(v, n, sizeof(*v), stat_cmp);
+	*out = v;
+	return (int)n;
+}
+
+unsigned int
+flow_table_top_reader(const struct flow_table *ft, struct flow_stat *out,
+		unsigned int n, enum flow_scope scope)
+{
+	struct flow_stat *v, s;
+	const void *key;
+	void *data;
+	uint32_t next = 0;
+	unsigned int cnt = 0;
+	uint64_t nt, i;
+	int nv;
+
+	if (scope == FLOW_SCOPE_ALL) {
+		nv = flow_table_flows_reader(ft, &v);
+		for (i = 0; nv > 0 && i < (uint64_t)nv; i++)
+			cnt = flow_stat_top_insert(out, cnt, n, &v[i]);
+		free(v);
+		return cnt;
+	}
+	if (scope == FLOW_SCOPE_AGED) {
+		nt = __atomic_load_n(&ft->nb_totals, __ATOMIC_ACQUIRE);
+		for (i = 0; i < nt; i++) {
+			s.key = ft->total_mem[i].key;
+			s.packets = __atomic_load_n(&ft->total_mem[i].packets,
+				__ATOMIC_RELAXED);
+			s.bytes = __atomic_load_n(&ft->total_mem[i].bytes,
+				__ATOMIC_RELAXED);
+			cnt = flow_stat_top_insert(out, cnt, n, &s);
+		}
+		return cnt;
+	}
+	while (ft->h != NULL && !ft->finished &&
+			rte_hash_iterate(ft->h, &key, &data, &next) >= 0) {
+		if (data == NULL)
+			continue;
+		s.key = *(const struct flow_key *)key;
+		if (flow_counters_read_key(ft->blocks, data, &s.key,
+				&s.packets, &s.bytes) == 0)
+			cnt = flow_stat_top_insert(out, cnt, n, &s);
+	}
+	return cnt;
 }

@@ -204,6 +204,31 @@ unsigned int flow_stat_top_insert(struct flow_stat *out, unsigned int n,
 		unsigned int max, const struct flow_stat *s);
 
 /**
+ * flow_table_flows() for a reader in another process (a DPDK secondary
+ * process: dpdk-flowcount --monitor): no lock, no RCU, no key lookup
+ * (rte_hash's hash function pointer is the creating process's). The
+ * totals of aged flows are merged by key with the live flows, whose
+ * counter blocks are checked to still count the key they were found
+ * under. Exact once the primary's workers and aging are idle; while they
+ * run, a flow being aged out may be missing, or counted twice, for a
+ * moment.
+ *
+ * @param out Receives a malloc'd array, sorted in dump order (free() it).
+ * @return Number of flows, or -1 on allocation failure.
+ */
+int flow_table_flows_reader(const struct flow_table *ft,
+		struct flow_stat **out);
+
+/**
+ * flow_table_top() for a reader in another process, under the rules of
+ * flow_table_flows_reader().
+ *
+ * @return Number of entries written to @p out.
+ */
+unsigned int flow_table_top_reader(const struct flow_table *ft,
+		struct flow_stat *out, unsigned int n, enum flow_scope scope);
+
+/**
  * After the workers stopped (RCU offline): fold the live flows and every
  * pending one into the totals, return all handles, free hash and pool.
  * The totals stay readable with flow_table_flows().

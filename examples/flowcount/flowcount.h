@@ -117,6 +117,8 @@ struct fc_options {
 	uint32_t mbufs;
 	uint32_t flow_cache;
 	enum flow_counters_scheme counters;
+	bool monitor;              /* a secondary reading a running primary */
+	uint64_t monitor_count;    /* reports before the monitor ends; 0: on */
 };
 
 extern struct fc_options fc_opt;

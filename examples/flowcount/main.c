@@ -33,6 +33,7 @@
 
 #include <rte_pcpu.h>
 
+#include "fc_monitor.h"
 #include "fc_report.h"
 #include "fc_route.h"
 #include "flow_table.h"
@@ -99,6 +100,10 @@ fc_usage(const char *prog)
 		"    [--exit-on-idle MS] [--no-count] [--lookup-only]\n"
 		"    [--flow-cache N] [--no-defer] [--pipeline] [--mbufs N]\n"
 		"    [--help]\n"
+		"       %s --proc-type=secondary --file-prefix PREFIX [-l LCORE]\n"
+		"    -- --monitor [--monitor-count N] [--stats-interval MS]\n"
+		"    [--stats-format table|json] [--stats-file FILE] [--top N]\n"
+		"    [--flow-dump FILE|-]\n"
 		"\n"
 		"Forwards IPv4/IPv6 packets as l3fwd does (LPM routes, MAC rewrite,\n"
 		"TTL/hop limit) and counts the packets and bytes of every flow (outer\n"
@@ -175,13 +180,24 @@ fc_usage(const char *prog)
 		"                        with infinite_rx=1 keeps the file in mbufs\n"
 		"  --help                this text\n"
 		"\n"
+		"Monitor (a DPDK secondary process of a running dpdk-flowcount, whose\n"
+		"hugepage EAL it needs: give its --file-prefix):\n"
+		"  --monitor             print its statistics and top flows every\n"
+		"                        --stats-interval (default 1000 ms) from its\n"
+		"                        percpu counters, without a lock, RCU or a\n"
+		"                        message to it; --flow-dump writes its flows\n"
+		"                        as the monitor ends (the primary's own dump,\n"
+		"                        once its traffic stopped)\n"
+		"  --monitor-count N     end after N reports (default 0: when the\n"
+		"                        primary stops, or on SIGINT/SIGTERM)\n"
+		"\n"
 		"Signals: SIGINT, SIGTERM, SIGHUP stop (summary, then the dump);\n"
 		"SIGUSR1 prints the table and writes the dump now, and runs on.\n"
 		"Telemetry: /flowcount/stats, /flowcount/flows[,N[,live|aged|all]].\n"
 		"Example: %s -l 0-1 --no-huge -m 512 --no-pci \\\n"
 		"    --vdev net_pcap0,rx_pcap=demo.pcap -- --exit-on-idle 200 \\\n"
 		"    --flow-dump flows.csv\n",
-		prog, FC_MAX_JUMBO_PKT_LEN, FC_RX_DESC_DEFAULT,
+		prog, prog, FC_MAX_JUMBO_PKT_LEN, FC_RX_DESC_DEFAULT,
 		FC_TX_DESC_DEFAULT, FC_MAX_TOP, FC_FLOW_CACHE_MAX, prog);
 }
 
@@ -325,6 +341,8 @@ enum {
 	FC_OPT_PIPELINE,
 	FC_OPT_MBUFS,
 	FC_OPT_FLOW_CACHE,
+	FC_OPT_MONITOR,
+	FC_OPT_MONITOR_COUNT,
 	FC_OPT_HELP,
 };
 
@@ -361,6 +379,9 @@ fc_parse_args(int argc, char **argv)
 		{ "pipeline", no_argument, NULL, FC_OPT_PIPELINE },
 		{ "mbufs", required_argument, NULL, FC_OPT_MBUFS },
 		{ "flow-cache", required_argument, NULL, FC_OPT_FLOW_CACHE },
+		{ "monitor", no_argument, NULL, FC_OPT_MONITOR },
+		{ "monitor-count", required_argument, NULL,
+			FC_OPT_MONITOR_COUNT },
 		{ "help", no_argument, NULL, FC_OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -486,6 +507,13 @@ fc_parse_args(int argc, char **argv)
 				fc_fail("--flow-cache must be 0 or a power of "
 					"two from 16 to %u", FC_FLOW_CACHE_MAX);
 			break;
+		case FC_OPT_MONITOR:
+			fc_opt.monitor = true;
+			break;
+		case FC_OPT_MONITOR_COUNT:
+			fc_opt.monitor_count = fc_parse_u64("--monitor-count",
+				optarg, 0, UINT32_MAX, 10);
+			break;
 		case 'h':
 		case FC_OPT_HELP:
 			fc_usage(fc_prgname);
@@ -500,6 +528,14 @@ fc_parse_args(int argc, char **argv)
 	}
 	if (optind < argc)
 		fc_fail("unexpected argument '%s'", argv[optind]);
+	if (fc_opt.monitor !=
+			(rte_eal_process_type() == RTE_PROC_SECONDARY))
+		fc_fail(fc_opt.monitor ? "--monitor runs as a secondary "
+			"process: add the EAL options --proc-type=secondary "
+			"and the running dpdk-flowcount's --file-prefix" :
+			"a secondary process only monitors: add --monitor");
+	if (fc_opt.monitor_count != 0 && !fc_opt.monitor)
+		fc_fail("--monitor-count goes with --monitor");
 	if (fc_opt.no_count && fc_opt.dump_file != NULL)
 		fc_fail("--flow-dump needs counting: drop --no-count");
 	if (fc_opt.lookup_only && fc_opt.dump_file != NULL)
@@ -1072,6 +1108,13 @@ main(int argc, char **argv)
 	argv[0] = (char *)(uintptr_t)fc_prgname;
 	fc_parse_args(argc, argv);
 	fc_open_outputs();
+	if (fc_opt.monitor) {
+		exit_code = fc_monitor_main(fc_stats_out);
+		if (fc_stats_out != stdout)
+			fclose(fc_stats_out);
+		rte_eal_cleanup();
+		return exit_code;
+	}
 
 	if (rte_eth_dev_count_avail() == 0)
 		fc_fail("no Ethernet ports: give a NIC or a --vdev "
@@ -1138,12 +1181,15 @@ main(int argc, char **argv)
 		flow_counters_scheme_name(fc_opt.counters), fc_opt.max_flows,
 		fc_opt.flow_timeout_ms);
 	fc_start_tsc = rte_rdtsc();
+	/* a monitor (--monitor) may read from now on */
+	fc_monitor_publish();
 	RTE_LCORE_FOREACH_WORKER(lcore)
 		if (fc_lcore_conf[lcore].n_rx > 0)
 			rte_eal_remote_launch(fc_worker_main, NULL, lcore);
 	fc_main_loop();
 	fc_force_quit = true;
 	rte_eal_mp_wait_lcore();
+	fc_monitor_unpublish();
 
 	/* telemetry must not read what is freed from here on */
 	fc_telemetry_stop();

@@ -424,7 +424,8 @@ alloc_area(size_t size, uint32_t bits, uint32_t align_bits, int user,
 static void
 alloc_balance_if_needed(void)
 {
-	if (__atomic_load_n(&pcpu_alloc.need_balance, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&pcpu_alloc.need_balance, __ATOMIC_RELAXED) ||
+	    pcpu_alloc.depop_deferred)
 		pcpu_alloc_balance(0);
 }
 
@@ -1015,13 +1016,63 @@ pcpu_alloc_reclaim(void)
 /* ---------------------------------------------------------------------- */
 /* Set-up and tear-down. */
 
+const struct pcpu_arena *
+pcpu_alloc_arena(void)
+{
+	return &pcpu_alloc.arena;
+}
+
 int
-pcpu_alloc_init(const struct rte_pcpu_conf *conf)
+pcpu_alloc_lcore_socket(unsigned int lcore_id)
+{
+	if (lcore_id >= RTE_MAX_LCORE ||
+	    !(__atomic_load_n(&pcpu_alloc.lcores[lcore_id / 64],
+		    __ATOMIC_ACQUIRE) >> (lcore_id % 64) & 1))
+		return -1;
+	return pcpu_alloc.lcore_socket[lcore_id];
+}
+
+/* Reserve the area: shared at conf->base_addr (or the default address),
+ * or private. 0, or -1 with rte_errno and one log line. */
+static int
+alloc_reserve(struct pcpu_alloc *a, const struct rte_pcpu_conf *conf,
+		int shared)
+{
+	uint64_t span = pcpu_arena_span(conf->unit_stride);
+	uintptr_t base = (uintptr_t)conf->base_addr;
+	int ret;
+
+	if (shared)
+		ret = pcpu_arena_reserve_shared(&a->arena, conf->unit_stride,
+			base != 0 ? base : (uintptr_t)RTE_PCPU_DEFAULT_BASE_ADDR,
+			base == 0, a->huge);
+	else
+		ret = pcpu_arena_reserve(&a->arena, conf->unit_stride, base);
+	if (ret == 0)
+		return 0;
+	if (ret == -EEXIST) {
+		PCPU_LOG(ERR, "init: rte_pcpu_conf.base_addr %#" PRIxPTR
+			": something is mapped in its %" PRIu64 " bytes",
+			base, span);
+		rte_errno = EEXIST;
+	} else if (ret == -ENOMEM || ret == -EINVAL) {
+		PCPU_LOG(ERR, "init: cannot reserve %" PRIu64
+			" bytes of address space", span);
+		rte_errno = ENOMEM;
+	} else {
+		/* the arena logged why */
+		rte_errno = -ret;
+	}
+	return -1;
+}
+
+int
+pcpu_alloc_init(const struct rte_pcpu_conf *conf, int shared)
 {
 	struct pcpu_alloc *a = &pcpu_alloc;
 	uint64_t free_huge;
 	char limit[32];
-	int l, ret;
+	int l;
 
 	pthread_mutex_lock(&a->mutex);
 	if (a->initialised) {
@@ -1045,13 +1096,8 @@ pcpu_alloc_init(const struct rte_pcpu_conf *conf)
 	a->page_size = a->huge ? PCPU_HUGE_PAGE_SIZE : PCPU_SMALL_PAGE_SIZE;
 	a->reserve = conf->empty_pages_reserve != 0 ?
 		conf->empty_pages_reserve : (a->huge ? 1 : 4);
-	ret = pcpu_arena_reserve(&a->arena, conf->unit_stride);
-	if (ret != 0) {
+	if (alloc_reserve(a, conf, shared) != 0) {
 		pthread_mutex_unlock(&a->mutex);
-		PCPU_LOG(ERR, "init: cannot reserve %" PRIu64
-			" bytes of address space", (conf->unit_stride +
-			PCPU_ARENA_COLOUR_STEP) * RTE_MAX_LCORE);
-		rte_errno = ENOMEM;
 		return -1;
 	}
 	a->nr_chunk_max = (uint32_t)(conf->unit_stride / conf->chunk_size);
@@ -1073,6 +1119,7 @@ pcpu_alloc_init(const struct rte_pcpu_conf *conf)
 	rte_pcpu_shared.base = a->arena.base;
 	rte_pcpu_shared.unit_shift = a->arena.unit_shift;
 	rte_pcpu_shared.unit_step = a->arena.unit_step;
+	rte_pcpu_shared.cache_lcore_limit = RTE_MAX_LCORE;
 	a->initialised = 1;
 	__atomic_store_n(&rte_pcpu_shared.initialised, 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&a->mutex);
@@ -1083,9 +1130,10 @@ pcpu_alloc_init(const struct rte_pcpu_conf *conf)
 	else
 		snprintf(limit, sizeof(limit), "none");
 	PCPU_LOG(INFO, "%" PRIu64 " KiB of address space per lcore at %p, "
-		"chunks of %" PRIu64 " KiB, %s pages (%" PRIu64
+		"%s, chunks of %" PRIu64 " KiB, %s pages (%" PRIu64
 		" hugepages free), populated-bytes limit %s",
 		conf->unit_stride >> 10, (void *)a->arena.base,
+		shared ? "shared with secondary processes" : "private",
 		conf->chunk_size >> 10, a->huge ? "2 MiB" : "4 KiB", free_huge,
 		limit);
 
@@ -1106,6 +1154,7 @@ pcpu_alloc_cleanup(void)
 	uint32_t idx;
 
 	pcpu_alloc_lcores_stop();
+	pcpu_alloc_balance_stop();
 	pthread_mutex_lock(&a->mutex);
 	live = pcpu_alloc_live();
 	__atomic_store_n(&rte_pcpu_shared.initialised, 0, __ATOMIC_RELEASE);

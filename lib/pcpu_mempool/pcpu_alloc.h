@@ -31,9 +31,31 @@
 #include "rte_pcpu.h"
 
 /** Set up with @p conf (validated, defaults filled in): reserve the area,
- * register the lcore callback that gives lcores memory.
- * @return 0, or -1 with rte_errno (ENOMEM, EALREADY) and one log line. */
-int pcpu_alloc_init(const struct rte_pcpu_conf *conf);
+ * privately or, with @p shared, backed by a file that secondary processes
+ * map (pcpu_arena.h), and register the lcore callback that gives lcores
+ * memory.
+ * @return 0, or -1 with rte_errno (ENOMEM, EALREADY, EEXIST: base_addr
+ *   taken) and one log line. */
+int pcpu_alloc_init(const struct rte_pcpu_conf *conf, int shared);
+
+struct pcpu_arena;
+
+/** The area, for the process layer (its description and files for
+ * secondary processes). Constant between init and cleanup. */
+const struct pcpu_arena *pcpu_alloc_arena(void);
+
+/** NUMA node lcore @p lcore_id's pages are bound to; -1: no memory or no
+ * node. Lock-free. */
+int pcpu_alloc_lcore_socket(unsigned int lcore_id);
+
+/**
+ * Giving memory back was put off because a secondary process read the
+ * area: try again soon, from an EAL alarm (the process layer calls it
+ * when one detaches; it takes no lock). Also retried by itself every
+ * second while put off, by the next allocation that takes the slow path
+ * and by rte_pcpu_reclaim().
+ */
+void pcpu_alloc_retry_deferred(void);
 
 /** Release every chunk and the area. Not MT-safe. Returns the objects
  * that were still allocated. */
@@ -154,6 +176,10 @@ struct pcpu_alloc_counters {
 	uint32_t nr_spans;        /**< Live allocations of whole chunks. */
 	uint64_t live_objs;       /**< Sum of the chunks' live objects
 				    *  (audit only). */
+	uintptr_t base;           /**< Address of unit 0. */
+	uint32_t shared;          /**< The area is shared. */
+	uint32_t readers;         /**< A secondary process reads it now. */
+	uint64_t nr_depop_deferred; /**< Balances put off for readers. */
 	struct rte_pcpu_conf conf;
 };
 
@@ -172,6 +198,13 @@ int pcpu_alloc_audit(struct pcpu_alloc_counters *s, char *msg, size_t len);
 
 /** Print one line per chunk (exact figures: hints are refreshed). */
 void pcpu_alloc_dump_chunks(FILE *f);
+
+/**
+ * Every chunk's statistics, in index order, into a malloc'd array
+ * (exact figures: hints are refreshed).
+ * @return The number of chunks (0: *@p out NULL), or -1 (ENOMEM).
+ */
+int pcpu_alloc_chunk_stats(struct rte_pcpu_chunk_stats **out);
 
 /**
  * Callbacks of a layer above the allocator for lcores that gain memory

@@ -12,6 +12,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pcpu_alloc_index.h"
@@ -41,6 +42,9 @@ audit_counters_locked(struct pcpu_alloc_counters *s)
 	s->nr_lcores = a->nr_lcores;
 	s->nr_huge_fallback = a->nr_huge_fallback;
 	s->nr_spans = a->nr_spans;
+	s->base = a->arena.base;
+	s->shared = (uint32_t)a->arena.shm;
+	s->nr_depop_deferred = a->nr_depop_deferred;
 	s->conf = a->conf;
 }
 
@@ -51,6 +55,8 @@ pcpu_alloc_counters(struct pcpu_alloc_counters *s)
 	s->min_alloc_size = UINT64_MAX;
 	pthread_mutex_lock(&pcpu_alloc.mutex);
 	if (pcpu_alloc.initialised) {
+		/* a system call: before the index lock */
+		s->readers = (uint32_t)pcpu_arena_readers(&pcpu_alloc.arena);
 		pcpu_alloc_index_lock();
 		pcpu_alloc_settle();
 		audit_counters_locked(s);
@@ -90,6 +96,73 @@ pcpu_alloc_dump_chunks(FILE *f)
 		pcpu_alloc_span_dump(f);
 	pcpu_alloc_index_unlock();
 	pthread_mutex_unlock(&a->mutex);
+}
+
+/* The public slot number of list @p list (rte_pcpu_chunk_stats.slot). */
+static int32_t
+audit_public_slot(int list)
+{
+	switch (list) {
+	case PCPU_LIST_SIDELINED:
+		return -1;
+	case PCPU_LIST_FREE:
+		return -2;
+	case PCPU_LIST_TO_DEPOP:
+		return -3;
+	default:
+		return list;
+	}
+}
+
+int
+pcpu_alloc_chunk_stats(struct rte_pcpu_chunk_stats **out)
+{
+	struct pcpu_alloc *a = &pcpu_alloc;
+	struct rte_pcpu_chunk_stats *v = NULL;
+	struct pcpu_chunk_frag fr;
+	uint32_t idx, n = 0, cap;
+
+	*out = NULL;
+	pthread_mutex_lock(&a->mutex);
+	/* no allocation under the index lock: room for the most chunks */
+	cap = a->initialised ? a->nr_chunks : 0;
+	if (cap != 0) {
+		v = calloc(cap, sizeof(*v));
+		if (v == NULL) {
+			pthread_mutex_unlock(&a->mutex);
+			return -1;
+		}
+	}
+	pcpu_alloc_index_lock();
+	pcpu_alloc_settle();
+	for (idx = 0; cap != 0 && idx < a->nr_chunk_max && n < cap; idx++) {
+		struct pcpu_alloc_chunk *c = a->chunks[idx];
+		struct rte_pcpu_chunk_stats *cs = &v[n];
+
+		if (c == NULL)
+			continue;
+		pcpu_chunk_refresh(&c->bm);
+		pcpu_alloc_relocate(c);
+		pcpu_chunk_frag_stats(&c->bm, &fr);
+		cs->index = c->index;
+		cs->slot = audit_public_slot(c->list);
+		cs->nr_alloc = fr.nr_alloc;
+		cs->free_bytes = fr.free_bytes;
+		cs->contig_bytes = fr.contig_bytes;
+		cs->sum_frag = fr.sum_frag;
+		cs->max_frag = fr.max_frag;
+		cs->first_free = fr.first_free << PCPU_MIN_ALLOC_SHIFT;
+		cs->min_alloc = fr.min_alloc;
+		cs->max_alloc = fr.max_alloc;
+		cs->populated_pages = fr.populated_pages;
+		cs->empty_pages = fr.empty_pop_pages;
+		cs->nr_pages = c->bm.nr_pages;
+		n++;
+	}
+	pcpu_alloc_index_unlock();
+	pthread_mutex_unlock(&a->mutex);
+	*out = v;
+	return (int)n;
 }
 
 static int

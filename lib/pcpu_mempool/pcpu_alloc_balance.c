@@ -17,13 +17,34 @@
  * Runs with the mutex held; takes the index lock itself and drops it
  * around each system call (the pages it gives back are marked unpopulated
  * and empty first, so no allocation uses them and no free touches them).
+ *
+ * A shared area that a secondary process reads gives nothing back: a
+ * secondary reads pages without the primary's locks, and a page given
+ * back is a hole in the file, which a late read would fill again (or die
+ * on with SIGBUS, hugepages). So while pcpu_arena_readers() says one is
+ * attached, the balance only puts the isolated chunks back in use and
+ * marks itself deferred; a new page is then handed out from the empty
+ * populated ones, zeroed by the allocator as any reused memory (the
+ * known-zero map). The deferred balance runs, as an explicit one, at the
+ * first chance once no secondary is attached: when one detaches
+ * (pcpu_alloc_retry_deferred()), at the next allocation that takes the
+ * mutex, at rte_pcpu_reclaim(), or from an EAL alarm every second (which
+ * finds a secondary that died without detaching: the kernel dropped its
+ * lock).
  */
 
 #include <stdint.h>
 
+#include <rte_alarm.h>
 #include <rte_common.h>
 
 #include "pcpu_alloc_index.h"
+#include "pcpu_log.h"
+
+/* Retry period of a deferred balance, microseconds. */
+#define BALANCE_RETRY_US (1000 * 1000)
+/* Delay of the retry when a secondary process detaches, microseconds. */
+#define BALANCE_SOON_US 1000
 
 /* Depopulate empty pages of an isolated chunk, last page first, while the
  * global count exceeds the reserve. Index lock held; returns with it
@@ -109,6 +130,83 @@ balance_destroy_free_chunks(int no_spare)
 	return pages;
 }
 
+static void balance_retry_cb(void *arg);
+
+/* The EAL alarm that retries a deferred balance. Mutex held. */
+static void
+balance_arm_retry(void)
+{
+	if (pcpu_alloc.retry_armed)
+		return;
+	if (rte_eal_alarm_set(BALANCE_RETRY_US, balance_retry_cb, NULL) == 0)
+		pcpu_alloc.retry_armed = 1;
+	else
+		PCPU_LOG(DEBUG, "cannot set the alarm that retries giving "
+			"memory back: the next allocation will");
+}
+
+/* On the EAL interrupt thread. */
+static void
+balance_retry_cb(void *arg __rte_unused)
+{
+	pthread_mutex_lock(&pcpu_alloc.mutex);
+	pcpu_alloc.retry_armed = 0;
+	if (pcpu_alloc.initialised && pcpu_alloc.depop_deferred)
+		pcpu_alloc_balance(0);
+	pthread_mutex_unlock(&pcpu_alloc.mutex);
+}
+
+void
+pcpu_alloc_balance_stop(void)
+{
+	/* not under the mutex: a callback under way may wait for it, and
+	 * the cancel waits for the callback */
+	rte_eal_alarm_cancel(balance_retry_cb, NULL);
+	pthread_mutex_lock(&pcpu_alloc.mutex);
+	pcpu_alloc.retry_armed = 0;
+	pthread_mutex_unlock(&pcpu_alloc.mutex);
+}
+
+void
+pcpu_alloc_retry_deferred(void)
+{
+	/* an extra alarm beside the periodic one: the callback is idempotent
+	 * and pcpu_alloc_balance_stop() cancels both */
+	if (__atomic_load_n(&pcpu_alloc.depop_deferred, __ATOMIC_RELAXED) &&
+	    rte_eal_alarm_set(BALANCE_SOON_US, balance_retry_cb, NULL) != 0)
+		PCPU_LOG(DEBUG, "cannot set the alarm that gives memory back");
+}
+
+void
+pcpu_alloc_defer(void)
+{
+	struct pcpu_alloc *a = &pcpu_alloc;
+
+	if (!a->depop_deferred)
+		a->nr_depop_deferred++;
+	__atomic_store_n(&a->depop_deferred, 1, __ATOMIC_RELAXED);
+	balance_arm_retry();
+}
+
+/* A secondary process reads the area: give nothing back, put isolated
+ * chunks back in use, and try again later. Mutex held, index lock not. */
+static void
+balance_defer(void)
+{
+	struct pcpu_alloc *a = &pcpu_alloc;
+	struct pcpu_alloc_chunk *c;
+
+	pcpu_alloc_index_lock();
+	a->need_balance = 0;
+	pcpu_alloc_settle();
+	while ((c = TAILQ_FIRST(&a->lists[PCPU_LIST_TO_DEPOP])) != NULL) {
+		c->isolated = 0;
+		pcpu_alloc_relocate(c);
+	}
+	pcpu_alloc_index_unlock();
+	pcpu_alloc_defer();
+}
+
 uint64_t
 pcpu_alloc_balance(int explicit)
 {
@@ -117,10 +215,22 @@ pcpu_alloc_balance(int explicit)
 	uint64_t pages = 0, bytes_per_page;
 	int l;
 
+	/* a system call: not under the index lock */
+	if (pcpu_arena_readers(&a->arena)) {
+		balance_defer();
+		return 0;
+	}
+	/* what was put off: frees isolated chunks that the deferral put back
+	 * in use, so look at every chunk; freed spans kept */
+	bytes_per_page = a->page_size * a->nr_lcores;
+	if (a->depop_deferred) {
+		__atomic_store_n(&a->depop_deferred, 0, __ATOMIC_RELAXED);
+		explicit = 1;
+		pages += pcpu_alloc_span_release_freed();
+	}
 	pcpu_alloc_index_lock();
 	a->need_balance = 0;
 	pcpu_alloc_settle();
-	bytes_per_page = a->page_size * a->nr_lcores;
 	/* first, so that their pages are not depopulated one by one */
 	pages += balance_destroy_free_chunks(0);
 	for (l = 0; explicit && l < PCPU_NR_LISTS; l++) {
@@ -151,6 +261,12 @@ pcpu_alloc_balance(int explicit)
 void
 pcpu_alloc_drop_free_chunks(void)
 {
+	/* a secondary may read what was freed there: keep it (a span then
+	 * finds no room, ENOMEM, until it detaches) */
+	if (pcpu_arena_readers(&pcpu_alloc.arena)) {
+		pcpu_alloc_defer();
+		return;
+	}
 	pcpu_alloc_index_lock();
 	pcpu_alloc_settle();
 	balance_destroy_free_chunks(1);

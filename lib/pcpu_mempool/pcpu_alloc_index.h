@@ -154,6 +154,12 @@ struct pcpu_alloc {
 	uint64_t min_alloc_size;  /**< Of user sizes (UINT64_MAX: none). */
 	uint64_t max_alloc_size;
 	uint32_t nr_huge_fallback;
+
+	/** A secondary process read the shared area when memory was to be
+	 * given back: the balance is due once none does (mutex). */
+	int depop_deferred;
+	uint64_t nr_depop_deferred;
+	int retry_armed;          /**< The retry alarm is set (mutex). */
 };
 
 /** The one instance (pcpu_alloc.c). */
@@ -359,9 +365,15 @@ void pcpu_alloc_span_cleanup(void);
  * Takes the mutex. NULL with rte_errno = ENOMEM (logged). */
 void *pcpu_alloc_span_alloc(size_t size);
 
-/** Free the span starting at @p handle and give its memory back. Takes
- * the mutex. 0, or -1 if no span starts there (nothing logged). */
+/** Free the span starting at @p handle and give its memory back (or keep
+ * it until no secondary process reads the area). Takes the mutex. 0, or
+ * -1 if no span starts there (nothing logged). */
 int pcpu_alloc_span_free(void *handle);
+
+/** Give back the memory of the spans freed while a secondary process
+ * read the area (mutex held, index lock not, no reader now). Returns the
+ * pages given back, per lcore. */
+uint64_t pcpu_alloc_span_release_freed(void);
 
 /** Bytes of the span starting at @p handle, 0 if none. Index lock held. */
 uint64_t pcpu_alloc_span_bytes(const void *handle);
@@ -393,11 +405,19 @@ void pcpu_alloc_span_dump(FILE *f);
 /** Give memory back: destroy fully free chunks beyond one spare (but
  * those whose pages the reserve of empty pages needs), depopulate isolated
  * chunks (with @p explicit, every chunk with empty
- * pages) down to the reserve of empty pages. Returns bytes given back. */
+ * pages) down to the reserve of empty pages. Returns bytes given back.
+ * While a secondary process reads the shared area nothing is given back:
+ * the work is marked deferred and retried (pcpu_alloc_retry_deferred()). */
 uint64_t pcpu_alloc_balance(int explicit);
 
 /** Destroy every fully free chunk, the spare included: a span needs its
  * address space. */
 void pcpu_alloc_drop_free_chunks(void);
+/** Stop retrying deferred work (cleanup; mutex NOT held). */
+void pcpu_alloc_balance_stop(void);
+
+/** Memory was kept because a secondary process reads the area: mark the
+ * balance deferred and make sure it is retried. Mutex held. */
+void pcpu_alloc_defer(void);
 
 #endif /* _PCPU_ALLOC_INDEX_H_ */

@@ -47,12 +47,24 @@
 
 /** One allocation of whole chunks. */
 struct pcpu_alloc_span {
-	TAILQ_ENTRY(pcpu_alloc_span) next; /**< In pcpu_alloc.span_list. */
+	/** In pcpu_alloc.span_list, or span_freed once freed. */
+	TAILQ_ENTRY(pcpu_alloc_span) next;
 	uint32_t first;     /**< First chunk index. */
 	uint32_t nr_chunks; /**< Chunk indexes it covers. */
 	uint32_t nr_pages;  /**< Populated pages per lcore, from its start. */
+	int freed;          /**< Freed, its memory kept (below). */
 	uint64_t size;      /**< Bytes asked for, per lcore. */
 };
+
+/*
+ * Spans freed while a secondary process read the shared area: their
+ * memory goes back only once none does (pcpu_alloc_balance.c says why),
+ * so they keep their chunk indexes (nothing may be placed there before
+ * the range is a hole again: a new object there must read as zero) and
+ * their pages, counted as populated, on this list, and are released by
+ * pcpu_alloc_span_release_freed(). Both locks guard it.
+ */
+static struct pcpu_span_list span_freed = TAILQ_HEAD_INITIALIZER(span_freed);
 
 /* Byte offset of a span inside a unit. */
 static inline uint64_t
@@ -88,6 +100,10 @@ pcpu_alloc_span_cleanup(void)
 
 	while (a->spans != NULL && (s = TAILQ_FIRST(&a->span_list)) != NULL) {
 		TAILQ_REMOVE(&a->span_list, s, next);
+		free(s);
+	}
+	while ((s = TAILQ_FIRST(&span_freed)) != NULL) {
+		TAILQ_REMOVE(&span_freed, s, next);
 		free(s);
 	}
 	free(a->spans);
@@ -282,7 +298,8 @@ span_at(const void *handle)
 	    (off & (pcpu_alloc_chunk_bytes() - 1)) != 0)
 		return NULL;
 	s = a->spans[off >> a->chunk_shift];
-	return s != NULL && s->first == (off >> a->chunk_shift) ? s : NULL;
+	return s != NULL && !s->freed && s->first == (off >> a->chunk_shift) ?
+		s : NULL;
 }
 
 int
@@ -291,8 +308,11 @@ pcpu_alloc_span_free(void *handle)
 	struct pcpu_alloc *a = &pcpu_alloc;
 	struct pcpu_alloc_span *s;
 	unsigned int lcore_id;
+	int readers;
 
 	pthread_mutex_lock(&a->mutex);
+	/* a system call: before the index lock */
+	readers = a->initialised && pcpu_arena_readers(&a->arena);
 	pcpu_alloc_index_lock();
 	s = a->initialised ? span_at(handle) : NULL;
 	if (s == NULL) {
@@ -302,10 +322,19 @@ pcpu_alloc_span_free(void *handle)
 	}
 	/* before anyone can take the range again (they need the mutex) */
 	pcpu_asan_poison(handle, s->size);
-	span_index_set(s, NULL);
 	TAILQ_REMOVE(&a->span_list, s, next);
 	a->nr_spans--;
 	a->nr_dealloc++;
+	if (readers) {
+		/* keeps its indexes and pages until no secondary reads */
+		s->freed = 1;
+		TAILQ_INSERT_TAIL(&span_freed, s, next);
+		pcpu_alloc_index_unlock();
+		pcpu_alloc_defer();
+		pthread_mutex_unlock(&a->mutex);
+		return 0;
+	}
+	span_index_set(s, NULL);
 	a->populated_pages -= s->nr_pages;
 	pcpu_alloc_index_unlock();
 	for (lcore_id = pcpu_alloc_lcore_next(0); lcore_id < RTE_MAX_LCORE;
@@ -314,6 +343,32 @@ pcpu_alloc_span_free(void *handle)
 	pthread_mutex_unlock(&a->mutex);
 	free(s);
 	return 0;
+}
+
+uint64_t
+pcpu_alloc_span_release_freed(void)
+{
+	struct pcpu_alloc *a = &pcpu_alloc;
+	struct pcpu_alloc_span *s;
+	unsigned int lcore_id;
+	uint64_t pages = 0;
+
+	pcpu_alloc_index_lock();
+	while ((s = TAILQ_FIRST(&span_freed)) != NULL) {
+		TAILQ_REMOVE(&span_freed, s, next);
+		span_index_set(s, NULL);
+		a->populated_pages -= s->nr_pages;
+		pcpu_alloc_index_unlock();
+		for (lcore_id = pcpu_alloc_lcore_next(0);
+		     lcore_id < RTE_MAX_LCORE;
+		     lcore_id = pcpu_alloc_lcore_next(lcore_id + 1))
+			span_depopulate_lcore(s, lcore_id);
+		pages += s->nr_pages;
+		free(s);
+		pcpu_alloc_index_lock();
+	}
+	pcpu_alloc_index_unlock();
+	return pages;
 }
 
 uint64_t
@@ -333,7 +388,7 @@ pcpu_alloc_span_holds(uint64_t off, uint64_t len)
 	if (a->spans == NULL || off >= a->arena.unit_stride)
 		return 0;
 	s = a->spans[off >> a->chunk_shift];
-	return s != NULL && len <= s->size &&
+	return s != NULL && !s->freed && len <= s->size &&
 		off - span_off(s) <= s->size - len;
 }
 
@@ -436,6 +491,19 @@ pcpu_alloc_span_audit(struct pcpu_alloc_counters *sum, char *msg, size_t len)
 		sum->populated_pages += s->nr_pages;
 		nr++;
 	}
+	/* freed ones kept for a secondary: their indexes and pages */
+	TAILQ_FOREACH(s, &span_freed, next) {
+		for (i = 0; i < s->nr_chunks; i++) {
+			if (a->spans[s->first + i] != s) {
+				snprintf(msg, len, "freed span at chunk %u: "
+					"index %u not its own", s->first,
+					s->first + i);
+				return -1;
+			}
+		}
+		covered += s->nr_chunks;
+		sum->populated_pages += s->nr_pages;
+	}
 	/* no index entry outside the listed spans */
 	for (i = 0; i < a->nr_chunk_max; i++)
 		covered -= a->spans[i] != NULL;
@@ -462,4 +530,8 @@ pcpu_alloc_span_dump(FILE *f)
 		fprintf(f, "  span at chunk %u: %u chunks, %" PRIu64
 			" bytes, pages %u\n", s->first, s->nr_chunks, s->size,
 			s->nr_pages);
+	TAILQ_FOREACH(s, &span_freed, next)
+		fprintf(f, "  freed span at chunk %u: %u chunks, pages %u "
+			"(kept while a secondary process reads)\n", s->first,
+			s->nr_chunks, s->nr_pages);
 }

@@ -20,7 +20,15 @@
  *
  * Faulting in with MADV_POPULATE_WRITE makes a shortage an error code
  * rather than a SIGBUS or an OOM kill at first touch.
+ *
+ * That is the private backing. A shared area (one that other processes
+ * can read) is backed by a file instead: pcpu_arena_shm.c, which the
+ * functions here hand over to when pcpu_arena.shm is set.
  */
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* MAP_FIXED_NOREPLACE */
+#endif
 
 #include <errno.h>
 #include <stdio.h>
@@ -34,6 +42,7 @@
 #include <rte_common.h>
 
 #include "pcpu_arena.h"
+#include "pcpu_arena_shm.h"
 #include "pcpu_fault.h"
 #include "pcpu_log.h"
 #include "pcpu_util.h"
@@ -46,28 +55,51 @@
 #define RESERVE_PROT PROT_NONE
 #define RESERVE_FLAGS (MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE)
 
+uint64_t
+pcpu_arena_span(uint64_t unit_stride)
+{
+	/* the last unit ends at (RTE_MAX_LCORE - 1) * step + stride */
+	return (unit_stride + PCPU_ARENA_COLOUR_STEP) * RTE_MAX_LCORE;
+}
+
 int
-pcpu_arena_reserve(struct pcpu_arena *a, uint64_t unit_stride)
+pcpu_arena_reserve(struct pcpu_arena *a, uint64_t unit_stride, uintptr_t base)
 {
 	size_t len;
 	void *p;
 
 	if (unit_stride == 0 || !pcpu_is_pow2(unit_stride) ||
-	    unit_stride > (UINT64_C(1) << 40))
+	    unit_stride > (UINT64_C(1) << 40) ||
+	    (base & (PCPU_HUGE_PAGE_SIZE - 1)) != 0)
 		return -EINVAL;
-	/* the last unit ends at base + (RTE_MAX_LCORE - 1) * step + stride;
-	 * slack to align unit 0 on a hugepage boundary */
-	len = (size_t)(unit_stride + PCPU_ARENA_COLOUR_STEP) * RTE_MAX_LCORE +
-		PCPU_HUGE_PAGE_SIZE;
-	p = pcpu_fault_mmap(NULL, len, RESERVE_PROT, RESERVE_FLAGS, -1, 0);
-	if (p == MAP_FAILED)
-		return -ENOMEM;
+	memset(a, 0, sizeof(*a));
+	if (base != 0) {
+		/* exactly there, or not at all */
+		len = pcpu_arena_span(unit_stride);
+		p = pcpu_fault_mmap((void *)base, len, RESERVE_PROT,
+			RESERVE_FLAGS | MAP_FIXED_NOREPLACE, -1, 0);
+		if (p == MAP_FAILED)
+			return errno == EEXIST ? -EEXIST : -ENOMEM;
+		if ((uintptr_t)p != base) {
+			/* a kernel before 4.17 took the flag as a hint */
+			munmap(p, len);
+			return -EEXIST;
+		}
+	} else {
+		/* slack to align unit 0 on a hugepage boundary */
+		len = pcpu_arena_span(unit_stride) + PCPU_HUGE_PAGE_SIZE;
+		p = pcpu_fault_mmap(NULL, len, RESERVE_PROT, RESERVE_FLAGS, -1,
+			0);
+		if (p == MAP_FAILED)
+			return -ENOMEM;
+	}
 	a->map_addr = p;
 	a->map_len = len;
 	a->base = RTE_ALIGN_CEIL((uintptr_t)p, PCPU_HUGE_PAGE_SIZE);
 	a->unit_stride = unit_stride;
 	a->unit_step = unit_stride + PCPU_ARENA_COLOUR_STEP;
 	a->unit_shift = (uint32_t)rte_log2_u64(unit_stride);
+	a->span = pcpu_arena_span(unit_stride);
 	a->numa = pcpu_fault_numa_available() >= 0;
 	return 0;
 }
@@ -84,13 +116,16 @@ pcpu_arena_release(struct pcpu_arena *a)
 		PCPU_LOG(ERR, "cannot unmap the reserved area (%zu bytes at "
 			"%p): %s; its address space is lost", a->map_len,
 			a->map_addr, strerror(errno));
-		arena_discard(a, a->map_addr, a->map_len, 0, -1);
+		if (!a->shm)
+			arena_discard(a, a->map_addr, a->map_len, 0, -1);
 	}
+	if (a->shm)
+		pcpu_arena_shm_release(a);
 	memset(a, 0, sizeof(*a));
 }
 
-static void
-arena_rereserve(void *addr, size_t len)
+void
+pcpu_arena_rereserve(void *addr, size_t len)
 {
 	void *p = pcpu_fault_mmap(addr, len, RESERVE_PROT,
 			RESERVE_FLAGS | MAP_FIXED, -1, 0);
@@ -100,18 +135,19 @@ arena_rereserve(void *addr, size_t len)
 			addr, strerror(errno));
 }
 
-static int
-arena_bind(void *addr, size_t len, int socket)
+void
+pcpu_arena_bind(const struct pcpu_arena *a, void *addr, size_t len,
+		int socket)
 {
 	unsigned long mask[(RTE_MAX_NUMA_NODES + 63) / 64] = { 0 };
 
-	if (socket < 0 || socket >= RTE_MAX_NUMA_NODES)
-		return 0;
+	if (!a->numa || socket < 0 || socket >= RTE_MAX_NUMA_NODES)
+		return;
 	mask[socket / 64] = 1UL << (socket % 64);
 	if (pcpu_fault_mbind(addr, len, MPOL_BIND, mask, RTE_MAX_NUMA_NODES + 1,
-			0) != 0)
-		return -errno;
-	return 0;
+			0) != 0 && errno != ENOSYS && errno != EPERM)
+		PCPU_LOG(WARNING, "mbind to node %d failed: %s", socket,
+			strerror(errno));
 }
 
 /* Map [addr, addr + len) read-write without memory, bound to @p socket.
@@ -120,18 +156,12 @@ static int
 arena_map_rw(struct pcpu_arena *a, void *addr, size_t len, int socket)
 {
 	void *p;
-	int ret;
 
 	p = pcpu_fault_mmap(addr, len, PROT_READ | PROT_WRITE,
 		MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
 		return -errno;
-	if (a->numa) {
-		ret = arena_bind(addr, len, socket);
-		if (ret != 0 && ret != -ENOSYS && ret != -EPERM)
-			PCPU_LOG(WARNING, "mbind to node %d failed: %s", socket,
-				strerror(-ret));
-	}
+	pcpu_arena_bind(a, addr, len, socket);
 	return 0;
 }
 
@@ -177,10 +207,12 @@ pcpu_arena_map(struct pcpu_arena *a, unsigned int lcore_id, int socket,
 	void *addr = pcpu_arena_addr(a, lcore_id, off);
 	int ret;
 
+	if (a->shm)
+		return pcpu_arena_shm_map(a, socket, addr, len);
 	ret = arena_map_rw(a, addr, len, socket);
 	if (ret != 0)
 		/* a failed MAP_FIXED may have unmapped the old range */
-		arena_rereserve(addr, len);
+		pcpu_arena_rereserve(addr, len);
 	return ret;
 }
 
@@ -188,12 +220,16 @@ void
 pcpu_arena_unmap(struct pcpu_arena *a, unsigned int lcore_id, uint64_t off,
 		uint64_t len)
 {
-	arena_discard(a, pcpu_arena_addr(a, lcore_id, off), len, 0, -1);
+	void *addr = pcpu_arena_addr(a, lcore_id, off);
+
+	if (a->shm)
+		pcpu_arena_shm_unmap(a, addr, len);
+	else
+		arena_discard(a, addr, len, 0, -1);
 }
 
-/* Fault a mapped, bound range in; -ENOMEM if the system has no memory. */
-static int
-arena_touch(void *addr, uint64_t len, uint64_t step)
+int
+pcpu_arena_touch(void *addr, uint64_t len, uint64_t step)
 {
 	uint64_t i;
 	int ret;
@@ -220,8 +256,10 @@ pcpu_arena_populate(struct pcpu_arena *a, unsigned int lcore_id, int socket,
 
 	/* no live object here: clear stale ASan poison (pcpu_asan.h) */
 	pcpu_asan_unpoison_range(addr, len);
+	if (a->shm)
+		return pcpu_arena_shm_populate(a, socket, addr, len, how);
 	if (how == PCPU_BACKING_MAPPED) {
-		ret = arena_touch(addr, len, PCPU_SMALL_PAGE_SIZE);
+		ret = pcpu_arena_touch(addr, len, PCPU_SMALL_PAGE_SIZE);
 		if (ret != 0)
 			arena_discard(a, addr, len, 1, socket);
 		return ret;
@@ -232,17 +270,12 @@ pcpu_arena_populate(struct pcpu_arena *a, unsigned int lcore_id, int socket,
 	if (p == MAP_FAILED) {
 		ret = -errno;
 		/* a failed MAP_FIXED may have unmapped the old range */
-		arena_rereserve(addr, len);
+		pcpu_arena_rereserve(addr, len);
 		return ret == -EINVAL && how == PCPU_BACKING_HUGE ? -ENOMEM :
 			ret;
 	}
-	if (a->numa) {
-		ret = arena_bind(addr, len, socket);
-		if (ret != 0 && ret != -ENOSYS && ret != -EPERM)
-			PCPU_LOG(WARNING, "mbind to node %d failed: %s", socket,
-				strerror(-ret));
-	}
-	ret = arena_touch(addr, len, how == PCPU_BACKING_HUGE ?
+	pcpu_arena_bind(a, addr, len, socket);
+	ret = pcpu_arena_touch(addr, len, how == PCPU_BACKING_HUGE ?
 		PCPU_HUGE_PAGE_SIZE : PCPU_SMALL_PAGE_SIZE);
 	if (ret != 0)
 		arena_discard(a, addr, len, 0, socket);
@@ -253,8 +286,12 @@ void
 pcpu_arena_depopulate(struct pcpu_arena *a, unsigned int lcore_id,
 		int socket, uint64_t off, uint64_t len, enum pcpu_backing how)
 {
-	arena_discard(a, pcpu_arena_addr(a, lcore_id, off), len,
-		how == PCPU_BACKING_MAPPED, socket);
+	void *addr = pcpu_arena_addr(a, lcore_id, off);
+
+	if (a->shm)
+		pcpu_arena_shm_depopulate(a, addr, len, how);
+	else
+		arena_discard(a, addr, len, how == PCPU_BACKING_MAPPED, socket);
 }
 
 uint64_t

@@ -16,6 +16,9 @@
  *
  * Sizes above RTE_PCPU_CHUNK_OBJ_MAX_SIZE become spans inside the
  * allocator (pcpu_alloc_span.c); nothing here tells them apart.
+ *
+ * A secondary process only reads: what would change anything fails there
+ * (pcpu_proc_refuse()); what reads goes to the primary.
  */
 
 #include <errno.h>
@@ -32,6 +35,7 @@
 #include "pcpu_front.h"
 #include "pcpu_init.h"
 #include "pcpu_log.h"
+#include "pcpu_proc.h"
 #include "pcpu_util.h"
 
 /* rte_pcpu_alloc() calls refused for their arguments (statistics). */
@@ -76,6 +80,8 @@ front_alloc_args(size_t size, size_t *align)
 void *
 rte_pcpu_alloc(size_t size, size_t align)
 {
+	if (unlikely(pcpu_proc_refuse("rte_pcpu_alloc")))
+		return NULL;
 	if (pcpu_init_ensure() != 0)
 		return NULL;
 	if (front_alloc_args(size, &align) != 0) {
@@ -95,12 +101,16 @@ rte_pcpu_free(void *handle)
 	 * path: the caches are off then, and the allocator refuses */
 	if (unlikely(handle == NULL))
 		return 0;
+	if (unlikely(pcpu_proc_refuse("rte_pcpu_free")))
+		return -1;
 	return pcpu_cache_free(handle);
 }
 
 int
 rte_pcpu_zero(void *obj, size_t size)
 {
+	if (pcpu_proc_refuse("rte_pcpu_zero"))
+		return -1;
 	if (obj == NULL || size == 0) {
 		PCPU_LOG(ERR, "zero: %s", obj == NULL ? "object NULL" :
 			"size 0");
@@ -119,6 +129,8 @@ rte_pcpu_zero(void *obj, size_t size)
 int64_t
 rte_pcpu_reclaim(void)
 {
+	if (pcpu_proc_refuse("rte_pcpu_reclaim"))
+		return -1;
 	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE)) {
 		rte_errno = EALREADY;
 		return -1;
@@ -129,6 +141,8 @@ rte_pcpu_reclaim(void)
 int
 rte_pcpu_cache_flush(void)
 {
+	if (pcpu_proc_refuse("rte_pcpu_cache_flush"))
+		return -1;
 	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE)) {
 		rte_errno = EALREADY;
 		return -1;
@@ -138,14 +152,9 @@ rte_pcpu_cache_flush(void)
 }
 
 int
-rte_pcpu_cache_stats_get(unsigned int lcore_id, unsigned int class_idx,
-		struct rte_pcpu_cache_stats *stats)
+rte_pcpu_lcore_socket_id(unsigned int lcore_id)
 {
-	if (stats == NULL || lcore_id >= RTE_MAX_LCORE ||
-	    class_idx >= RTE_PCPU_CACHE_NB_CLASSES) {
-		rte_errno = EINVAL;
-		return -1;
-	}
-	pcpu_cache_stats(lcore_id, class_idx, stats);
-	return 0;
+	if (pcpu_proc_secondary())
+		return pcpu_proc_lcore_socket(lcore_id);
+	return pcpu_alloc_lcore_socket(lcore_id);
 }

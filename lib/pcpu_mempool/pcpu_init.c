@@ -5,6 +5,11 @@
 /*
  * rte_pcpu_init() and rte_pcpu_cleanup(): the configuration's checks and
  * defaults, and the order in which the layers come and go (pcpu_init.h).
+ *
+ * The area is shared with secondary processes (pcpu_proc.h) when EAL has
+ * hugepages and its multi-process channel, or when asked
+ * (RTE_PCPU_F_SHARED); a secondary process's rte_pcpu_init(NULL) attaches
+ * it and its rte_pcpu_cleanup() detaches it.
  */
 
 #define _GNU_SOURCE /* process_vm_readv */
@@ -27,6 +32,7 @@
 #include "pcpu_cache.h"
 #include "pcpu_init.h"
 #include "pcpu_log.h"
+#include "pcpu_proc.h"
 #include "pcpu_util.h"
 
 RTE_LOG_REGISTER_DEFAULT(pcpu_logtype, INFO);
@@ -40,6 +46,9 @@ static_assert(sizeof(struct rte_pcpu_shared) == RTE_PCPU_SHARED_SIZE,
 #define INIT_MAX_UNIT_STRIDE (UINT64_C(1) << 36)
 /* Largest chunk: the bitmap counts bits in 32 bits. */
 #define INIT_MAX_CHUNK_SIZE (UINT64_C(1) << 30)
+/* The area ends below this: x86-64 user space without 5-level paging
+ * (47 bits), and the same bound elsewhere. */
+#define INIT_MAX_ADDR (UINT64_C(1) << 47)
 
 static TAILQ_HEAD(pcpu_layer_list, pcpu_layer) init_layers =
 	TAILQ_HEAD_INITIALIZER(init_layers);
@@ -108,8 +117,14 @@ pcpu_init_layer_register(struct pcpu_layer *l)
 static int
 init_conf_check(struct rte_pcpu_conf *c)
 {
-	if ((c->flags & ~RTE_PCPU_F_NO_CACHE) != 0) {
+	if ((c->flags & ~(RTE_PCPU_F_NO_CACHE | RTE_PCPU_F_PRIVATE |
+			RTE_PCPU_F_SHARED)) != 0) {
 		PCPU_LOG(ERR, "init: flags %#x not supported", c->flags);
+		return -1;
+	}
+	if ((c->flags & RTE_PCPU_F_PRIVATE) && (c->flags & RTE_PCPU_F_SHARED)) {
+		PCPU_LOG(ERR, "init: RTE_PCPU_F_PRIVATE and RTE_PCPU_F_SHARED "
+			"exclude each other");
 		return -1;
 	}
 	if (c->page_policy > RTE_PCPU_PAGE_NORMAL) {
@@ -147,7 +162,34 @@ init_conf_check(struct rte_pcpu_conf *c)
 		PCPU_LOG(ERR, "init: hugepages need chunks of at least 2 MiB");
 		return -1;
 	}
+	if ((c->base_addr & (PCPU_HUGE_PAGE_SIZE - 1)) != 0 ||
+	    c->base_addr > INIT_MAX_ADDR ||
+	    INIT_MAX_ADDR - c->base_addr < pcpu_arena_span(c->unit_stride)) {
+		PCPU_LOG(ERR, "init: base_addr %#" PRIx64 " not a multiple of "
+			"2 MiB with the area (%" PRIu64 " bytes) below %#"
+			PRIx64, c->base_addr, pcpu_arena_span(c->unit_stride),
+			INIT_MAX_ADDR);
+		return -1;
+	}
 	return 0;
+}
+
+/* Whether the area is shared: 1, 0, or -1 (logged) if it cannot be as
+ * asked. */
+static int
+init_shared(const struct rte_pcpu_conf *c)
+{
+	if (c->flags & RTE_PCPU_F_PRIVATE)
+		return 0;
+	if (c->flags & RTE_PCPU_F_SHARED) {
+		if (pcpu_proc_can_share())
+			return 1;
+		PCPU_LOG(ERR, "init: RTE_PCPU_F_SHARED needs EAL's "
+			"multi-process channel (not --no-shconf, --in-memory)");
+		return -1;
+	}
+	/* DPDK 22.11 gives a --no-huge primary no secondary processes */
+	return rte_eal_has_hugepages() && pcpu_proc_can_share();
 }
 
 /* Take the layers down from @p last (excluded) backwards, then the caches
@@ -171,6 +213,7 @@ rte_pcpu_init(const struct rte_pcpu_conf *conf)
 {
 	struct rte_pcpu_conf c = { 0 };
 	struct pcpu_layer *l;
+	int shared;
 
 	if (conf != NULL)
 		c = *conf;
@@ -179,8 +222,21 @@ rte_pcpu_init(const struct rte_pcpu_conf *conf)
 		rte_errno = EINVAL;
 		return -1;
 	}
+	if (pcpu_proc_secondary()) {
+		/* the primary's allocator, as it is */
+		if (conf != NULL) {
+			pcpu_proc_refuse("rte_pcpu_init with a configuration");
+			return -1;
+		}
+		return pcpu_proc_attach();
+	}
 	if (init_conf_check(&c) != 0) {
 		rte_errno = EINVAL;
+		return -1;
+	}
+	shared = init_shared(&c);
+	if (shared < 0) {
+		rte_errno = ENOTSUP;
 		return -1;
 	}
 	pthread_mutex_lock(&init_lock);
@@ -189,7 +245,7 @@ rte_pcpu_init(const struct rte_pcpu_conf *conf)
 		rte_errno = EALREADY;
 		return -1;
 	}
-	if (pcpu_alloc_init(&c) != 0) {
+	if (pcpu_alloc_init(&c, shared) != 0) {
 		pthread_mutex_unlock(&init_lock);
 		return -1;
 	}
@@ -204,6 +260,16 @@ rte_pcpu_init(const struct rte_pcpu_conf *conf)
 			rte_errno = err;
 			return -1;
 		}
+	}
+	/* last: a secondary may read as soon as this is done */
+	if (shared && pcpu_proc_publish() != 0 &&
+	    (c.flags & RTE_PCPU_F_SHARED)) {
+		int err = rte_errno;
+
+		init_unwind(NULL);
+		pthread_mutex_unlock(&init_lock);
+		rte_errno = err;
+		return -1;
 	}
 	__atomic_store_n(&init_done, 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&init_lock);
@@ -225,6 +291,8 @@ rte_pcpu_cleanup(void)
 {
 	uint64_t live;
 
+	if (pcpu_proc_secondary())
+		return pcpu_proc_detach();
 	pthread_mutex_lock(&init_lock);
 	if (!init_done) {
 		pthread_mutex_unlock(&init_lock);
@@ -232,6 +300,8 @@ rte_pcpu_cleanup(void)
 		return -1;
 	}
 	__atomic_store_n(&init_done, 0, __ATOMIC_RELEASE);
+	/* first: secondaries stop reading what goes away */
+	pcpu_proc_unpublish();
 	live = init_unwind(NULL);
 	pthread_mutex_unlock(&init_lock);
 	if (live != 0)

@@ -20,9 +20,11 @@
 #include <linux/membarrier.h>
 
 #include <rte_common.h>
+#include <rte_eal_memconfig.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
 #include <rte_string_fns.h>
+#include <rte_tailq.h>
 
 #include "pcpu_alloc.h"
 #include "pcpu_asan.h"
@@ -31,6 +33,7 @@
 #include "pcpu_init.h"
 #include "pcpu_mempool.h"
 #include "pcpu_mempool_rcu.h"
+#include "pcpu_proc.h"
 
 #define POOL_FLAGS_ALL (RTE_PCPU_MEMPOOL_F_NO_ZERO | \
 	RTE_PCPU_MEMPOOL_F_PREFILL | RTE_PCPU_MEMPOOL_F_DEBUG)
@@ -39,15 +42,63 @@
 
 struct pcpu_pool_registry pcpu_pools = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
-	.pools = TAILQ_HEAD_INITIALIZER(pcpu_pools.pools),
 };
+
+static struct rte_tailq_elem pcpu_pool_tailq = {
+	.name = "PCPU_MEMPOOL",
+};
+EAL_REGISTER_TAILQ(pcpu_pool_tailq)
+
+static inline struct rte_tailq_entry_head *
+pool_list(void)
+{
+	return RTE_TAILQ_CAST(pcpu_pool_tailq.head, rte_tailq_entry_head);
+}
+
+void
+pcpu_pool_list_lock(void)
+{
+	if (pcpu_proc_secondary())
+		rte_mcfg_tailq_read_lock();
+	else
+		pthread_mutex_lock(&pcpu_pools.lock);
+}
+
+void
+pcpu_pool_list_unlock(void)
+{
+	if (pcpu_proc_secondary())
+		rte_mcfg_tailq_read_unlock();
+	else
+		pthread_mutex_unlock(&pcpu_pools.lock);
+}
+
+struct pcpu_pool *
+pcpu_pool_first(void)
+{
+	struct rte_tailq_entry *te;
+
+	/* no head before rte_eal_init() */
+	if (pcpu_pool_tailq.head == NULL)
+		return NULL;
+	te = TAILQ_FIRST(pool_list());
+	return te != NULL ? te->data : NULL;
+}
+
+struct pcpu_pool *
+pcpu_pool_next(const struct pcpu_pool *p)
+{
+	struct rte_tailq_entry *te = TAILQ_NEXT(p->te, next);
+
+	return te != NULL ? te->data : NULL;
+}
 
 struct pcpu_pool *
 pcpu_pool_find(const char *name)
 {
 	struct pcpu_pool *p;
 
-	TAILQ_FOREACH(p, &pcpu_pools.pools, next)
+	PCPU_POOL_FOREACH(p)
 		if (strncmp(p->name, name, sizeof(p->name)) == 0)
 			return p;
 	return NULL;
@@ -58,10 +109,28 @@ pool_listed(const struct pcpu_pool *q)
 {
 	struct pcpu_pool *p;
 
-	TAILQ_FOREACH(p, &pcpu_pools.pools, next)
+	PCPU_POOL_FOREACH(p)
 		if (p == q)
 			return 1;
 	return 0;
+}
+
+/* Add to the list. Registry lock held. */
+static void
+pool_list_add(struct pcpu_pool *p)
+{
+	rte_mcfg_tailq_write_lock();
+	TAILQ_INSERT_TAIL(pool_list(), p->te, next);
+	rte_mcfg_tailq_write_unlock();
+}
+
+/* Take off the list. Registry lock held. */
+static void
+pool_list_remove(struct pcpu_pool *p)
+{
+	rte_mcfg_tailq_write_lock();
+	TAILQ_REMOVE(pool_list(), p->te, next);
+	rte_mcfg_tailq_write_unlock();
 }
 
 /* Give everything back. The pool is off the list; nobody uses it. */
@@ -81,8 +150,9 @@ pool_destroy(struct pcpu_pool *p)
 	for (l = 0; l < RTE_MAX_LCORE; l++)
 		rte_free(p->pub.caches[l]);
 	rte_hash_free(p->out);
-	free(p->free_objs);
-	free(p->all);
+	rte_free(p->free_objs);
+	rte_free(p->all);
+	rte_free(p->te);
 	pthread_mutex_destroy(&p->lock);
 	rte_free(p);
 }
@@ -152,10 +222,15 @@ pool_alloc(const char *name, unsigned int n, size_t elt_size,
 		p->pub.zero_bytes == 8 || p->pub.zero_bytes == 16 ||
 		p->pub.zero_bytes == 32);
 	pthread_mutex_init(&p->lock, NULL);
-	p->free_objs = pcpu_fault_malloc((size_t)n * sizeof(*p->free_objs));
-	p->all = pcpu_fault_malloc((size_t)n * sizeof(*p->all));
-	if (p->free_objs == NULL || p->all == NULL) {
-		MP_LOG(ERR, "create %s: no memory for %u object slots", name, n);
+	/* EAL memory: a secondary process reads them */
+	p->free_objs = pcpu_fault_rte_malloc("pcpu_mempool_free",
+		(size_t)n * sizeof(*p->free_objs), 0);
+	p->all = pcpu_fault_rte_malloc("pcpu_mempool_all",
+		(size_t)n * sizeof(*p->all), 0);
+	p->te = pcpu_fault_rte_zmalloc("pcpu_mempool_entry", sizeof(*p->te), 0);
+	if (p->free_objs == NULL || p->all == NULL || p->te == NULL) {
+		MP_LOG(ERR, "create %s: no EAL memory for %u object slots",
+			name, n);
 		pool_destroy(p);
 		rte_errno = ENOMEM;
 		return NULL;
@@ -194,6 +269,8 @@ rte_pcpu_mempool_create(const char *name, unsigned int n, size_t elt_size,
 	struct pcpu_pool *p;
 	int err;
 
+	if (pcpu_proc_refuse("rte_pcpu_mempool_create"))
+		return NULL;
 	if (pool_args_check(name, n, elt_size, cache_size, flags) != 0)
 		return NULL;
 	if (pcpu_init_ensure() != 0)
@@ -239,7 +316,8 @@ rte_pcpu_mempool_create(const char *name, unsigned int n, size_t elt_size,
 			goto fail;
 		}
 	}
-	TAILQ_INSERT_TAIL(&pcpu_pools.pools, p, next);
+	p->te->data = p;
+	pool_list_add(p);
 	pthread_mutex_unlock(&pcpu_pools.lock);
 	MP_LOG(DEBUG, "created %s: n %u elt_size %zu cache %u budget %" PRIu64
 		" flags %#x", name, n, elt_size, cache_size, max_bytes, flags);
@@ -261,9 +339,19 @@ rte_pcpu_mempool_lookup(const char *name)
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	pthread_mutex_lock(&pcpu_pools.lock);
+	/* the list's head is in EAL's memory, unmapped by rte_eal_cleanup() */
+	if (!pcpu_init_eal_running()) {
+		MP_LOG(ERR, "lookup %s: EAL is not initialised, or was cleaned up",
+			name);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	/* a secondary process reads its objects: the area, mapped */
+	if (pcpu_proc_secondary() && pcpu_proc_attach() != 0)
+		return NULL;
+	pcpu_pool_list_lock();
 	p = pcpu_pool_find(name);
-	pthread_mutex_unlock(&pcpu_pools.lock);
+	pcpu_pool_list_unlock();
 	if (p == NULL) {
 		rte_errno = ENOENT;
 		return NULL;
@@ -279,6 +367,8 @@ rte_pcpu_mempool_free(struct rte_pcpu_mempool *mp)
 
 	if (mp == NULL)
 		return 0;
+	if (pcpu_proc_refuse("rte_pcpu_mempool_free"))
+		return -1;
 	p = pcpu_pool(mp);
 	pthread_mutex_lock(&pcpu_pools.lock);
 	if (!pool_listed(p)) {
@@ -301,7 +391,7 @@ rte_pcpu_mempool_free(struct rte_pcpu_mempool *mp)
 		rte_errno = EBUSY;
 		return -1;
 	}
-	TAILQ_REMOVE(&pcpu_pools.pools, p, next);
+	pool_list_remove(p);
 	pthread_mutex_unlock(&p->lock);
 	pthread_mutex_unlock(&pcpu_pools.lock);
 	pool_destroy(p);
@@ -327,12 +417,15 @@ rte_pcpu_mempool_walk(void (*fn)(struct rte_pcpu_mempool *mp, void *arg),
 {
 	struct pcpu_pool *p;
 
-	if (fn == NULL)
+	/* the list's head is in EAL's memory, unmapped by rte_eal_cleanup() */
+	if (fn == NULL || !pcpu_init_eal_running())
 		return;
-	pthread_mutex_lock(&pcpu_pools.lock);
-	TAILQ_FOREACH(p, &pcpu_pools.pools, next)
+	if (pcpu_proc_secondary() && pcpu_proc_attach() != 0)
+		return;
+	pcpu_pool_list_lock();
+	PCPU_POOL_FOREACH(p)
 		fn(&p->pub, arg);
-	pthread_mutex_unlock(&pcpu_pools.lock);
+	pcpu_pool_list_unlock();
 }
 
 const char *
@@ -358,7 +451,7 @@ pool_lcore_arrive(unsigned int lcore_id)
 	unsigned int i;
 
 	pthread_mutex_lock(&pcpu_pools.lock);
-	TAILQ_FOREACH(p, &pcpu_pools.pools, next) {
+	PCPU_POOL_FOREACH(p) {
 		pthread_mutex_lock(&p->lock);
 		if (!(p->init_mask[lcore_id / 64] & bit)) {
 			if (p->obj_init != NULL)
@@ -381,7 +474,7 @@ pool_lcore_leave(unsigned int lcore_id)
 	struct pcpu_pool *p;
 
 	pthread_mutex_lock(&pcpu_pools.lock);
-	TAILQ_FOREACH(p, &pcpu_pools.pools, next) {
+	PCPU_POOL_FOREACH(p) {
 		pthread_mutex_lock(&p->lock);
 		c = p->pub.caches[lcore_id];
 		if (c != NULL)
@@ -426,13 +519,13 @@ pool_layer_cleanup(void)
 
 	pcpu_alloc_listener_unregister(&pool_listener);
 	pthread_mutex_lock(&pcpu_pools.lock);
-	while ((p = TAILQ_FIRST(&pcpu_pools.pools)) != NULL) {
+	while ((p = pcpu_pool_first()) != NULL) {
 		int64_t out = pcpu_pool_out(p);
 
 		if (out != 0)
 			MP_LOG(WARNING, "cleanup: pool %s freed with %" PRId64
 				" objects in use", p->name, out);
-		TAILQ_REMOVE(&pcpu_pools.pools, p, next);
+		pool_list_remove(p);
 		pool_destroy(p);
 	}
 	pthread_mutex_unlock(&pcpu_pools.lock);

@@ -17,12 +17,14 @@
 
 #include <rte_common.h>
 #include <rte_errno.h>
+#include <rte_string_fns.h>
 
 #include "pcpu_fault.h"
 #include "pcpu_mempool.h"
 #include "pcpu_mempool_audit.h"
 #include "pcpu_mempool_rcu.h"
 #include "pcpu_objcache.h"
+#include "pcpu_proc.h"
 
 /* Objects a cache served: gets - misses. The owner adds to gets before
  * misses, so reading misses first never gives a negative count. */
@@ -74,6 +76,36 @@ rte_pcpu_mempool_stats_get(const struct rte_pcpu_mempool *mp,
 	s->rcu_pending = pcpu_pool_rcu_pending(p);
 	s->charged_bytes = pool_charge(p,
 		__atomic_load_n(&p->nb_objs, __ATOMIC_RELAXED));
+	return 0;
+}
+
+int
+rte_pcpu_mempool_info_get(const struct rte_pcpu_mempool *mp,
+		struct rte_pcpu_mempool_info *info)
+{
+	const struct pcpu_pool *p;
+	unsigned int l;
+
+	if (mp == NULL || info == NULL) {
+		rte_errno = EINVAL;
+		return -1;
+	}
+	p = pcpu_pool(mp);
+	memset(info, 0, sizeof(*info));
+	info->n = p->n;
+	info->cache_size = p->cache_size;
+	info->flags = p->flags;
+	info->nb_objs = __atomic_load_n(&p->nb_objs, __ATOMIC_RELAXED);
+	info->nb_free = __atomic_load_n(&p->nb_free, __ATOMIC_RELAXED);
+	for (l = 0; l < RTE_MAX_LCORE; l++)
+		if (__atomic_load_n(&mp->caches[l], __ATOMIC_ACQUIRE) != NULL)
+			info->nb_caches++;
+	info->elt_size = p->elt_size;
+	info->align = mp->align;
+	info->max_bytes = p->max_bytes;
+	info->obj_init = p->obj_init != NULL;
+	if (p->rcu_v != NULL)
+		info->rcu = p->rcu_mode == RTE_PCPU_MEMPOOL_QSBR_MODE_DQ ? 1 : 2;
 	return 0;
 }
 
@@ -312,6 +344,19 @@ rte_pcpu_mempool_audit(const struct rte_pcpu_mempool *mp)
 		return -1;
 	}
 	p = pcpu_pool(mp);
+	/* it stops the lcore caches: the primary's business */
+	if (pcpu_proc_secondary()) {
+		char arg[PCPU_PROC_OP_ARG_MAX] = { 0 };
+
+		rte_strscpy(arg, p->name, sizeof(arg));
+		if (pcpu_proc_call(PCPU_PROC_OP_POOL_AUDIT, arg, NULL, NULL,
+				NULL) == 0)
+			return 0;
+		if (rte_errno == EFAULT)
+			MP_LOG(ERR, "audit %s: the primary process found a "
+				"broken invariant (its log says which)", p->name);
+		return -1;
+	}
 	sorted = pcpu_fault_malloc((size_t)p->n * sizeof(void *) + 1);
 	seen = pcpu_fault_calloc(p->n, 1);
 	if (sorted == NULL || seen == NULL) {
@@ -344,10 +389,12 @@ pcpu_pool_tel_list(struct rte_tel_data *d)
 {
 	struct pcpu_pool *p;
 
-	pthread_mutex_lock(&pcpu_pools.lock);
-	TAILQ_FOREACH(p, &pcpu_pools.pools, next)
+	if (pcpu_proc_secondary() && pcpu_proc_attach() != 0)
+		return;
+	pcpu_pool_list_lock();
+	PCPU_POOL_FOREACH(p)
 		rte_tel_data_add_array_string(d, p->name);
-	pthread_mutex_unlock(&pcpu_pools.lock);
+	pcpu_pool_list_unlock();
 }
 
 /* Per-lcore cache fields, one array each, indexed like "lcore_ids". */
@@ -419,10 +466,14 @@ pcpu_pool_tel_info(const char *name, struct rte_tel_data *d)
 		}
 		rte_tel_data_start_array(arr[f], RTE_TEL_U64_VAL);
 	}
-	pthread_mutex_lock(&pcpu_pools.lock);
+	if (pcpu_proc_secondary() && pcpu_proc_attach() != 0) {
+		ret = -ENOENT;
+		goto out_free;
+	}
+	pcpu_pool_list_lock();
 	p = pcpu_pool_find(name);
 	if (p == NULL) {
-		pthread_mutex_unlock(&pcpu_pools.lock);
+		pcpu_pool_list_unlock();
 		ret = -ENOENT;
 		goto out_free;
 	}
@@ -450,7 +501,7 @@ pcpu_pool_tel_info(const char *name, struct rte_tel_data *d)
 		rte_tel_data_add_array_u64(arr[TEL_STOLEN],
 			pcpu_pool_stat_read(&c->stolen));
 	}
-	pthread_mutex_unlock(&pcpu_pools.lock);
+	pcpu_pool_list_unlock();
 	for (f = 0; f < TEL_NR_FIELDS; f++) {
 		/* keep = 0: d takes ownership */
 		if (rte_tel_data_add_dict_container(d, tel_cache_keys[f],
@@ -464,4 +515,31 @@ out_free:
 	for (f = 0; f < TEL_NR_FIELDS; f++)
 		rte_tel_data_free(arr[f]);
 	return ret;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The primary's side of a secondary's audit (on its pcpu-mp thread). */
+
+static int
+pool_serve_audit(const void *arg, void *out __rte_unused,
+		FILE *data __rte_unused)
+{
+	char name[RTE_PCPU_MEMPOOL_NAMESIZE];
+	struct rte_pcpu_mempool *mp;
+
+	rte_strscpy(name, arg, sizeof(name));
+	mp = rte_pcpu_mempool_lookup(name);
+	if (mp == NULL)
+		return -1;
+	return rte_pcpu_mempool_audit(mp);
+}
+
+static struct pcpu_proc_op pool_audit_op = {
+	.id = PCPU_PROC_OP_POOL_AUDIT,
+	.serve = pool_serve_audit,
+};
+
+RTE_INIT(pcpu_pool_ops_register)
+{
+	pcpu_proc_op_register(&pool_audit_op);
 }

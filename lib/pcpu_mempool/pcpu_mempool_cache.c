@@ -54,6 +54,7 @@
 #include "pcpu_fault.h"
 #include "pcpu_mempool_cache.h"
 #include "pcpu_objcache.h"
+#include "pcpu_proc.h"
 
 unsigned int
 pcpu_pool_nr_lcores(void)
@@ -410,6 +411,9 @@ pool_get_slow(struct pcpu_pool *p, unsigned int lcore_id, void **objs,
 	unsigned int from_cache = 0, i;
 	int ret;
 
+	/* a secondary process comes here: it has no lcore cache */
+	if (unlikely(pcpu_proc_refuse("rte_pcpu_mempool_get")))
+		return -ENOTSUP;
 	if (p->rcu_reclaim != NULL)
 		p->rcu_reclaim(p, p->dq_max_reclaim);
 	pthread_mutex_lock(&p->lock);
@@ -488,7 +492,8 @@ rte_pcpu_mempool_get_bulk(struct rte_pcpu_mempool *mp, void **objs,
 
 	if (unlikely(p == NULL))
 		return -EINVAL;
-	if (likely(lcore_id < RTE_MAX_LCORE))
+	/* 0 in a secondary process: the slow path refuses */
+	if (likely(lcore_id < rte_pcpu_shared.cache_lcore_limit))
 		c = __atomic_load_n(&mp->caches[lcore_id], __ATOMIC_ACQUIRE);
 	if (unlikely(c == NULL || (p->flags & RTE_PCPU_MEMPOOL_F_DEBUG)))
 		return pool_get_slow(p, lcore_id, objs, n);
@@ -555,6 +560,9 @@ pool_put_slow(struct pcpu_pool *p, unsigned int lcore_id, void * const *objs,
 	unsigned int ok, i;
 	int ret;
 
+	/* a secondary process comes here: it has no lcore cache */
+	if (unlikely(pcpu_proc_refuse("rte_pcpu_mempool_put")))
+		return -ENOTSUP;
 	pthread_mutex_lock(&p->lock);
 	ok = pcpu_pool_put_check(p, objs, n, &ret);
 	for (i = 0; i < ok; i++)
@@ -581,7 +589,8 @@ pcpu_pool_put_now(struct pcpu_pool *p, void * const *objs, unsigned int n)
 	unsigned int lcore_id = pcpu_pool_lcore_id(), len, i;
 	struct rte_pcpu_mempool_cache *c = NULL;
 
-	if (likely(lcore_id < RTE_MAX_LCORE))
+	/* 0 in a secondary process: the slow path refuses */
+	if (likely(lcore_id < rte_pcpu_shared.cache_lcore_limit))
 		c = __atomic_load_n(&p->pub.caches[lcore_id], __ATOMIC_ACQUIRE);
 	if (unlikely(c == NULL || (p->flags & RTE_PCPU_MEMPOOL_F_DEBUG)))
 		return pool_put_slow(p, lcore_id, objs, n);

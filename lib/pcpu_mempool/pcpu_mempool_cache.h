@@ -23,6 +23,11 @@
  * allocator only when the pool is freed. @c all lists every object, for
  * obj_init of lcores that appear later, for the audit and for the free.
  *
+ * Memory. The pool, its arrays (every object, the shared stack) and its
+ * lcore caches are EAL memory (rte_malloc), shared with secondary
+ * processes, which read them (statistics, dump) but never change them;
+ * the objects' copies are in the percpu area.
+ *
  * Locks. A registry mutex guards the list of pools; one mutex per pool
  * guards the shared stack, growth, steals and every cache's slow path.
  * The shared stack is a plain LIFO array under that mutex rather than an
@@ -43,6 +48,7 @@
 #include <rte_errno.h>
 #include <rte_hash.h>
 #include <rte_rcu_qsbr.h>
+#include <rte_tailq.h>
 #include <rte_telemetry.h>
 
 #include "rte_pcpu.h"
@@ -97,7 +103,7 @@ struct pcpu_pool {
 	void *obj_init_arg;
 	unsigned int id;
 	uint32_t dq_max_reclaim;
-	TAILQ_ENTRY(pcpu_pool) next;
+	struct rte_tailq_entry *te;   /**< Its entry in the registry. */
 	char name[RTE_PCPU_MEMPOOL_NAMESIZE];
 };
 
@@ -110,8 +116,6 @@ pcpu_pool(const struct rte_pcpu_mempool *mp)
 {
 	return container_of(mp, struct pcpu_pool, pub);
 }
-
-TAILQ_HEAD(pcpu_pool_list, pcpu_pool);
 
 /*
  * The lcore id of the calling thread, read through the initial-exec TLS

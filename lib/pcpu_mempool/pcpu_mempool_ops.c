@@ -69,6 +69,7 @@
 #include "pcpu_init.h"
 #include "pcpu_log.h"
 #include "pcpu_mempool_ops.h"
+#include "pcpu_proc.h"
 
 #define OPS_LOG(level, fmt, ...) \
 	PCPU_LOG(level, "mempool ops: " fmt, ##__VA_ARGS__)
@@ -436,6 +437,10 @@ ops_dequeue(struct rte_mempool *mp, void **obj_table, unsigned int n)
 {
 	struct ops_pool *p = ops_pool_of(mp);
 
+	/* a secondary maps the area read-only: it could not use an object
+	 * (nor can it the ones an lcore cache of the pool would give it) */
+	if (unlikely(pcpu_proc_refuse("rte_mempool_get of a \"pcpu\" pool")))
+		return -ENOTSUP;
 	if (likely(rte_ring_dequeue_bulk(p->ring, obj_table, n, NULL) != 0)) {
 		ops_misses_reset(p);
 		return 0;

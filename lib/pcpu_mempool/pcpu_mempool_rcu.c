@@ -22,6 +22,7 @@
 #include "pcpu_asan.h"
 #include "pcpu_fault.h"
 #include "pcpu_mempool_rcu.h"
+#include "pcpu_proc.h"
 
 /* Bytes of one defer-queue entry: DPDK's 64-bit token, then the element
  * (one object pointer). */
@@ -62,6 +63,8 @@ pcpu_pool_put_rcu(struct pcpu_pool *p, void * const *objs, unsigned int n)
 	struct rte_pcpu_mempool_cache *c = NULL;
 	int ret;
 
+	if (pcpu_proc_refuse("rte_pcpu_mempool_put"))
+		return -ENOTSUP;
 	if (p->rcu_mode == RTE_PCPU_MEMPOOL_QSBR_MODE_SYNC) {
 		/* the putter must not be an online reader of v */
 		rte_rcu_qsbr_synchronize(p->rcu_v, RTE_QSBR_THRID_INVALID);
@@ -167,6 +170,8 @@ rte_pcpu_mempool_rcu_qsbr_add(struct rte_pcpu_mempool *mp,
 	char dq_name[RTE_RING_NAMESIZE];
 	struct pcpu_pool *p;
 
+	if (pcpu_proc_refuse("rte_pcpu_mempool_rcu_qsbr_add"))
+		return -1;
 	if (mp == NULL || cfg == NULL || cfg->v == NULL ||
 	    (cfg->mode != RTE_PCPU_MEMPOOL_QSBR_MODE_DQ &&
 	     cfg->mode != RTE_PCPU_MEMPOOL_QSBR_MODE_SYNC)) {

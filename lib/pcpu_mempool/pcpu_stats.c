@@ -10,11 +10,15 @@
  * them together as users count: the allocator counts objects as they leave
  * and enter the chunks, so an object in a cache is allocated for it;
  * users see the objects the caches hand out and take back.
+ *
+ * In a secondary process each of them is the primary's answer to a
+ * request (pcpu_proc.h, "Remote reads"): the operations registered here.
  */
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_common.h>
@@ -26,6 +30,7 @@
 #include "pcpu_front.h"
 #include "pcpu_log.h"
 #include "pcpu_mempool_ops.h"
+#include "pcpu_proc.h"
 
 /* Users' allocations and frees, from the allocator's and the caches'. */
 static void
@@ -35,6 +40,66 @@ stats_user_counts(const struct pcpu_alloc_counters *ac,
 {
 	*nr_alloc = ac->nr_alloc - cc->refilled + cc->user_alloc;
 	*nr_dealloc = ac->nr_dealloc - cc->flushed + cc->user_free;
+}
+
+/* A secondary process: the primary's figures. */
+static int
+stats_remote_get(struct rte_pcpu_stats *s)
+{
+	void *data;
+	size_t len;
+
+	if (pcpu_proc_call(PCPU_PROC_OP_STATS, NULL, NULL, &data, &len) != 0)
+		return -1;
+	if (data == NULL || len != sizeof(*s)) {
+		free(data);
+		PCPU_LOG(ERR, "stats: the primary's answer has %zu bytes, "
+			"not %zu", len, sizeof(*s));
+		rte_errno = EPROTO;
+		return -1;
+	}
+	memcpy(s, data, sizeof(*s));
+	free(data);
+	return 0;
+}
+
+/* A secondary process: the primary's dump, written to @p f. */
+static int
+stats_remote_dump(FILE *f)
+{
+	void *data;
+	size_t len;
+
+	if (pcpu_proc_call(PCPU_PROC_OP_DUMP, NULL, NULL, &data, &len) != 0)
+		return -1;
+	if (data != NULL)
+		fwrite(data, 1, len, f);
+	free(data);
+	return 0;
+}
+
+int
+rte_pcpu_cache_stats_get(unsigned int lcore_id, unsigned int class_idx,
+		struct rte_pcpu_cache_stats *stats)
+{
+	if (stats == NULL || lcore_id >= RTE_MAX_LCORE ||
+	    class_idx >= RTE_PCPU_CACHE_NB_CLASSES) {
+		rte_errno = EINVAL;
+		return -1;
+	}
+	if (pcpu_proc_secondary()) {
+		uint32_t arg[PCPU_PROC_OP_ARG_MAX / sizeof(uint32_t)] = {
+			lcore_id, class_idx };
+		uint8_t out[PCPU_PROC_OP_ARG_MAX];
+
+		if (pcpu_proc_call(PCPU_PROC_OP_CACHE, arg, out, NULL,
+				NULL) != 0)
+			return -1;
+		memcpy(stats, out, sizeof(*stats));
+		return 0;
+	}
+	pcpu_cache_stats(lcore_id, class_idx, stats);
+	return 0;
 }
 
 int
@@ -49,6 +114,8 @@ rte_pcpu_stats_get(struct rte_pcpu_stats *s)
 		return -1;
 	}
 	memset(s, 0, sizeof(*s));
+	if (pcpu_proc_secondary())
+		return stats_remote_get(s);
 	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE))
 		return 0;
 	/* exact when no cache runs meanwhile */
@@ -81,6 +148,10 @@ rte_pcpu_stats_get(struct rte_pcpu_stats *s)
 	s->nr_huge_fallback = ac.nr_huge_fallback;
 	s->cached_objs = cc.cached_objs;
 	s->cached_bytes = cc.cached_bytes;
+	s->base_addr = ac.base;
+	s->shared = ac.shared;
+	s->readers = ac.readers;
+	s->nr_depop_deferred = ac.nr_depop_deferred;
 	return 0;
 }
 
@@ -91,6 +162,8 @@ rte_pcpu_dump(FILE *f)
 
 	if (f == NULL)
 		f = stdout;
+	if (pcpu_proc_secondary())
+		return stats_remote_dump(f);
 	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE)) {
 		rte_errno = EALREADY;
 		return -1;
@@ -113,6 +186,10 @@ rte_pcpu_dump(FILE *f)
 		" bytes\n", s.populated_bytes, s.max_populated_bytes,
 		s.populated_pages, s.empty_pop_pages, s.nr_huge_fallback,
 		s.cached_objs, s.cached_bytes);
+	fprintf(f, "  area at %#" PRIx64 ", %s, secondary reading %s, "
+		"giving back deferred %" PRIu64 " times\n", s.base_addr,
+		s.shared ? "shared" : "private", s.readers ? "yes" : "no",
+		s.nr_depop_deferred);
 	pcpu_alloc_dump_chunks(f);
 	pcpu_mempool_ops_dump(f);
 	return 0;
@@ -126,6 +203,15 @@ rte_pcpu_audit(void)
 	uint64_t cached = 0, user_alloc, user_free;
 	char msg[256];
 
+	if (pcpu_proc_secondary()) {
+		if (pcpu_proc_call(PCPU_PROC_OP_AUDIT, NULL, NULL, NULL,
+				NULL) == 0)
+			return 0;
+		if (rte_errno == EFAULT)
+			PCPU_LOG(ERR, "audit: the primary process found a "
+				"broken invariant (its log says which)");
+		return -1;
+	}
 	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE))
 		return 0;
 	if (pcpu_alloc_audit(&ac, msg, sizeof(msg)) != 0 ||
@@ -151,4 +237,127 @@ fail:
 	PCPU_LOG(ERR, "audit: %s", msg);
 	rte_errno = EFAULT;
 	return -1;
+}
+
+int
+rte_pcpu_chunk_walk(void (*fn)(const struct rte_pcpu_chunk_stats *cs,
+		void *arg), void *arg)
+{
+	struct rte_pcpu_chunk_stats *v = NULL;
+	size_t len = 0;
+	void *data;
+	int i, n;
+
+	if (fn == NULL) {
+		rte_errno = EINVAL;
+		return -1;
+	}
+	if (pcpu_proc_secondary()) {
+		if (pcpu_proc_call(PCPU_PROC_OP_CHUNKS, NULL, NULL, &data,
+				&len) != 0)
+			return -1;
+		v = data;
+		n = (int)(len / sizeof(*v));
+	} else {
+		if (!__atomic_load_n(&rte_pcpu_shared.initialised,
+				__ATOMIC_ACQUIRE)) {
+			rte_errno = EALREADY;
+			return -1;
+		}
+		n = pcpu_alloc_chunk_stats(&v);
+		if (n < 0) {
+			rte_errno = ENOMEM;
+			return -1;
+		}
+	}
+	/* without the allocator's locks: fn may call the library */
+	for (i = 0; i < n; i++)
+		fn(&v[i], arg);
+	free(v);
+	return n;
+}
+
+/* ---------------------------------------------------------------------- */
+/* The primary's side of the remote reads (on its pcpu-mp thread). */
+
+static int
+stats_serve_stats(const void *arg __rte_unused, void *out __rte_unused,
+		FILE *data)
+{
+	struct rte_pcpu_stats s;
+
+	if (rte_pcpu_stats_get(&s) != 0)
+		return -1;
+	if (fwrite(&s, sizeof(s), 1, data) != 1) {
+		rte_errno = ENOMEM;
+		return -1;
+	}
+	return 0;
+}
+
+static int
+stats_serve_dump(const void *arg __rte_unused, void *out __rte_unused,
+		FILE *data)
+{
+	return rte_pcpu_dump(data);
+}
+
+static int
+stats_serve_audit(const void *arg __rte_unused, void *out __rte_unused,
+		FILE *data __rte_unused)
+{
+	return rte_pcpu_audit();
+}
+
+static int
+stats_serve_cache(const void *arg, void *out, FILE *data __rte_unused)
+{
+	struct rte_pcpu_cache_stats cs;
+	uint32_t a[2];
+
+	memcpy(a, arg, sizeof(a));
+	if (rte_pcpu_cache_stats_get(a[0], a[1], &cs) != 0)
+		return -1;
+	memcpy(out, &cs, sizeof(cs));
+	return 0;
+}
+
+static int
+stats_serve_chunks(const void *arg __rte_unused, void *out __rte_unused,
+		FILE *data)
+{
+	struct rte_pcpu_chunk_stats *v;
+	int n;
+
+	n = pcpu_alloc_chunk_stats(&v);
+	if (n < 0) {
+		rte_errno = ENOMEM;
+		return -1;
+	}
+	if (n > 0 && fwrite(v, sizeof(*v), (size_t)n, data) != (size_t)n) {
+		free(v);
+		rte_errno = ENOMEM;
+		return -1;
+	}
+	free(v);
+	return 0;
+}
+
+_Static_assert(sizeof(struct rte_pcpu_cache_stats) <= PCPU_PROC_OP_ARG_MAX,
+	"cache statistics fit in a small answer");
+
+static struct pcpu_proc_op stats_ops[] = {
+	{ .id = PCPU_PROC_OP_STATS, .serve = stats_serve_stats },
+	{ .id = PCPU_PROC_OP_DUMP, .serve = stats_serve_dump },
+	{ .id = PCPU_PROC_OP_AUDIT, .serve = stats_serve_audit },
+	{ .id = PCPU_PROC_OP_CACHE, .serve = stats_serve_cache },
+	{ .id = PCPU_PROC_OP_CHUNKS, .serve = stats_serve_chunks },
+};
+
+RTE_INIT(pcpu_stats_ops_register)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(stats_ops); i++)
+		pcpu_proc_op_register(&stats_ops[i]);
 }

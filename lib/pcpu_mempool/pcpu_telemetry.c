@@ -102,6 +102,10 @@ tel_pcpu_stats(const char *cmd __rte_unused, const char *params __rte_unused,
 	rte_tel_data_add_dict_u64(d, "nr_huge_fallback", s.nr_huge_fallback);
 	rte_tel_data_add_dict_u64(d, "cached_objs", s.cached_objs);
 	rte_tel_data_add_dict_u64(d, "cached_bytes", s.cached_bytes);
+	rte_tel_data_add_dict_u64(d, "base_addr", s.base_addr);
+	rte_tel_data_add_dict_u64(d, "shared", s.shared);
+	rte_tel_data_add_dict_u64(d, "readers", s.readers);
+	rte_tel_data_add_dict_u64(d, "nr_depop_deferred", s.nr_depop_deferred);
 	/* per socket, up to the last socket with memory (at least socket 0) */
 	for (i = 0; i < RTE_MAX_NUMA_NODES; i++)
 		if (s.populated_bytes_socket[i] != 0)

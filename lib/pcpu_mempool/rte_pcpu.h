@@ -34,6 +34,17 @@
  * objects exist finds its copies of all of them populated and zeroed. When
  * a registered thread unregisters, its copies are kept (their values still
  * count in sums) and belong to the next thread that receives that lcore id.
+ *
+ * Multi-process. When EAL runs with hugepages and its shared configuration
+ * (not --no-huge, --in-memory or --no-shconf), the area is backed by a
+ * shared file at a fixed address (rte_pcpu_conf.base_addr) and a DPDK
+ * secondary process (--proc-type=secondary, same --file-prefix) reads the
+ * primary's copies: RTE_PCPU_FOREACH(), rte_pcpu_sum_u64(),
+ * rte_pcpu_lcore_has_memory() and any rte_pcpu_*() call attach it by
+ * themselves, after which RTE_PCPU_LCORE() reads the primary's copy of any
+ * live handle; statistics, dump and audit report the primary's allocator.
+ * A secondary only reads: calls that would change anything fail there
+ * with ENOTSUP. The programmer's guide ("Multi-Process") says more.
  */
 
 #include <stdalign.h>
@@ -100,6 +111,31 @@ extern "C" {
  */
 #define RTE_PCPU_F_NO_CACHE 0x1
 
+/**
+ * rte_pcpu_conf flag: back the area with memory private to this process,
+ * even when secondary processes could attach (they then cannot read it).
+ */
+#define RTE_PCPU_F_PRIVATE 0x2
+
+/**
+ * rte_pcpu_conf flag: back the area with a shared file even when EAL has
+ * no hugepages (--no-huge). DPDK 22.11 gives a --no-huge primary no
+ * secondary processes, so this serves to compare the two backings; by
+ * default the area is shared exactly when EAL has hugepages and its
+ * multi-process channel.
+ */
+#define RTE_PCPU_F_SHARED 0x4
+
+/**
+ * Default address of the area (unit 0) when it is shared: 32 TiB, above
+ * the ranges EAL reserves from its base address (4 GiB) and below those
+ * the kernel hands out top-down, so that a secondary process finds it
+ * free (as EAL's own --base-virtaddr). With AddressSanitizer's shadow
+ * (up to 16 TiB) it is free too. If it is taken in the primary, the
+ * kernel chooses (logged); see rte_pcpu_conf.base_addr.
+ */
+#define RTE_PCPU_DEFAULT_BASE_ADDR UINT64_C(0x200000000000)
+
 /** How the pages of a unit are backed. */
 enum rte_pcpu_page_policy {
 	/** 2 MiB hugepages while the system has free ones, else 4 KiB pages. */
@@ -133,8 +169,17 @@ struct rte_pcpu_conf {
 	 * PCPU_EMPTY_POP_PAGES_HIGH) and 1 with 2 MiB pages; at most
 	 * unit_stride / 4 KiB. */
 	uint32_t empty_pages_reserve;
-	/** RTE_PCPU_F_* flags; other bits must be 0. */
+	/** RTE_PCPU_F_* flags; other bits must be 0. RTE_PCPU_F_PRIVATE
+	 * and RTE_PCPU_F_SHARED exclude each other. */
 	uint32_t flags;
+	/** Address of the area (unit 0 starts there), a multiple of 2 MiB;
+	 * the area takes RTE_MAX_LCORE * unit_stride bytes from it. 0: with
+	 * a shared area RTE_PCPU_DEFAULT_BASE_ADDR (or where the kernel
+	 * chooses, if taken), with a private one where the kernel chooses.
+	 * A secondary process maps the area at this same address: if it has
+	 * something there, it cannot read the area (EADDRINUSE, and a log
+	 * line naming this field); start the primary with another address. */
+	uint64_t base_addr;
 };
 
 /**
@@ -176,6 +221,15 @@ struct rte_pcpu_stats {
 	uint32_t nr_huge_fallback;  /**< Times policy auto fell back to 4 KiB. */
 	uint64_t cached_objs;       /**< Free objects held in lcore caches. */
 	uint64_t cached_bytes;      /**< Bytes per lcore held in lcore caches. */
+	uint64_t base_addr;         /**< Address of the area (unit 0). */
+	uint32_t shared;            /**< 1: the area is shared with
+				      *  secondary processes. */
+	uint32_t readers;           /**< 1: a secondary process reads the
+				      *  area now (memory is not given back
+				      *  meanwhile). */
+	uint64_t nr_depop_deferred; /**< Times giving memory back was put
+				      *  off because a secondary process
+				      *  read the area. */
 };
 
 /**
@@ -189,6 +243,9 @@ struct rte_pcpu_stats {
  * and registers an lcore callback so that lcores appearing later get
  * memory.
  *
+ * In a secondary process it attaches to the primary's allocator instead
+ * (what any reading call does by itself): @p conf must be NULL.
+ *
  * @param conf
  *   Configuration, or NULL for all defaults.
  * @return
@@ -196,7 +253,13 @@ struct rte_pcpu_stats {
  *   EINVAL (bad configuration, or EAL not initialised or already cleaned
  *   up with rte_eal_cleanup()), ENOMEM (the address space could not be
  *   reserved, or memory for the allocator's metadata or its lcore
- *   callback could not be allocated).
+ *   callback could not be allocated), EEXIST (@c base_addr given and
+ *   something is mapped in the range), ENOTSUP (RTE_PCPU_F_SHARED without
+ *   EAL's multi-process channel; in a secondary process, a @p conf).
+ *   A secondary process: ENOENT (the primary has not set the allocator
+ *   up), EADDRINUSE (the area's range is taken in this process: see
+ *   rte_pcpu_conf.base_addr), ETIMEDOUT or another error of the request
+ *   to the primary; one log line each.
  *
  * Thread-safety: MT-safe, but call it before other threads allocate.
  */
@@ -212,6 +275,10 @@ int rte_pcpu_init(const struct rte_pcpu_conf *conf);
  * become invalid (a warning gives their number). Call it before
  * rte_eal_cleanup(): pools and lcore caches live in EAL memory. After
  * rte_eal_cleanup() the library cannot be set up again (EINVAL).
+ * Attached secondary processes are told: their view of the area reads as
+ * zero from then on, until the primary sets the allocator up again. In a
+ * secondary process, it detaches from the primary's allocator (the
+ * primary may then give memory back at once).
  *
  * @return
  *   0 on success; -1 with rte_errno = EALREADY if not set up.
@@ -242,7 +309,7 @@ int rte_pcpu_cleanup(void);
  *   RTE_PCPU_MAX_SIZE, bad align, EAL not initialised or already cleaned
  *   up), ENOMEM (the populated-bytes limit is reached, the system has no
  *   memory, or the reserved address space has no room: for a span, no
- *   run of free chunks long enough).
+ *   run of free chunks long enough), ENOTSUP (a secondary process).
  *
  * Thread-safety: MT-safe, from any thread, including unregistered ones.
  * Allocating or freeing a span takes the allocator's population mutex and
@@ -266,7 +333,7 @@ void *rte_pcpu_alloc(size_t size, size_t align);
  *   when two threads free it at once: one of them fails). One log line is
  *   written and nothing changes. The same for an object that belongs to
  *   a pool (rte_pcpu_mempool_get()), whether handed out or not: give it
- *   back with rte_pcpu_mempool_put().
+ *   back with rte_pcpu_mempool_put(). ENOTSUP in a secondary process.
  *
  * Thread-safety: MT-safe, from any thread. The memory of an object above
  * RTE_PCPU_CHUNK_OBJ_MAX_SIZE (a span) goes back to the system before this
@@ -298,7 +365,7 @@ int rte_pcpu_free(void *handle);
  * @return
  *   0; -1 with rte_errno = EINVAL and one log line if @p obj is NULL,
  *   @p size is 0, or the range is not inside one live allocation (nothing
- *   is written then).
+ *   is written then); ENOTSUP in a secondary process.
  *
  * Thread-safety: MT-safe for the allocator, but it writes every lcore's
  * copy without synchronisation: call it only while no lcore uses the
@@ -323,9 +390,14 @@ int rte_pcpu_zero(void *obj, size_t size);
  * call it from a control thread after freeing many objects. Objects
  * parked in lcore caches are still allocated: see rte_pcpu_cache_flush().
  *
+ * While a secondary process reads a shared area, nothing is given back
+ * (0): a page a secondary may still read never becomes a hole under it.
+ * The work is done once the last one detached (rte_pcpu_cleanup() in the
+ * secondary, or its exit, which the primary notices within a second).
+ *
  * @return
  *   Bytes given back (all lcores), or -1 with rte_errno = EALREADY if
- *   not set up.
+ *   not set up, ENOTSUP in a secondary process.
  *
  * Thread-safety: MT-safe.
  */
@@ -353,8 +425,8 @@ int64_t rte_pcpu_reclaim(void);
  *
  * @return
  *   Number of objects given back (0 or more), or -1 with
- *   rte_errno = EALREADY if the allocator is not set up. An unregistered
- *   thread has no cache: 0.
+ *   rte_errno = EALREADY if the allocator is not set up, ENOTSUP in a
+ *   secondary process. An unregistered thread has no cache: 0.
  *
  * Thread-safety: MT-safe; acts on the calling lcore's caches only (the
  * caches of other lcores are not touched).
@@ -419,7 +491,9 @@ struct rte_pcpu_cache_stats {
  *   has no cache or the allocator is not set up.
  * @return
  *   0, or -1 with rte_errno = EINVAL (@p stats NULL, @p lcore_id or
- *   @p class_idx out of range).
+ *   @p class_idx out of range). In a secondary process the primary
+ *   answers (rte_errno ENOENT if it has no allocator, ETIMEDOUT if it
+ *   does not answer in 5 s).
  *
  * Thread-safety: MT-safe, lock-free; while the lcore runs, the fields are
  * read one by one and may be momentarily inconsistent with each other.
@@ -436,9 +510,14 @@ int rte_pcpu_cache_stats_get(unsigned int lcore_id, unsigned int class_idx,
  *
  * @param stats
  *   Filled on success.
+ * In a secondary process the primary process reads them, over EAL's
+ * multi-process channel (rte_mp), under its locks: the figures are the
+ * primary's and agree with each other as they do there.
+ *
  * @return
  *   0, or -1 with rte_errno = EINVAL (@p stats NULL).
- *   Before set-up, all counters are 0.
+ *   Before set-up, all counters are 0. A secondary process: ENOENT if
+ *   the primary has no allocator, ETIMEDOUT if it does not answer in 5 s.
  *
  * Thread-safety: MT-safe; takes the allocator lock.
  */
@@ -453,15 +532,84 @@ int rte_pcpu_stats_get(struct rte_pcpu_stats *stats);
  * fragmentation (sum and largest free run before the last object), first
  * free bit and populated pages.
  *
+ * In a secondary process the primary writes it (see rte_pcpu_stats_get()).
+ *
  * @param f
  *   Output stream; NULL means stdout.
  * @return
- *   0, or -1 with rte_errno = EALREADY if not set up.
+ *   0, or -1 with rte_errno = EALREADY if not set up (a secondary
+ *   process: also ENOENT, ETIMEDOUT as rte_pcpu_stats_get()).
  *
  * Thread-safety: MT-safe; takes the allocator lock.
  */
 __rte_experimental
 int rte_pcpu_dump(FILE *f);
+
+/** One chunk of the allocator, as rte_pcpu_chunk_walk() reports it; sizes
+ * in bytes per lcore copy (the same in every unit). */
+struct rte_pcpu_chunk_stats {
+	uint32_t index;           /**< Chunk number: its offset in a unit is
+				    *  index * chunk_size. */
+	int32_t slot;             /**< List it is on: 0.. active slots by
+				    *  largest free run, or -1 sidelined,
+				    *  -2 free, -3 being depopulated. */
+	uint32_t nr_alloc;        /**< Objects it holds. */
+	uint32_t free_bytes;      /**< Free bytes. */
+	uint32_t contig_bytes;    /**< Largest free run. */
+	uint32_t sum_frag;        /**< Free bytes before its last object. */
+	uint32_t max_frag;        /**< Largest free run before its last
+				    *  object. */
+	uint32_t first_free;      /**< Offset of its first free byte. */
+	uint32_t min_alloc;       /**< Smallest object, bytes (0: none). */
+	uint32_t max_alloc;       /**< Largest object, bytes. */
+	uint32_t populated_pages; /**< Pages populated (on every lcore). */
+	uint32_t empty_pages;     /**< Populated pages holding no object. */
+	uint32_t nr_pages;        /**< Pages of the chunk. */
+	uint32_t reserved;        /**< 0. */
+};
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Call @p fn for every chunk, in index order, with exact figures (the
+ * chunks' hints are refreshed first). The chunks are read under the
+ * allocator's locks, then @p fn is called without them. In a secondary
+ * process the primary reads them (see rte_pcpu_stats_get()).
+ *
+ * @param fn
+ *   Called once per chunk with its statistics and @p arg.
+ * @param arg
+ *   Passed to @p fn.
+ * @return
+ *   Number of chunks, or -1 with rte_errno = EINVAL (@p fn NULL),
+ *   EALREADY (not set up), ENOMEM; a secondary process: also ENOENT,
+ *   ETIMEDOUT.
+ *
+ * Thread-safety: MT-safe; takes the allocator lock.
+ */
+__rte_experimental
+int rte_pcpu_chunk_walk(void (*fn)(const struct rte_pcpu_chunk_stats *cs,
+		void *arg), void *arg);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * NUMA node that lcore @p lcore_id's pages are bound to, as the process
+ * that owns the allocator sees it (in a secondary process, the primary's
+ * lcore layout, which may differ from the secondary's own).
+ *
+ * @param lcore_id
+ *   Lcore id.
+ * @return
+ *   The node (0 or more); -1 when the lcore has no memory, its node is
+ *   unknown (no NUMA binding) or the allocator is not set up.
+ *
+ * Thread-safety: MT-safe, lock-free.
+ */
+__rte_experimental
+int rte_pcpu_lcore_socket_id(unsigned int lcore_id);
 
 /**
  * @warning
@@ -471,9 +619,13 @@ int rte_pcpu_dump(FILE *f);
  * bytes, empty-page and populated counters, slot placement, object
  * counters against the maps.
  *
+ * In a secondary process the primary runs it (the log line is in the
+ * primary's log; the secondary's says where to look).
+ *
  * @return
  *   0 when all hold (also before set-up); -1 with rte_errno = EFAULT and
- *   one log line naming the first invariant that does not hold.
+ *   one log line naming the first invariant that does not hold. A
+ *   secondary process: also ENOENT, ETIMEDOUT as rte_pcpu_stats_get().
  *
  * Thread-safety: MT-safe; takes the allocator lock (slow). With cache
  * buckets on, the check of the lcore caches (their counts, and the tags of
@@ -495,18 +647,25 @@ int rte_pcpu_audit(void);
  *   Lcore id; ids at or above RTE_MAX_LCORE have no memory.
  * @return 1 or 0.
  *
- * Thread-safety: MT-safe, lock-free.
+ * Thread-safety: MT-safe, lock-free (in a secondary process not yet
+ * attached, the first call attaches it).
  */
 static inline int
 rte_pcpu_lcore_has_memory(unsigned int lcore_id)
 {
+	/* only a "no" may come from a secondary not attached yet */
+	if (likely(__rte_pcpu_lcore_has_memory(lcore_id)))
+		return 1;
+	__rte_pcpu_attach_check();
 	return __rte_pcpu_lcore_has_memory(lcore_id);
 }
 
 /**
  * Lcore @p lcore_id's copy of the object behind @p handle, with the type
  * of @p handle. @p lcore_id must be below RTE_MAX_LCORE and have memory
- * (checked only with RTE_ENABLE_ASSERT).
+ * (checked only with RTE_ENABLE_ASSERT). One multiply and one add: it
+ * does not attach a secondary process by itself (what tells it which
+ * lcores have memory does, e.g. RTE_PCPU_FOREACH()).
  */
 #define RTE_PCPU_LCORE(lcore_id, handle) \
 	((__typeof__(handle))__rte_pcpu_lcore_ptr(lcore_id, handle))
@@ -524,7 +683,7 @@ rte_pcpu_lcore_has_memory(unsigned int lcore_id)
  * that lcore's copy.
  */
 #define RTE_PCPU_FOREACH(lcore_id, value, handle)			\
-	for ((lcore_id) = __rte_pcpu_lcore_next(0);			\
+	for ((lcore_id) = __rte_pcpu_lcore_first();			\
 	     (lcore_id) < RTE_MAX_LCORE &&				\
 		(((value) = RTE_PCPU_LCORE(lcore_id, handle)), 1);	\
 	     (lcore_id) = __rte_pcpu_lcore_next((lcore_id) + 1))
@@ -556,6 +715,7 @@ rte_pcpu_lcore_has_memory(unsigned int lcore_id)
  * (every copy is read once, atomically); two counters of one block (say
  * packets and bytes) may be momentarily inconsistent with each other, as
  * VPP's per-thread counters are. Writers must be the owning lcores only.
+ * In a secondary process, the same over the primary's copies.
  *
  * @param handle
  *   Handle of an object holding at least @p n uint64_t.
@@ -573,7 +733,7 @@ rte_pcpu_sum_u64(const void *handle, unsigned int n, uint64_t *sum)
 
 	for (i = 0; i < n; i++)
 		sum[i] = 0;
-	for (lcore_id = __rte_pcpu_lcore_next(0); lcore_id < RTE_MAX_LCORE;
+	for (lcore_id = __rte_pcpu_lcore_first(); lcore_id < RTE_MAX_LCORE;
 	     lcore_id = __rte_pcpu_lcore_next(lcore_id + 1)) {
 		const uint64_t *c = (const uint64_t *)
 			__rte_pcpu_lcore_ptr(lcore_id, handle);

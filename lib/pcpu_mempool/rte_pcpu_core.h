@@ -22,6 +22,7 @@
 
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
+#include <rte_compat.h>
 #include <rte_debug.h>
 #include <rte_lcore.h>
 #ifdef RTE_ARCH_X86
@@ -46,29 +47,61 @@ extern "C" {
 #define RTE_PCPU_SHARED_SIZE 512
 
 /**
- * @internal What the inline accessors read. Written by the library only:
- * at initialisation, at cleanup, and when an lcore gains memory (one bit of
- * @c lcore_mask, with release order, after the lcore's copies of every
- * object exist and are initialised).
+ * @internal What the inline accessors read, one instance per process.
+ * Written by the library only: at initialisation (in a secondary process,
+ * when it attaches to the primary's allocator), at cleanup, and when an
+ * lcore gains memory (one bit of @c lcore_mask, with release order, after
+ * the lcore's copies of every object exist and are initialised).
  */
 struct rte_pcpu_shared {
 	uintptr_t base;              /**< Address of unit 0. */
 	uint32_t unit_shift;         /**< log2(unit_stride): unit 0 is
 				       *  [base, base + (1 << unit_shift)). */
-	uint32_t initialised;        /**< Non-zero once set up. */
+	uint32_t initialised;        /**< Non-zero once set up (or attached). */
 	/** Bit i set: lcore id i has memory. */
 	uint64_t lcore_mask[RTE_PCPU_MASK_WORDS];
 	/** Bytes from one unit's start to the next one's: unit_stride +
 	 * RTE_PCPU_UNIT_COLOUR. Lcore i's copy is at handle + i * unit_step. */
 	uint64_t unit_step;
+	/**
+	 * Lcore ids below this may use a pool's lcore cache inline:
+	 * RTE_MAX_LCORE in the process that owns the allocator once it is
+	 * set up, 0 otherwise (a secondary process only reads: its lcore ids
+	 * are not the primary's lcores). Compared where the inline paths
+	 * compared the lcore id with RTE_MAX_LCORE: no extra instruction.
+	 */
+	uint32_t cache_lcore_limit;
 	/** Keeps the size at RTE_PCPU_SHARED_SIZE. */
 	uint8_t reserved[RTE_PCPU_SHARED_SIZE - sizeof(uintptr_t) -
-		2 * sizeof(uint32_t) - RTE_PCPU_MASK_WORDS * sizeof(uint64_t) -
+		3 * sizeof(uint32_t) - RTE_PCPU_MASK_WORDS * sizeof(uint64_t) -
 		sizeof(uint64_t)];
 } __rte_cache_aligned;
 
 /** @internal The one instance, defined in the library. */
 extern struct rte_pcpu_shared rte_pcpu_shared;
+
+/**
+ * @internal Attach a secondary process to the primary's allocator if it
+ * is not yet; nothing in a primary. Called by the inline readers of the
+ * lcore mask when rte_pcpu_shared is not set up; rate-limited while the
+ * primary has no allocator.
+ *
+ * Thread-safety: MT-safe.
+ */
+__rte_experimental
+void __rte_pcpu_attach(void);
+
+/**
+ * @internal Make sure rte_pcpu_shared is set up in a secondary process:
+ * one load and a branch that is not taken once it is.
+ */
+static inline void
+__rte_pcpu_attach_check(void)
+{
+	if (unlikely(__atomic_load_n(&rte_pcpu_shared.initialised,
+			__ATOMIC_ACQUIRE) == 0))
+		__rte_pcpu_attach();
+}
 
 /**
  * @internal Whether lcore @p lcore_id has memory.
@@ -104,6 +137,27 @@ __rte_pcpu_lcore_next(unsigned int lcore_id)
 		lcore_id = (lcore_id | 63) + 1;
 	}
 	return RTE_MAX_LCORE;
+}
+
+/**
+ * @internal First lcore id that has memory, attaching a secondary process
+ * first if need be: where RTE_PCPU_FOREACH() and rte_pcpu_sum_u64()
+ * start. The first mask word is what __rte_pcpu_lcore_next(0) loads
+ * anyway: only when it is 0 (a secondary not attached yet, or no lcore
+ * below 64 with memory) is there more to look at.
+ *
+ * @return The lcore id, or RTE_MAX_LCORE if there is none.
+ */
+static inline unsigned int
+__rte_pcpu_lcore_first(void)
+{
+	uint64_t w = __atomic_load_n(&rte_pcpu_shared.lcore_mask[0],
+		__ATOMIC_ACQUIRE);
+
+	if (likely(w != 0))
+		return (unsigned int)__builtin_ctzll(w);
+	__rte_pcpu_attach_check();
+	return __rte_pcpu_lcore_next(0);
 }
 
 /**

@@ -186,7 +186,8 @@ rte_pcpu_mempool_create(const char *name, unsigned int n, size_t elt_size,
  * Find a pool by name.
  *
  * @param name Name given to rte_pcpu_mempool_create().
- * @return The pool, or NULL with rte_errno = ENOENT (or EINVAL for NULL).
+ * @return The pool, or NULL with rte_errno = ENOENT (or EINVAL for NULL,
+ *   or when EAL is not initialised or was cleaned up).
  * Thread-safety: MT-safe.
  */
 __rte_experimental
@@ -349,7 +350,8 @@ unsigned int rte_pcpu_mempool_in_use_count(const struct rte_pcpu_mempool *mp);
  *
  * Call @p fn for every pool.
  *
- * @param fn Callback, given each pool and @p arg; NULL does nothing.
+ * @param fn Callback, given each pool and @p arg; NULL does nothing, as does a
+ *   call when EAL is not initialised or was cleaned up.
  * @param arg Opaque argument for @p fn.
  * Thread-safety: MT-safe; @p fn runs with the pool registry locked and
  * must not create, look up or free pools.
@@ -406,6 +408,40 @@ int rte_pcpu_mempool_audit(const struct rte_pcpu_mempool *mp);
 __rte_experimental
 int rte_pcpu_mempool_stats_get(const struct rte_pcpu_mempool *mp,
 		struct rte_pcpu_mempool_stats *stats);
+
+/** A pool's configuration and where its objects are, as
+ * rte_pcpu_mempool_info_get() reports it. */
+struct rte_pcpu_mempool_info {
+	uint32_t n;             /**< Capacity, objects. */
+	uint32_t cache_size;    /**< Per-lcore cache, objects (0: none). */
+	uint32_t flags;         /**< RTE_PCPU_MEMPOOL_F_* given at creation. */
+	uint32_t nb_objs;       /**< Objects that exist (taken from the
+				 *  percpu allocator so far). */
+	uint32_t nb_free;       /**< Of which on the shared free stack. */
+	uint32_t nb_caches;     /**< Lcores that have a cache of it. */
+	uint64_t elt_size;      /**< Bytes per lcore copy. */
+	uint64_t align;         /**< Alignment of every object, bytes. */
+	uint64_t max_bytes;     /**< Byte budget (0: none). */
+	uint32_t obj_init;      /**< 1: created with an obj_init. */
+	uint32_t rcu;           /**< 0: no RCU; 1: defer queue; 2: sync. */
+};
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * Read a pool's configuration and object counts. Works in a secondary
+ * process too (the pool is in shared memory).
+ *
+ * @param mp Pool.
+ * @param info Filled on success.
+ * @return 0, or -1 with rte_errno = EINVAL (NULL argument).
+ * Thread-safety: MT-safe, lock-free; the counts read while others get and
+ * put are approximate.
+ */
+__rte_experimental
+int rte_pcpu_mempool_info_get(const struct rte_pcpu_mempool *mp,
+		struct rte_pcpu_mempool_info *info);
 
 /**
  * @warning

@@ -139,15 +139,17 @@ __rte_pcpu_mempool_handle_ok(const struct rte_pcpu_mempool *mp,
  * use it.
  *
  * @param mp Pool (not NULL).
- * @return The cache, or NULL (not an lcore, no cache yet, or the pool needs
- *   the library's paths).
+ * @return The cache, or NULL (not an lcore, no cache yet, a secondary
+ *   process, or the pool needs the library's paths).
  */
 static __rte_always_inline struct rte_pcpu_mempool_cache *
 __rte_pcpu_mempool_inline_cache(struct rte_pcpu_mempool *mp)
 {
 	unsigned int lcore_id = rte_lcore_id();
 
-	if (unlikely(lcore_id >= RTE_MAX_LCORE ||
+	/* the limit is RTE_MAX_LCORE in the primary, 0 in a secondary
+	 * process, which must not touch the primary's lcore caches */
+	if (unlikely(lcore_id >= rte_pcpu_shared.cache_lcore_limit ||
 			!__atomic_load_n(&mp->inline_ok, __ATOMIC_RELAXED)))
 		return NULL;
 	return __atomic_load_n(&mp->caches[lcore_id], __ATOMIC_ACQUIRE);

@@ -1,0 +1,198 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Copyright(c) 2026 The pcpu_mempool authors
+#
+# dpdk-pcpu-info against the primary's own statistics: dpdk-test holds a
+# pool and a few objects (the helper pcpu_mempool_telemetry_hold, EAL with
+# hugepages: DPDK 22.11 gives a --no-huge primary no secondary), the
+# primary's telemetry (/pcpu/info, /pcpu/stats, /pcpu_mempool/info) is read
+# before and after dpdk-pcpu-info --json runs as a secondary process, and
+# every figure the tool prints must be the primary's: allocator, NUMA
+# nodes, lcores, chunks (against the audit's identities), size-class
+# caches and the pool. The text output is checked for its sections.
+#
+#   pcpu_info.sh DPDK_TEST DPDK_PCPU_INFO [EAL args...]
+#
+# Exit status: 0 pass, 1 fail, 77 skip (no dpdk-telemetry.py).
+
+set -uo pipefail
+
+if [ $# -lt 2 ]; then
+	echo "usage: $0 DPDK_TEST DPDK_PCPU_INFO [EAL args...]" >&2
+	exit 2
+fi
+dpdk_test=$1
+pcpu_info=$2
+shift 2
+telemetry=${DPDK_TELEMETRY:-/usr/bin/dpdk-telemetry.py}
+if [ ! -x "$telemetry" ] && ! command -v "$telemetry" >/dev/null; then
+	echo "skip: $telemetry not found"
+	exit 77
+fi
+
+prefix=pcpu_info_$$
+work=$(mktemp -d)
+done_file=$work/done
+log=$work/dpdk-test.log
+pid=
+cleanup() {
+	touch "$done_file"
+	if [ -n "$pid" ]; then
+		wait "$pid" 2>/dev/null
+	fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+PCPU_TEL_DONE=$done_file DPDK_TEST=pcpu_mempool_telemetry_hold \
+	DPDK_TEST_HUGE_REQUIRED=1 \
+	stdbuf -oL "$dpdk_test" --file-prefix="$prefix" "$@" >"$log" 2>&1 &
+pid=$!
+for _ in $(seq 1 300); do
+	grep -q PCPU_TEL_READY "$log" && break
+	if ! kill -0 "$pid" 2>/dev/null; then
+		wait "$pid"
+		rc=$?
+		cat "$log"
+		[ $rc -eq 77 ] && exit 77
+		echo "FAIL: dpdk-test exited before the pool was ready"
+		exit 1
+	fi
+	sleep 0.1
+done
+if ! grep -q PCPU_TEL_READY "$log"; then
+	echo "FAIL: no ready line from dpdk-test:"
+	cat "$log"
+	exit 1
+fi
+
+query() {
+	printf '%s\n' /pcpu/info /pcpu/stats /pcpu_mempool/info,tel_pool |
+		"$telemetry" -f "$prefix" >"$1" 2>&1
+}
+query "$work/before.out"
+"$pcpu_info" --file-prefix="$prefix" -- --json >"$work/info.json" \
+	2>"$work/info.err"
+info_rc=$?
+"$pcpu_info" --file-prefix="$prefix" >"$work/info.txt" 2>&1
+text_rc=$?
+"$pcpu_info" --file-prefix="$prefix" -- --pool no_such_pool --json \
+	>"$work/nopool.json" 2>&1
+query "$work/after.out"
+touch "$done_file"
+wait "$pid"
+test_rc=$?
+pid=
+
+cat "$work/info.txt"
+if [ $info_rc -ne 0 ] || [ $text_rc -ne 0 ]; then
+	echo "FAIL: dpdk-pcpu-info exited with $info_rc (json), $text_rc (text)"
+	cat "$work/info.err"
+	exit 1
+fi
+if [ $test_rc -ne 0 ]; then
+	echo "FAIL: dpdk-test exited with $test_rc:"
+	cat "$log"
+	exit 1
+fi
+
+python3 - "$work" <<'EOF'
+import json
+import os
+import sys
+
+work = sys.argv[1]
+
+
+def replies(name):
+    out = {}
+    for line in open(os.path.join(work, name)):
+        line = line.strip()
+        if line.startswith('{'):
+            for k, v in json.loads(line).items():
+                out.setdefault(k, v)
+    return out
+
+
+before, after = replies('before.out'), replies('after.out')
+info = json.load(open(os.path.join(work, 'info.json')))
+text = open(os.path.join(work, 'info.txt')).read()
+nopool = json.load(open(os.path.join(work, 'nopool.json')))
+fails = []
+
+
+def check(cond, what):
+    if not cond:
+        fails.append(what)
+
+
+st, st2 = before['/pcpu/stats'], after['/pcpu/stats']
+alloc = info['allocator']
+# every figure of the primary's own statistics, as the tool printed it;
+# 'readers' is 1 while the tool runs (it is the reader), 0 around it
+for k, v in st.items():
+    if k == 'populated_bytes_socket':
+        continue
+    if k == 'readers':
+        check(v == 0 and st2[k] == 0, 'no reader before or after')
+        check(alloc.get(k) == 1, 'the tool saw itself reading')
+        continue
+    check(st2.get(k) == v, 'primary idle: %s %s -> %s' % (k, v, st2.get(k)))
+    check(alloc.get(k) == v, 'allocator %s: tool %s, primary %s' %
+          (k, alloc.get(k), v))
+check(alloc.get('shared') == 1 and alloc.get('base_addr', 0) > 0,
+      'a shared area at an address')
+nodes = info['nodes']
+sock = st['populated_bytes_socket']
+check([n['populated_bytes'] for n in nodes] == sock[:len(nodes)] and
+      sum(sock[len(nodes):]) == 0, 'nodes %s, primary %s' % (nodes, sock))
+lcores = info['lcores']
+check([l['lcore'] for l in lcores] == before['/pcpu/info']['lcores'],
+      'lcores with memory')
+for l in lcores:
+    check(l['populated_bytes'] == st['populated_pages'] * st['page_size'],
+          'lcore %d populated bytes' % l['lcore'])
+    check(l['node'] >= 0, 'lcore %d node' % l['lcore'])
+    check(sum(c['len'] for c in l.get('caches', [])) == l['cached_objs'],
+          'lcore %d caches add up' % l['lcore'])
+check(sum(l['cached_objs'] for l in lcores) == st['cached_objs'],
+      'cached objects over the lcores')
+check(any(c['size'] == 24 and c['high'] > 0
+          for l in lcores for c in l.get('caches', [])),
+      'the 24 B class in use')
+chunks = info['chunks']
+check(len(chunks) == st['nr_chunks'], 'chunks: %d, primary %d' %
+      (len(chunks), st['nr_chunks']))
+check(sum(c['populated_pages'] for c in chunks) == st['populated_pages'],
+      'populated pages over the chunks')
+check(sum(c['empty_pages'] for c in chunks) == st['empty_pop_pages'],
+      'empty pages over the chunks')
+# the audit's identity: user-live + cached == live objects in the chunks
+check(sum(c['nr_alloc'] for c in chunks) ==
+      st['nr_cur_alloc'] + st['cached_objs'], 'objects over the chunks')
+pools = info['pools']
+check([p['name'] for p in pools] == ['tel_pool'], 'pools %s' % pools)
+if pools:
+    p, tp = pools[0], before['/pcpu_mempool/info']
+    for k in ('n', 'elt_size', 'align', 'cache_size', 'flags', 'in_use',
+              'avail', 'objects', 'free_shared', 'budget_bytes',
+              'charged_bytes', 'init', 'rcu', 'get_success', 'get_fail',
+              'get_fail_budget', 'put', 'cache_hits', 'cache_misses',
+              'put_refused', 'rcu_pending'):
+        check(p.get(k) == tp.get(k), 'pool %s: tool %s, primary %s' %
+              (k, p.get(k), tp.get(k)))
+    check(p.get('lcore_caches') == len(tp.get('lcore_ids', [])),
+          'pool lcore caches')
+check(nopool.get('pools') == [], '--pool of an unknown name lists none')
+for title in ('percpu allocator', 'NUMA nodes', 'lcores with memory',
+              'lcore caches', 'chunks', 'pools'):
+    check('========== %s' % title in text, 'text section %s' % title)
+check('tel_pool' in text, 'text lists the pool')
+if fails:
+    for f in fails:
+        print('FAIL:', f)
+    sys.exit(1)
+print('pcpu-info: %d allocator figures, %d lcores, %d chunks, %d pools '
+      'equal to the primary\'s' % (len(st), len(lcores), len(chunks),
+                                   len(pools)))
+EOF
