@@ -89,7 +89,11 @@ for line in open(sys.argv[1]):
 for t in failures:
 	out = (t.get("stdout") or "").splitlines()
 	tell = [l for l in out if "FAIL" in l or "fail" in l or "error" in l.lower()]
-	print("--- %s (%s): %s" % (t["name"], t["result"], " ".join(t["command"])))
+	rc = t.get("returncode")
+	how = "killed by signal %d" % -rc if isinstance(rc, int) and rc < 0 \
+		else "exit %s" % rc
+	print("--- %s (%s, %s): %s" % (t["name"], t["result"], how,
+		" ".join(t["command"])))
 	for l in (tell[-6:] if tell else out[-6:]):
 		print("    " + l[:300])
 s = "%d passed, %d failed" % (passed, failed)

@@ -148,7 +148,12 @@ test_rcu_cleanup_pending(void)
 		rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE), RTE_CACHE_LINE_SIZE);
 	TEST_ASSERT_NOT_NULL(holder.v, "qsbr variable");
 	rte_rcu_qsbr_init(holder.v, RTE_MAX_LCORE);
-	/* the baseline: EAL memory before the library is set up */
+	/* the baseline: EAL memory before the library is set up, but after
+	 * a first set-up and clean-up: the memzone that tells secondary
+	 * processes where the area is (multi-process) is reserved by the
+	 * first rte_pcpu_init() and kept for the life of the process */
+	TEST_ASSERT_SUCCESS(rte_pcpu_init(NULL), "first init");
+	TEST_ASSERT_SUCCESS(rte_pcpu_cleanup(), "first cleanup");
 	eal_usage_get(&before);
 	TEST_ASSERT_SUCCESS(rte_pcpu_init(NULL), "init");
 	mp = rte_pcpu_mempool_create("regress_dq", 8, 16, 4, 0, NULL, NULL, 0);
