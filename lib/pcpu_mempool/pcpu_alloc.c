@@ -227,6 +227,21 @@ alloc_drop_area(struct pcpu_alloc_chunk *c, int off)
 	pcpu_alloc_relocate(c);
 }
 
+/* Count @p k new objects of @p size in the statistics (@p user: a size a
+ * user asked for, which the smallest and largest sizes track). Index lock
+ * held. */
+static inline void
+alloc_count(struct pcpu_alloc *a, unsigned int k, size_t size, int user)
+{
+	a->nr_alloc += k;
+	if (pcpu_alloc_live() > a->nr_max_alloc)
+		a->nr_max_alloc = pcpu_alloc_live();
+	if (user && size < a->min_alloc_size)
+		a->min_alloc_size = size;
+	if (user && size > a->max_alloc_size)
+		a->max_alloc_size = size;
+}
+
 /*
  * Account a new object whose pages are populated; returns its handle and
  * in *dirty whether its copies must be zeroed. @p user: a size a user
@@ -238,13 +253,7 @@ alloc_commit_area(struct pcpu_alloc_chunk *c, int off, size_t size,
 {
 	struct pcpu_alloc *a = &pcpu_alloc;
 
-	a->nr_alloc++;
-	if (pcpu_alloc_live() > a->nr_max_alloc)
-		a->nr_max_alloc = pcpu_alloc_live();
-	if (user && size < a->min_alloc_size)
-		a->min_alloc_size = size;
-	if (user && size > a->max_alloc_size)
-		a->max_alloc_size = size;
+	alloc_count(a, 1, size, user);
 	*dirty = alloc_used_mark(c, (uint32_t)off, bits);
 	return (void *)(a->arena.base +
 		((uintptr_t)c->index << a->chunk_shift) +
@@ -573,13 +582,7 @@ alloc_commit_batch(struct pcpu_alloc_chunk *c, const uint32_t *offs,
 		((uintptr_t)c->index << a->chunk_shift);
 	unsigned int i;
 
-	a->nr_alloc += k;
-	if (pcpu_alloc_live() > a->nr_max_alloc)
-		a->nr_max_alloc = pcpu_alloc_live();
-	if (user && size < a->min_alloc_size)
-		a->min_alloc_size = size;
-	if (user && size > a->max_alloc_size)
-		a->max_alloc_size = size;
+	alloc_count(a, k, size, user);
 	memset(dirty, 0, sizeof(uint64_t) * ((k + 63) / 64));
 	for (i = 0; i < k; i++) {
 		if (alloc_used_mark(c, offs[i], bits))
