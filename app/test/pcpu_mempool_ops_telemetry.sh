@@ -43,6 +43,35 @@ extra=()
 # dpdk-proc-info wants an ethdev port to start
 [ $huge = 1 ] && extra=(--vdev=net_null0)
 
+# EAL loads a -d library only if no directory above it is world-writable
+# (a build tree under /tmp is): then a copy in one that is not
+safe_dir() {
+	local d
+	d=$(readlink -f "$1") || return 1
+	while [ "$d" != / ]; do
+		[ -n "$(find "$d" -maxdepth 0 -perm -0002)" ] && return 1
+		d=$(dirname "$d")
+	done
+	return 0
+}
+# sets plugin (and plugin_copy, the directory to remove at the end)
+plugin_place() {
+	local d
+	plugin=$1
+	safe_dir "$(dirname "$1")" && return
+	for d in "$HOME" /run /var/lib; do
+		if [ -d "$d" ] && [ -w "$d" ] && safe_dir "$d"; then
+			plugin_copy=$(mktemp -d "$d/pcpu-plugin.XXXXXX") || return
+			chmod 755 "$plugin_copy"
+			cp "$1" "$plugin_copy/" &&
+				plugin=$plugin_copy/$(basename "$1")
+			return
+		fi
+	done
+}
+plugin=
+plugin_copy=
+
 prefix=pcpu_ops_tel_$$
 work=$(mktemp -d)
 done_file=$work/done
@@ -54,6 +83,7 @@ cleanup() {
 		wait "$pid" 2>/dev/null
 	fi
 	rm -rf "$work"
+	[ -z "$plugin_copy" ] || rm -rf "$plugin_copy"
 }
 trap cleanup EXIT
 
@@ -85,7 +115,8 @@ rc=$?
 pout=$work/proc-info.out
 prc=0
 if [ $huge = 1 ] && [ -x "$proc_info" ]; then
-	"$proc_info" --file-prefix="$prefix" --no-pci -d "$lib" -- \
+	plugin_place "$lib"
+	"$proc_info" --file-prefix="$prefix" --no-pci -d "$plugin" -- \
 		--show-mempool=tel_ops >"$pout" 2>&1 || prc=$?
 fi
 touch "$done_file"
