@@ -44,9 +44,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# EAL's memory where a secondary finds it free even in an ASan build
+# (EAL's default, 4 GiB, is in ASan's shadow): see run_monitor.sh
 PCPU_TEL_DONE=$done_file DPDK_TEST=pcpu_mempool_telemetry_hold \
 	DPDK_TEST_HUGE_REQUIRED=1 \
-	stdbuf -oL "$dpdk_test" --file-prefix="$prefix" "$@" >"$log" 2>&1 &
+	stdbuf -oL "$dpdk_test" --file-prefix="$prefix" \
+		--base-virtaddr="${PRIMARY_BASE_VIRTADDR:-0x180000000000}" \
+		"$@" >"$log" 2>&1 &
 pid=$!
 for _ in $(seq 1 300); do
 	grep -q PCPU_TEL_READY "$log" && break

@@ -38,11 +38,19 @@ if [ "$(free_mb)" -lt 300 ]; then
 	exit $SKIP
 fi
 
-# start_primary ARGS...: dpdk-flowcount with hugepages, in the background
+# start_primary ARGS...: dpdk-flowcount with hugepages, in the background.
+# EAL's memory at a fixed address (PRIMARY_BASE_VIRTADDR) that a secondary
+# finds free: EAL's own default (4 GiB) lies inside AddressSanitizer's
+# shadow, and the kernel's choice instead made one monitor in three fail
+# to attach in an ASan build ("Cannot reserve ... please use
+# '--base-virtaddr'"). 24 TiB: above the shadow (up to 16 TiB), below the
+# library's percpu area (32 TiB).
+PRIMARY_BASE_VIRTADDR=${PRIMARY_BASE_VIRTADDR:-0x180000000000}
 start_primary() {
 	RUN_ID=$((RUN_ID + 1))
 	FC_PREFIX=fcmon$$_$RUN_ID
 	( exec timeout -k 5 60 "$FLOWCOUNT" -m 256 --no-pci \
+		--base-virtaddr="$PRIMARY_BASE_VIRTADDR" \
 		--file-prefix "$FC_PREFIX" --log-level=pmd.net.pcap:error \
 		"$@" ) &
 	FC_PID=$!
