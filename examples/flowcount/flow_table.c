@@ -669,7 +669,7 @@ flow_table_age(struct flow_table *ft, uint64_t now, uint64_t timeout_tsc,
 {
 	static struct flow_key cand[AGE_BATCH];
 	static void *cand_h[AGE_BATCH];
-	unsigned int nb = 0, deleted = 0, i;
+	unsigned int nb = 0, deleted = 0, kept = 0, i;
 	const void *key;
 	void *data;
 	uint32_t next = 0;
@@ -702,8 +702,8 @@ flow_table_age(struct flow_table *ft, uint64_t now, uint64_t timeout_tsc,
 			/* record the key before the entry can be reclaimed */
 			ppos = rte_hash_add_key(ft->pending, &cand_h[i]);
 			if (ppos < 0) {
-				RTE_LOG(ERR, USER1, "flowcount: pending table "
-					"full\n");
+				/* aged again once reclaim catches up */
+				kept++;
 				continue;
 			}
 			ft->pending_mem[ppos].key = cand[i];
@@ -718,6 +718,12 @@ flow_table_age(struct flow_table *ft, uint64_t now, uint64_t timeout_tsc,
 		if (nb < AGE_BATCH)
 			break;
 	}
+	if (kept > 0)
+		/* one line per pass: a stalled reclaim would repeat it for
+		 * every flow of every pass */
+		RTE_LOG(WARNING, USER1, "flowcount: pending table full: %u "
+			"aged flows kept (counted) until reclaim catches up\n",
+			kept);
 	if (deleted > 0 && __atomic_load_n(&ft->nb_caches, __ATOMIC_ACQUIRE)) {
 		/* Flow caches may still hold the deleted flows (an entry
 		 * filled by a lookup that ran before the delete). New epoch,
