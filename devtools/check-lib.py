@@ -41,6 +41,7 @@ LAYERS = [
     "pcpu_cache",       # size-class caches
     "pcpu_objcache",    # the cache engine
     "pcpu_alloc",       # the allocator
+    "pcpu_owner",       # owners and their charges
     "pcpu_chunk",       # the chunk bitmap (no EAL)
     "pcpu_arena",       # the reserved area
 ]

@@ -245,14 +245,17 @@ alloc_count(struct pcpu_alloc *a, unsigned int k, size_t size, int user)
 /*
  * Account a new object whose pages are populated; returns its handle and
  * in *dirty whether its copies must be zeroed. @p user: a size a user
- * asked for (not a cache refill's class size). Index lock held.
+ * asked for (not a cache refill's class size). @p owner: the owner to
+ * record (pcpu_alloc_one()), or PCPU_OWNER_NONE. Index lock held.
  */
 static void *
 alloc_commit_area(struct pcpu_alloc_chunk *c, int off, size_t size,
-		uint32_t bits, int user, int *dirty)
+		uint32_t bits, int user, uint32_t owner, int *dirty)
 {
 	struct pcpu_alloc *a = &pcpu_alloc;
 
+	if (owner != PCPU_OWNER_NONE)
+		pcpu_alloc_owner_set(c, (uint32_t)off, owner);
 	alloc_count(a, 1, size, user);
 	*dirty = alloc_used_mark(c, (uint32_t)off, bits);
 	return (void *)(a->arena.base +
@@ -266,7 +269,8 @@ alloc_commit_area(struct pcpu_alloc_chunk *c, int off, size_t size,
  * new chunk) is needed.
  */
 static void *
-alloc_area_fast(size_t size, uint32_t bits, uint32_t align_bits, int *dirty)
+alloc_area_fast(size_t size, uint32_t bits, uint32_t align_bits,
+		uint32_t owner, int *dirty)
 {
 	struct pcpu_alloc_chunk *c;
 	uint32_t rs, re;
@@ -283,7 +287,8 @@ alloc_area_fast(size_t size, uint32_t bits, uint32_t align_bits, int *dirty)
 				&rs, &re))
 			alloc_drop_area(c, off);
 		else
-			h = alloc_commit_area(c, off, size, bits, 1, dirty);
+			h = alloc_commit_area(c, off, size, bits, 1, owner,
+				dirty);
 	}
 	pcpu_alloc_index_unlock();
 	return h;
@@ -376,7 +381,7 @@ alloc_populate_pages(struct pcpu_alloc_chunk *c, uint32_t ps, uint32_t pe)
  */
 static void *
 alloc_area(size_t size, uint32_t bits, uint32_t align_bits, int user,
-		int *dirty)
+		uint32_t owner, int *dirty)
 {
 	struct pcpu_alloc *a = &pcpu_alloc;
 	struct pcpu_alloc_chunk *c = NULL;
@@ -420,7 +425,7 @@ alloc_area(size_t size, uint32_t bits, uint32_t align_bits, int user,
 		rte_errno = ENOMEM;
 		return NULL;
 	}
-	h = alloc_commit_area(c, off, size, bits, user, dirty);
+	h = alloc_commit_area(c, off, size, bits, user, owner, dirty);
 	pcpu_alloc_index_unlock();
 	return h;
 }
@@ -530,21 +535,44 @@ pcpu_alloc_zero_range(void *p, size_t size)
 	return 0;
 }
 
+/* An allocation refused at its owner's limit: counted as any failure. */
+static void
+alloc_owner_refused(uint32_t owner, size_t size)
+{
+	pcpu_alloc_index_lock();
+	pcpu_alloc.nr_alloc_fail++;
+	pcpu_alloc_index_unlock();
+	PCPU_LOG(DEBUG, "alloc of %zu bytes: owner %s at its limit", size,
+		pcpu_owners.rec[owner].name);
+	rte_errno = ENOMEM;
+}
+
 void *
-pcpu_alloc_one(size_t size, size_t align)
+pcpu_alloc_one(size_t size, size_t align, uint32_t owner)
 {
 	uint32_t bits = alloc_size_bits(size);
 	uint32_t align_bits = (uint32_t)(align >> PCPU_MIN_ALLOC_SHIFT);
+	uint64_t charge = pcpu_alloc_obj_size(size);
 	int dirty;
 	void *h;
 
-	if (unlikely(size > RTE_PCPU_CHUNK_OBJ_MAX_SIZE))
-		return pcpu_alloc_span_alloc(size);
-	h = alloc_area_fast(size, bits, align_bits, &dirty);
+	RTE_ASSERT(owner != PCPU_OWNER_NONE && owner < PCPU_OWNER_NB);
+	/* charged first: a limit holds however many threads allocate */
+	if (pcpu_owner_charge_any(owner, charge, 1) != 0) {
+		alloc_owner_refused(owner, size);
+		return NULL;
+	}
+	if (unlikely(size > RTE_PCPU_CHUNK_OBJ_MAX_SIZE)) {
+		h = pcpu_alloc_span_alloc(size, owner);
+		if (h == NULL)
+			pcpu_owner_refund_any(owner, charge, 1);
+		return h;
+	}
+	h = alloc_area_fast(size, bits, align_bits, owner, &dirty);
 	if (h == NULL) {
 		pthread_mutex_lock(&pcpu_alloc.mutex);
 		alloc_balance_if_needed();
-		h = alloc_area(size, bits, align_bits, 1, &dirty);
+		h = alloc_area(size, bits, align_bits, 1, owner, &dirty);
 		if (h == NULL) {
 			pcpu_alloc_index_lock();
 			pcpu_alloc.nr_alloc_fail++;
@@ -554,8 +582,10 @@ pcpu_alloc_one(size_t size, size_t align)
 	} else {
 		alloc_balance_if_free();
 	}
-	if (h == NULL)
+	if (h == NULL) {
+		pcpu_owner_refund_any(owner, charge, 1);
 		return NULL;
+	}
 	pcpu_asan_unpoison(h, size);
 	if (dirty)
 		pcpu_alloc_zero(h, size);
@@ -839,26 +869,28 @@ alloc_free_in_chunk(struct pcpu_alloc_chunk *c, const uint32_t *offs,
  * Free the object at bit @p bit of chunk @p c (not a pool's): inline when
  * it ends in its map word, no other block of its chunk waits to be settled
  * and the chunk can be listed as pending (pcpu_chunk_free_quick()), else
- * as a batch of one. Returns 1 if it was
- * freed, 0 if it is not a live object. Index lock held.
+ * as a batch of one. Returns its size in bits if it was freed, 0 if it is
+ * not a live object. Index lock held.
  */
-static inline unsigned int
+static inline uint32_t
 alloc_free_one(struct pcpu_alloc_chunk *c, uint32_t bit)
 {
 	struct pcpu_alloc *a = &pcpu_alloc;
+	uint32_t bits;
 
 	/* AddressSanitizer builds poison on the general path */
 	if (!PCPU_ASAN_ON &&
 	    likely(c->on_pending || a->nr_pending < PCPU_PENDING_CHUNKS) &&
-	    likely(pcpu_chunk_free_quick(&c->bm, bit) != 0)) {
+	    likely((bits = pcpu_chunk_free_quick(&c->bm, bit)) != 0)) {
 		pcpu_alloc_note_pending(c);
 		a->nr_dealloc++;
 		/* a chunk that became free goes to the free list at once */
 		if (unlikely(pcpu_alloc_chunk_unused(c)))
 			pcpu_alloc_settle_chunk(c);
-		return 1;
+		return bits;
 	}
-	return alloc_free_in_chunk(c, &bit, 1);
+	bits = pcpu_chunk_obj_bits(&c->bm, bit);
+	return bits != 0 && alloc_free_in_chunk(c, &bit, 1) == 1 ? bits : 0;
 }
 
 int
@@ -866,8 +898,8 @@ pcpu_alloc_free(void *handle)
 {
 	struct pcpu_alloc_chunk *c;
 	enum pcpu_refusal why = PCPU_REFUSE_NOT_LIVE;
-	uint32_t bit = 0;
-	int ret = -1;
+	uint32_t bit = 0, bits = 0, owner = PCPU_OWNER_NONE;
+	uint64_t bytes;
 
 	pcpu_alloc_index_lock();
 	if (unlikely(!pcpu_alloc.initialised)) {
@@ -880,18 +912,23 @@ pcpu_alloc_free(void *handle)
 	if (likely(c != NULL)) {
 		if (unlikely(alloc_pool_owned(c, bit)))
 			why = PCPU_REFUSE_POOL;
-		else if (likely(alloc_free_one(c, bit) == 1))
-			ret = 0;
+		else if (likely((bits = alloc_free_one(c, bit)) != 0))
+			owner = pcpu_alloc_owner_take(c, bit);
 	}
 	pcpu_alloc_index_unlock();
-	if (unlikely(ret != 0)) {
-		/* not in a chunk: the start of a span, or a bad handle */
-		if (c == NULL && pcpu_alloc_span_free(handle) == 0)
-			return 0;
-		alloc_refuse(handle, why);
-		rte_errno = EINVAL;
+	if (likely(bits != 0)) {
+		pcpu_owner_uncharge_any(owner,
+			(uint64_t)bits << PCPU_MIN_ALLOC_SHIFT, 1);
+		return 0;
 	}
-	return ret;
+	/* not in a chunk: the start of a span, or a bad handle */
+	if (c == NULL && pcpu_alloc_span_free(handle, &owner, &bytes) == 0) {
+		pcpu_owner_uncharge_any(owner, bytes, 1);
+		return 0;
+	}
+	alloc_refuse(handle, why);
+	rte_errno = EINVAL;
+	return -1;
 }
 
 /*
@@ -1166,6 +1203,7 @@ pcpu_alloc_cleanup(void)
 
 		if (c == NULL)
 			continue;
+		pcpu_alloc_owner_map_free(c);
 		free(c->used);
 		free(c->pool_map);
 		pcpu_chunk_fini(&c->bm);

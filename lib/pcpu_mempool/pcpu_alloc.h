@@ -29,6 +29,7 @@
 #include <sys/queue.h>
 
 #include "rte_pcpu.h"
+#include "pcpu_owner.h"
 
 /** Set up with @p conf (validated, defaults filled in): reserve the area,
  * privately or, with @p shared, backed by a file that secondary processes
@@ -61,24 +62,39 @@ void pcpu_alloc_retry_deferred(void);
  * that were still allocated. */
 uint64_t pcpu_alloc_cleanup(void);
 
-/** Allocate one object of @p size bytes aligned to @p align; every copy
- * zeroed. NULL with rte_errno = ENOMEM on failure (logged at DEBUG for
- * the populated-bytes limit, ERR otherwise). @p size counts in the size
- * statistics. */
-void *pcpu_alloc_one(size_t size, size_t align);
+/**
+ * Bytes per copy the allocator holds for an object of @p size bytes in a
+ * chunk or a span: the size rounded up to the chunk bitmap's 4-byte
+ * granule. What its owner is charged (pcpu_owner.h).
+ */
+static inline uint64_t
+pcpu_alloc_obj_size(size_t size)
+{
+	return RTE_ALIGN_CEIL((uint64_t)size, UINT64_C(4));
+}
+
+/** Allocate one object of @p size bytes aligned to @p align, charged to
+ * owner @p owner (a live owner's id, not PCPU_OWNER_NONE) and recorded as
+ * its; every copy zeroed. NULL with rte_errno = ENOMEM on failure (logged
+ * at DEBUG for the populated-bytes limit and the owner's limit, ERR
+ * otherwise). @p size counts in the size statistics. No lock may be held
+ * but pool locks. */
+void *pcpu_alloc_one(size_t size, size_t align, uint32_t owner);
 
 /**
  * Allocate up to @p n objects of @p size bytes aligned to @p align into
  * @p objs, in ascending address order as far as the chunks allow; every
  * copy zeroed. @p user: @p size is one a user asked for (a pool's) and
- * counts in the size statistics; 0 for a cache refill's class size.
+ * counts in the size statistics; 0 for a cache refill's class size. No
+ * owner is charged or recorded: the caller (a pool, the caches) does it.
  * @return How many were allocated (fewer on error, with rte_errno).
  */
 unsigned int pcpu_alloc_bulk(size_t size, size_t align, void **objs,
 		unsigned int n, int user);
 
 /**
- * Free one object. NULL is not accepted (the caller's business).
+ * Free one object, and uncharge its owner if the allocator recorded one
+ * (pcpu_alloc_one()). NULL is not accepted (the caller's business).
  * @return 0, or -1 with rte_errno = EINVAL and one log line: not a live
  *   allocation, or an object a pool owns (pcpu_alloc_pool_mark()).
  */
@@ -96,7 +112,9 @@ typedef void (pcpu_alloc_freed_cb_t)(void *arg, void * const *handles,
  * Free @p n objects under one acquisition of the index lock, grouped by
  * chunk (one bitmap batch and at most one slot move per group). Handles
  * that are not live allocations, or that a pool owns, are refused, each
- * with one log line, and the others freed.
+ * with one log line, and the others freed. For objects the allocator
+ * recorded no owner of (the caches' objects, and pools' objects once
+ * unmarked): their holders uncharge them.
  *
  * @param freed_cb
  *   NULL, or called once with all @p n handles (freed or refused), under
@@ -195,6 +213,28 @@ void pcpu_alloc_counters(struct pcpu_alloc_counters *s);
  * @return 0, or -1 with the first broken invariant in @p msg.
  */
 int pcpu_alloc_audit(struct pcpu_alloc_counters *s, char *msg, size_t len);
+
+/** What the allocator holds, by owner (rte_pcpu_audit()). Bytes per
+ * copy, as charged (pcpu_alloc_obj_size() of each object). */
+struct pcpu_alloc_owner_sums {
+	/** Of the objects it handed out itself, by owner id. */
+	uint64_t bytes[PCPU_OWNER_NB];
+	uint64_t objs[PCPU_OWNER_NB];
+	uint64_t pool_bytes;   /**< Of the objects pools own. */
+	uint64_t pool_objs;
+	uint64_t cache_bytes;  /**< Of the rest: the size-class caches'. */
+	uint64_t cache_objs;
+	uint64_t live_bytes;   /**< Of every live object. */
+};
+
+/**
+ * Sum the live objects by owner, from the owner vectors, the pool maps
+ * and the spans, checking that every recorded owner is a live owner and
+ * that no pool object has one.
+ * @return 0, or -1 with the first broken invariant in @p msg.
+ */
+int pcpu_alloc_owner_audit(struct pcpu_alloc_owner_sums *s, char *msg,
+		size_t len);
 
 /** Print one line per chunk (exact figures: hints are refreshed). */
 void pcpu_alloc_dump_chunks(FILE *f);

@@ -65,6 +65,7 @@
 #include "pcpu_alloc.h"
 #include "pcpu_arena.h"
 #include "pcpu_chunk.h"
+#include "pcpu_owner.h"
 
 /* Active slots by contig hint, then the special lists, as Linux. */
 #define PCPU_NR_ACTIVE_SLOTS 32
@@ -100,6 +101,17 @@ struct pcpu_alloc_chunk {
 	/** A bit per granule, set at the start of an object a pool owns
 	 * (NULL while the chunk holds none): rte_pcpu_free() refuses it. */
 	uint64_t *pool_map;
+	/**
+	 * Owner vector (pcpu_alloc_owner.c): the owner id (pcpu_owner.h) of
+	 * every object the allocator handed to a user itself
+	 * (pcpu_alloc_one()), at index start bit / 2 (objects start on
+	 * 8-byte boundaries): 2 bytes per 8-byte slot of the chunk, mapped
+	 * with the chunk and backed only where such objects lie. 0 for free
+	 * space and for the objects of the size-class caches and of pools,
+	 * which record their owners themselves (in their tags, and per
+	 * pool).
+	 */
+	uint16_t *owners;
 };
 
 TAILQ_HEAD(pcpu_chunk_list, pcpu_alloc_chunk);
@@ -314,6 +326,37 @@ pcpu_alloc_chunk_of(const void *handle, uint32_t *bit)
 }
 
 /*
+ * pcpu_alloc_owner.c: the owner vectors.
+ */
+
+/** Map chunk @p c's owner vector (all zero). Mutex held, index lock not.
+ * 0, or -1 (logged). */
+int pcpu_alloc_owner_map_new(struct pcpu_alloc_chunk *c);
+
+/** Unmap chunk @p c's owner vector. */
+void pcpu_alloc_owner_map_free(struct pcpu_alloc_chunk *c);
+
+/** Record owner @p owner (not PCPU_OWNER_NONE) of the object at bit
+ * @p bit of chunk @p c. Index lock held. */
+static inline void
+pcpu_alloc_owner_set(struct pcpu_alloc_chunk *c, uint32_t bit, uint32_t owner)
+{
+	c->owners[bit >> 1] = (uint16_t)owner;
+}
+
+/** The owner of the object freed at bit @p bit of chunk @p c, whose entry
+ * is cleared. Index lock held. */
+static inline uint32_t
+pcpu_alloc_owner_take(struct pcpu_alloc_chunk *c, uint32_t bit)
+{
+	uint32_t owner = c->owners[bit >> 1];
+
+	if (owner != 0)
+		c->owners[bit >> 1] = 0;
+	return owner;
+}
+
+/*
  * pcpu_alloc_populate.c: chunks and population (mutex held).
  */
 
@@ -361,14 +404,16 @@ int pcpu_alloc_span_init(void);
  * the arena's release takes their memory). */
 void pcpu_alloc_span_cleanup(void);
 
-/** Allocate a span of @p size bytes per lcore, populated and zero.
- * Takes the mutex. NULL with rte_errno = ENOMEM (logged). */
-void *pcpu_alloc_span_alloc(size_t size);
+/** Allocate a span of @p size bytes per lcore, populated and zero, for
+ * owner @p owner (charged by the caller). Takes the mutex. NULL with
+ * rte_errno = ENOMEM (logged). */
+void *pcpu_alloc_span_alloc(size_t size, uint32_t owner);
 
 /** Free the span starting at @p handle and give its memory back (or keep
- * it until no secondary process reads the area). Takes the mutex. 0, or
- * -1 if no span starts there (nothing logged). */
-int pcpu_alloc_span_free(void *handle);
+ * it until no secondary process reads the area). Takes the mutex. 0 with
+ * its owner in *owner and its charge (bytes per copy) in *bytes, or -1 if
+ * no span starts there (nothing logged). */
+int pcpu_alloc_span_free(void *handle, uint32_t *owner, uint64_t *bytes);
 
 /** Give back the memory of the spans freed while a secondary process
  * read the area (mutex held, index lock not, no reader now). Returns the
@@ -393,6 +438,11 @@ void pcpu_alloc_span_lcore_remove(unsigned int lcore_id);
  * populated pages to @p s. 0, or -1 with the first broken invariant in
  * @p msg. */
 int pcpu_alloc_span_audit(struct pcpu_alloc_counters *s, char *msg,
+		size_t len);
+
+/** Add every span's charge to its owner in @p s (both locks held). 0, or
+ * -1 with a span whose owner is not a live owner in @p msg. */
+int pcpu_alloc_span_owner_sums(struct pcpu_alloc_owner_sums *s, char *msg,
 		size_t len);
 
 /** One line per span (both locks held). */

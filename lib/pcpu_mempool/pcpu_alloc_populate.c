@@ -179,6 +179,8 @@ pcpu_alloc_chunk_create(void)
 		PCPU_LOG(ERR, "no memory for the metadata of a chunk");
 		goto fail;
 	}
+	if (pcpu_alloc_owner_map_new(c) != 0)
+		goto fail;
 	for (lcore_id = pcpu_alloc_lcore_next(0); lcore_id < RTE_MAX_LCORE;
 	     lcore_id = pcpu_alloc_lcore_next(lcore_id + 1)) {
 		ret = populate_map(c, lcore_id);
@@ -191,6 +193,7 @@ pcpu_alloc_chunk_create(void)
 	}
 	return c;
 fail:
+	pcpu_alloc_owner_map_free(c);
 	free(c->used);
 	pcpu_chunk_fini(&c->bm);
 	free(c);
@@ -203,6 +206,7 @@ pcpu_alloc_chunk_destroy(struct pcpu_alloc_chunk *c)
 	uint64_t pages = c->bm.nr_populated;
 
 	populate_unmap_all(c, RTE_MAX_LCORE);
+	pcpu_alloc_owner_map_free(c);
 	free(c->used);
 	free(c->pool_map);
 	pcpu_chunk_fini(&c->bm);

@@ -54,6 +54,8 @@ struct pcpu_alloc_span {
 	uint32_t nr_pages;  /**< Populated pages per lcore, from its start. */
 	int freed;          /**< Freed, its memory kept (below). */
 	uint64_t size;      /**< Bytes asked for, per lcore. */
+	uint32_t owner;     /**< Its owner's id (pcpu_owner.h), charged
+			      *  pcpu_alloc_obj_size(size) per copy. */
 };
 
 /*
@@ -199,7 +201,7 @@ span_fail(void)
 }
 
 void *
-pcpu_alloc_span_alloc(size_t size)
+pcpu_alloc_span_alloc(size_t size, uint32_t owner)
 {
 	struct pcpu_alloc *a = &pcpu_alloc;
 	struct pcpu_alloc_span *s;
@@ -219,6 +221,7 @@ pcpu_alloc_span_alloc(size_t size)
 	if (__atomic_load_n(&a->need_balance, __ATOMIC_RELAXED))
 		pcpu_alloc_balance(0);
 	s->size = size;
+	s->owner = owner;
 	s->nr_chunks = (uint32_t)((size + pcpu_alloc_chunk_bytes() - 1) >>
 		a->chunk_shift);
 	s->nr_pages = (uint32_t)((size + a->page_size - 1) / a->page_size);
@@ -303,7 +306,7 @@ span_at(const void *handle)
 }
 
 int
-pcpu_alloc_span_free(void *handle)
+pcpu_alloc_span_free(void *handle, uint32_t *owner, uint64_t *bytes)
 {
 	struct pcpu_alloc *a = &pcpu_alloc;
 	struct pcpu_alloc_span *s;
@@ -325,6 +328,9 @@ pcpu_alloc_span_free(void *handle)
 	TAILQ_REMOVE(&a->span_list, s, next);
 	a->nr_spans--;
 	a->nr_dealloc++;
+	/* its user's charge ends now, whether its memory goes or is kept */
+	*owner = s->owner;
+	*bytes = pcpu_alloc_obj_size(s->size);
 	if (readers) {
 		/* keeps its indexes and pages until no secondary reads */
 		s->freed = 1;
@@ -521,6 +527,26 @@ pcpu_alloc_span_audit(struct pcpu_alloc_counters *sum, char *msg, size_t len)
 	return 0;
 }
 
+int
+pcpu_alloc_span_owner_sums(struct pcpu_alloc_owner_sums *sum, char *msg,
+		size_t len)
+{
+	const struct pcpu_alloc_span *s;
+
+	TAILQ_FOREACH(s, &pcpu_alloc.span_list, next) {
+		if (s->owner == PCPU_OWNER_NONE || s->owner >= PCPU_OWNER_NB ||
+		    pcpu_owners.rec[s->owner].kind == PCPU_OWNER_KIND_FREE) {
+			snprintf(msg, len, "span at chunk %u: owner %u is not a "
+				"live owner", s->first, s->owner);
+			return -1;
+		}
+		sum->bytes[s->owner] += pcpu_alloc_obj_size(s->size);
+		sum->objs[s->owner]++;
+		sum->live_bytes += pcpu_alloc_obj_size(s->size);
+	}
+	return 0;
+}
+
 void
 pcpu_alloc_span_dump(FILE *f)
 {
@@ -528,8 +554,8 @@ pcpu_alloc_span_dump(FILE *f)
 
 	TAILQ_FOREACH(s, &pcpu_alloc.span_list, next)
 		fprintf(f, "  span at chunk %u: %u chunks, %" PRIu64
-			" bytes, pages %u\n", s->first, s->nr_chunks, s->size,
-			s->nr_pages);
+			" bytes, pages %u, owner %s\n", s->first, s->nr_chunks,
+			s->size, s->nr_pages, pcpu_owners.rec[s->owner].name);
 	TAILQ_FOREACH(s, &span_freed, next)
 		fprintf(f, "  freed span at chunk %u: %u chunks, pages %u "
 			"(kept while a secondary process reads)\n", s->first,

@@ -9,8 +9,20 @@
  *
  * Fast path (alloc and free of a size the classes serve, on an EAL lcore,
  * a service lcore or a registered thread): one pop or push on the calling
- * lcore's own cache, plus one byte of the *tag map* (below). Nothing shared
- * is written except that tag byte. Slow paths (refill, flush, watermark
+ * lcore's own cache, one tag of the *tag map* (below), and a compare of
+ * the object's owner with the owner of the class's current *run*. Nothing
+ * shared is written except that tag.
+ *
+ * Runs (the owners' charges, pcpu_owner.h): each class of each lcore
+ * counts its allocations and frees anyway (oc.nr_get, oc.nr_put); a run is
+ * the allocations (or frees) since the owner last changed, all of one
+ * owner, and costs nothing more per object. When an object of another
+ * owner comes, the run is credited to its owner's counters on this lcore
+ * and a run of the new owner starts; the idle scan (below) credits every
+ * run, so a run is at most CACHE_EPOCH_OPS long. Readers of the owners'
+ * figures add what runs hold (cache_owner_pending_add()). An owner with a
+ * limit never has a run: each of its objects is charged with the limit's
+ * compare-and-swap and left out of the run. Slow paths (refill, flush, watermark
  * changes) run on the same lcore and move a batch to or from the
  * allocator under its lock (pcpu_alloc_bulk(), pcpu_alloc_free_bulk()).
  *
@@ -40,12 +52,16 @@
  * high = 0, and its first operation takes the slow path that sets it up
  * (prefill only the classes in use).
  *
- * Tag map: one byte per 8 bytes of lcore 0's unit (lazily backed anonymous
- * memory, 1/8 of the unit's address space), at the start of every object
- * of a cached class: TAG_LIVE | class while the user holds it,
- * TAG_CACHED | class while a cache holds it, 0 otherwise (objects of other
- * sizes, and all free space). The free path reads the class from it
- * without any lock and changes LIVE to CACHED with one compare-and-swap,
+ * Tag map: one 16-bit tag per 8 bytes of lcore 0's unit (lazily backed
+ * anonymous memory, 1/4 of the unit's address space), at the start of
+ * every object of a cached class: TAG_LIVE | class | owner id while the
+ * user holds it (the object's owner reference, pcpu_owner.h: a cached
+ * object costs 2 bytes of tag per 8-byte slot, 1 more than without
+ * owners), TAG_CACHED | class while a cache holds it (no owner: the
+ * allocator holds it for the next allocation), 0 otherwise (objects of
+ * other sizes, and all free space). The free path reads the class and the
+ * owner from it without any lock and changes LIVE to CACHED with one
+ * compare-and-swap,
  * so a double free of an object sitting in a cache (still allocated for
  * the allocator), or two racing frees of one object, fail; handles with
  * tag 0 (interior pointers, never allocated, other sizes) go to the
@@ -81,6 +97,7 @@
 #include "pcpu_fault.h"
 #include "pcpu_log.h"
 #include "pcpu_objcache.h"
+#include "pcpu_owner.h"
 
 /* Size classes, bytes per lcore copy (see the guide for their waste). */
 static const uint32_t cache_class_size[RTE_PCPU_CACHE_NB_CLASSES] = {
@@ -107,12 +124,14 @@ static const uint32_t cache_init_high[RTE_PCPU_CACHE_NB_CLASSES] = {
 /* Refill when an alloc finds the cache at or below this. */
 #define CACHE_LOW 0u
 
-#define TAG_CLASS_MASK 0x3fu
-#define TAG_LIVE 0x40u
-#define TAG_CACHED 0x80u
+#define TAG_CLASS_MASK 0x0fu
+#define TAG_LIVE 0x10u
+#define TAG_CACHED 0x20u
 /* both: on its way back to the allocator from a thread without a cache
  * (a flush leaves the tags CACHED); a free of it is a double free */
 #define TAG_FREEING (TAG_LIVE | TAG_CACHED)
+/* a LIVE or FREEING tag's owner id, in the bits above */
+#define TAG_OWNER_SHIFT 6
 /* Low bit of a cached handle: the object was used (zero it on alloc). */
 #define OBJ_DIRTY ((uintptr_t)1)
 /* One tag byte per this many bytes of a unit. */
@@ -129,11 +148,20 @@ struct cache_class {
 	                       * streak's length during a mass free */
 	uint32_t lowwater;    /* lowest len this epoch */
 	uint32_t last_event;  /* enum cache_event */
+	/* the runs (see the top of the file): owner ids (PCPU_OWNER_NONE:
+	 * no run) and oc.nr_get, oc.nr_put when they started (their low 32
+	 * bits: a run is shorter than 2^32) */
+	uint16_t run_get_owner;
+	uint16_t run_put_owner;
+	uint32_t run_get_start;
+	uint32_t run_put_start;
 	/* the handles; capacity is the high watermark, 0: not in use */
 	struct rte_pcpu_objcache oc;
 	uint64_t nr_overflow; /* flushes above high */
-	uint64_t nr_grow;
-	uint64_t nr_decay;
+	/* 32 bits: at most one of each per class per epoch, and the class
+	 * stays two cache lines */
+	uint32_t nr_grow;
+	uint32_t nr_decay;
 	uint64_t ops_snap;    /* nr_get + nr_put at the last scan */
 	uint64_t alloc_snap;  /* nr_get at the last overflow */
 } __rte_cache_aligned;
@@ -141,6 +169,9 @@ struct cache_class {
 struct cache_lcore {
 	struct cache_class cls[RTE_PCPU_CACHE_NB_CLASSES];
 	uint64_t ops;         /* alloc + free, for the epoch */
+	/* this lcore's counters of the owners (pcpu_owner.h), beside ops:
+	 * both are on the line every operation writes */
+	struct pcpu_owner_lcore *owners;
 	uint64_t min_size;    /* smallest and largest size users asked */
 	uint64_t max_size;    /* for (UINT64_MAX, 0: none yet) */
 	uint64_t cap_bytes;   /* sum of high x size */
@@ -158,7 +189,7 @@ static struct {
 	uint32_t state;              /* enum cache_state, acquire/release */
 	uintptr_t base;              /* lcore 0's unit */
 	uint64_t limit;              /* unit stride */
-	uint8_t *tags;               /* limit >> TAG_SHIFT bytes */
+	uint16_t *tags;              /* limit >> TAG_SHIFT tags */
 	size_t tags_len;
 	uint32_t chunk_shift;
 	uint32_t nr_chunks;
@@ -179,7 +210,7 @@ static struct {
 	__atomic_store_n(&(field), (field) + (n), __ATOMIC_RELAXED)
 #define STAT_READ(field) __atomic_load_n(&(field), __ATOMIC_RELAXED)
 
-static inline uint8_t *
+static inline uint16_t *
 cache_tag_of(uintptr_t h)
 {
 	return &pcpu_caches.tags[(h - pcpu_caches.base) >> TAG_SHIFT];
@@ -230,6 +261,12 @@ cache_tables_init(void)
 		pcpu_caches.size_to_class[s] = (uint8_t)c;
 	}
 	pcpu_caches.size_to_class[0] = 0;
+	/* the fast path indexes the classes with a shift */
+	RTE_BUILD_BUG_ON(sizeof(struct cache_class) != 2 * RTE_CACHE_LINE_SIZE);
+	/* a tag holds the class and an owner id */
+	RTE_BUILD_BUG_ON(RTE_PCPU_CACHE_NB_CLASSES > TAG_CLASS_MASK + 1);
+	RTE_BUILD_BUG_ON(TAG_OWNER_SHIFT + PCPU_OWNER_ID_BITS >
+		8 * sizeof(pcpu_caches.tags[0]));
 	for (c = 0; c < RTE_PCPU_CACHE_NB_CLASSES; c++) {
 		uint32_t sz = cache_class_size[c];
 
@@ -243,6 +280,13 @@ cache_tables_init(void)
 }
 
 static void cache_lcore_leave(unsigned int lcore_id);
+static void cache_owner_pending_add(uint32_t id, struct pcpu_owner_sum *s);
+static int cache_owner_referenced(uint32_t id);
+
+static const struct pcpu_owner_pending_ops cache_pending_ops = {
+	.add = cache_owner_pending_add,
+	.referenced = cache_owner_referenced,
+};
 
 /* Unmap the tag map; if the address space cannot be given back (the
  * limit on mappings), at least its memory is. */
@@ -274,7 +318,8 @@ pcpu_cache_init(uintptr_t base, uint64_t unit_stride, uint64_t chunk_size,
 	cache_tables_init();
 	pcpu_caches.base = base;
 	pcpu_caches.limit = unit_stride;
-	pcpu_caches.tags_len = (size_t)(unit_stride >> TAG_SHIFT);
+	pcpu_caches.tags_len = (size_t)(unit_stride >> TAG_SHIFT) *
+		sizeof(*pcpu_caches.tags);
 	pcpu_caches.chunk_shift = (uint32_t)rte_log2_u64(chunk_size);
 	pcpu_caches.nr_chunks = (uint32_t)(unit_stride / chunk_size);
 	pcpu_caches.chunk_used = pcpu_fault_calloc(
@@ -296,6 +341,7 @@ pcpu_cache_init(uintptr_t base, uint64_t unit_stride, uint64_t chunk_size,
 	__atomic_store_n(&pcpu_caches.state, CACHE_ON, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&pcpu_caches.mutex);
 	pcpu_alloc_listener_register(&cache_listener);
+	pcpu_owner_pending_register(&cache_pending_ops);
 	return 0;
 off:
 	__atomic_store_n(&pcpu_caches.state, CACHE_DISABLED, __ATOMIC_RELEASE);
@@ -328,6 +374,14 @@ cache_lcore_create(unsigned int lcore_id)
 	if (lc == NULL) {
 		PCPU_LOG(ERR, "cache: no memory for lcore %u's cache",
 			lcore_id);
+		goto out;
+	}
+	/* an lcore with a cache charges its own counters: the fast path
+	 * never checks for them */
+	lc->owners = pcpu_owner_lcore_counters(lcore_id);
+	if (lc->owners == NULL) {
+		rte_free(lc);
+		lc = NULL;
 		goto out;
 	}
 	lc->lcore_id = lcore_id;
@@ -373,7 +427,7 @@ cache_alloc_source(void *arg, uintptr_t *dst, unsigned int n)
 		cache_mark_chunk_used(dst[i]);
 		pcpu_asan_poison((void *)dst[i], cache_class_size[ci]);
 		__atomic_store_n(cache_tag_of(dst[i]),
-			(uint8_t)(TAG_CACHED | ci), __ATOMIC_RELAXED);
+			(uint16_t)(TAG_CACHED | ci), __ATOMIC_RELAXED);
 	}
 	return got;
 }
@@ -401,6 +455,146 @@ cache_flush_oldest(struct cache_class *cc, uint32_t n)
 	pcpu_objcache_flush_oldest(&cc->oc, n, cache_free_sink, NULL);
 	if (cc->lowwater > cc->oc.len)
 		cc->lowwater = cc->oc.len;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Runs: the owners' charges (see the top of the file). */
+
+/* Credit a class's runs to their owners and start none. The class's lcore,
+ * or the lcore is not running. */
+static void
+cache_runs_end(struct cache_lcore *lc, struct cache_class *cc, unsigned int ci)
+{
+	uint32_t get = (uint32_t)cc->oc.nr_get, put = (uint32_t)cc->oc.nr_put;
+
+	pcpu_owner_credit(lc->owners, cc->run_get_owner,
+		get - cc->run_get_start, cache_class_size[ci], 0);
+	pcpu_owner_credit(lc->owners, cc->run_put_owner,
+		put - cc->run_put_start, cache_class_size[ci], 1);
+	cc->run_get_start = get;
+	cc->run_put_start = put;
+	__atomic_store_n(&cc->run_get_owner, PCPU_OWNER_NONE, __ATOMIC_RELEASE);
+	__atomic_store_n(&cc->run_put_owner, PCPU_OWNER_NONE, __ATOMIC_RELEASE);
+}
+
+/*
+ * An allocation of @p owner from a class whose run is another owner's:
+ * start a run of @p owner (the pop to come is its first), or charge the
+ * one allocation of an owner with a limit, which the run leaves out.
+ * 0, or -1 at the owner's limit (counted).
+ */
+static __rte_noinline int
+cache_run_get(struct cache_lcore *lc, struct cache_class *cc, unsigned int ci,
+		uint32_t owner)
+{
+	uint32_t get = (uint32_t)cc->oc.nr_get;
+
+	if (owner >= PCPU_OWNER_LIMITED) {
+		if (pcpu_owner_charge(lc->owners, owner, cache_class_size[ci],
+				1) != 0)
+			return -1;
+		cc->run_get_start++;
+		return 0;
+	}
+	pcpu_owner_credit(lc->owners, cc->run_get_owner,
+		get - cc->run_get_start, cache_class_size[ci], 0);
+	cc->run_get_start = get;
+	__atomic_store_n(&cc->run_get_owner, (uint16_t)owner, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* The allocation cache_run_get() prepared failed: undo its charge. */
+static void
+cache_run_get_undo(struct cache_lcore *lc, struct cache_class *cc,
+		unsigned int ci, uint32_t owner)
+{
+	if (owner >= PCPU_OWNER_LIMITED) {
+		pcpu_owner_refund_any(owner, cache_class_size[ci], 1);
+		cc->run_get_start--;
+	}
+	RTE_SET_USED(lc);
+}
+
+/* A free of @p owner's object, pushed already, into a class whose run is
+ * another owner's: as cache_run_get(). */
+static __rte_noinline void
+cache_run_put(struct cache_lcore *lc, struct cache_class *cc, unsigned int ci,
+		uint32_t owner)
+{
+	uint32_t put = (uint32_t)cc->oc.nr_put - 1;
+
+	if (owner >= PCPU_OWNER_LIMITED) {
+		pcpu_owner_uncharge(lc->owners, owner, cache_class_size[ci],
+			1);
+		cc->run_put_start++;
+		return;
+	}
+	pcpu_owner_credit(lc->owners, cc->run_put_owner,
+		put - cc->run_put_start, cache_class_size[ci], 1);
+	cc->run_put_start = put;
+	__atomic_store_n(&cc->run_put_owner, (uint16_t)owner, __ATOMIC_RELEASE);
+}
+
+/* The owners' pending provider: what the runs of every lcore hold for
+ * owner @p id. Lock-free; approximate while the lcores run. */
+static void
+cache_owner_pending_add(uint32_t id, struct pcpu_owner_sum *s)
+{
+	unsigned int l, ci;
+	uint32_t n;
+
+	if (__atomic_load_n(&pcpu_caches.state, __ATOMIC_ACQUIRE) != CACHE_ON)
+		return;
+	for (l = 0; l < RTE_MAX_LCORE; l++) {
+		const struct cache_lcore *lc = __atomic_load_n(
+			&pcpu_caches.lcores[l], __ATOMIC_ACQUIRE);
+
+		if (lc == NULL)
+			continue;
+		for (ci = 0; ci < RTE_PCPU_CACHE_NB_CLASSES; ci++) {
+			const struct cache_class *cc = &lc->cls[ci];
+
+			if (__atomic_load_n(&cc->run_get_owner,
+					__ATOMIC_ACQUIRE) == id) {
+				n = (uint32_t)STAT_READ(cc->oc.nr_get) -
+					STAT_READ(cc->run_get_start);
+				s->nr_alloc += n;
+				s->copy_bytes += (uint64_t)n *
+					cache_class_size[ci];
+			}
+			if (__atomic_load_n(&cc->run_put_owner,
+					__ATOMIC_ACQUIRE) == id) {
+				n = (uint32_t)STAT_READ(cc->oc.nr_put) -
+					STAT_READ(cc->run_put_start);
+				s->nr_free += n;
+				s->copy_bytes -= (uint64_t)n *
+					cache_class_size[ci];
+			}
+		}
+	}
+}
+
+/* Whether a run of any lcore refers to owner @p id. */
+static int
+cache_owner_referenced(uint32_t id)
+{
+	unsigned int l, ci;
+
+	if (__atomic_load_n(&pcpu_caches.state, __ATOMIC_ACQUIRE) != CACHE_ON)
+		return 0;
+	for (l = 0; l < RTE_MAX_LCORE; l++) {
+		const struct cache_lcore *lc = __atomic_load_n(
+			&pcpu_caches.lcores[l], __ATOMIC_ACQUIRE);
+
+		for (ci = 0; lc != NULL && ci < RTE_PCPU_CACHE_NB_CLASSES;
+		     ci++)
+			if (__atomic_load_n(&lc->cls[ci].run_get_owner,
+					__ATOMIC_ACQUIRE) == id ||
+			    __atomic_load_n(&lc->cls[ci].run_put_owner,
+					__ATOMIC_ACQUIRE) == id)
+				return 1;
+	}
+	return 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -492,7 +686,8 @@ cache_class_release(struct cache_lcore *lc, struct cache_class *cc,
 	cc->last_event = EV_NONE;
 }
 
-/* Idle scan, once per epoch of the lcore's operations. */
+/* Idle scan, once per epoch of the lcore's operations; it also credits
+ * the runs, which keeps them shorter than 2^32. */
 static void
 cache_lcore_epoch(struct cache_lcore *lc)
 {
@@ -503,6 +698,7 @@ cache_lcore_epoch(struct cache_lcore *lc)
 		uint64_t ops = cc->oc.nr_get + cc->oc.nr_put;
 		uint32_t high = cc->oc.capacity;
 
+		cache_runs_end(lc, cc, ci);
 		if (high == 0)
 			continue;
 		if (ops == cc->ops_snap) {
@@ -614,8 +810,18 @@ cache_zero_copies(struct cache_lcore *lc, uintptr_t h, unsigned int ci)
 	}
 }
 
+/* An allocation its owner's limit refused. */
+static __rte_noinline void *
+cache_owner_refused(struct cache_lcore *lc, uint32_t owner, size_t size)
+{
+	STAT_ADD(lc->nr_fail, 1);
+	PCPU_LOG(DEBUG, "alloc of %zu bytes: owner %s at its limit", size,
+		pcpu_owners.rec[owner].name);
+	return NULL;
+}
+
 void *
-pcpu_cache_alloc(size_t size, size_t align)
+pcpu_cache_alloc(size_t size, size_t align, uint32_t owner)
 {
 	unsigned int lcore_id = rte_lcore_id();
 	struct cache_lcore *lc;
@@ -624,20 +830,26 @@ pcpu_cache_alloc(size_t size, size_t align)
 	uintptr_t e, h;
 
 	if (unlikely(lcore_id >= RTE_MAX_LCORE))
-		return pcpu_alloc_one(size, align);
+		return pcpu_alloc_one(size, align, owner);
 	lc = pcpu_caches.lcores[lcore_id];
 	if (unlikely(lc == NULL)) {
 		lc = cache_lcore_slow(lcore_id);
 		if (lc == NULL)
-			return pcpu_alloc_one(size, align);
+			return pcpu_alloc_one(size, align, owner);
 	}
 	ci = pcpu_caches.size_to_class[(size + 7) >> 3];
 	if (unlikely(align > pcpu_caches.class_align[ci]))
-		return pcpu_alloc_one(size, align);
+		return pcpu_alloc_one(size, align, owner);
 	cc = &lc->cls[ci];
+	/* charged first: a limit holds however many lcores allocate */
+	if (unlikely(owner != cc->run_get_owner) &&
+	    cache_run_get(lc, cc, ci, owner) != 0)
+		return cache_owner_refused(lc, owner, size);
 	if (unlikely(cc->oc.len <= CACHE_LOW) &&
-	    cache_class_refill(lc, ci) != 0)
+	    cache_class_refill(lc, ci) != 0) {
+		cache_run_get_undo(lc, cc, ci, owner);
 		return NULL;
+	}
 	e = __rte_pcpu_objcache_pop(&cc->oc);
 	if (cc->oc.len < cc->lowwater)
 		cc->lowwater = cc->oc.len;
@@ -648,8 +860,8 @@ pcpu_cache_alloc(size_t size, size_t align)
 	if (unlikely(size > lc->max_size))
 		__atomic_store_n(&lc->max_size, size, __ATOMIC_RELAXED);
 	h = e & ~OBJ_DIRTY;
-	__atomic_store_n(cache_tag_of(h), (uint8_t)(TAG_LIVE | ci),
-		__ATOMIC_RELAXED);
+	__atomic_store_n(cache_tag_of(h), (uint16_t)(TAG_LIVE | ci |
+		owner << TAG_OWNER_SHIFT), __ATOMIC_RELAXED);
 	pcpu_asan_unpoison((void *)h, cache_class_size[ci]);
 	if (e & OBJ_DIRTY)
 		cache_zero_copies(lc, h, ci);
@@ -672,10 +884,10 @@ static __rte_noinline int
 cache_free_tagged(void *handle, uintptr_t off)
 {
 	uintptr_t h = (uintptr_t)handle;
-	unsigned int lcore_id, ci;
+	unsigned int lcore_id, ci, owner;
 	struct cache_lcore *lc;
 	struct cache_class *cc;
-	uint8_t *tp, t;
+	uint16_t *tp, t;
 
 	tp = &pcpu_caches.tags[off >> TAG_SHIFT];
 	t = __atomic_load_n(tp, __ATOMIC_RELAXED);
@@ -690,6 +902,7 @@ cache_free_tagged(void *handle, uintptr_t off)
 		return pcpu_alloc_free(handle);
 	}
 	ci = t & TAG_CLASS_MASK;
+	owner = t >> TAG_OWNER_SHIFT;
 	lcore_id = rte_lcore_id();
 	lc = lcore_id < RTE_MAX_LCORE ? pcpu_caches.lcores[lcore_id] : NULL;
 	if (unlikely(lc == NULL) && lcore_id < RTE_MAX_LCORE)
@@ -697,24 +910,26 @@ cache_free_tagged(void *handle, uintptr_t off)
 	if (unlikely(lc == NULL)) {
 		/* unregistered thread (or no memory for a cache) */
 		if (!__atomic_compare_exchange_n(tp, &t,
-				(uint8_t)(TAG_FREEING | ci), 0,
+				(uint16_t)(t | TAG_FREEING), 0,
 				__ATOMIC_RELAXED, __ATOMIC_RELAXED))
 			return cache_refuse(handle, "freed twice concurrently");
 		if (pcpu_alloc_free_bulk(&handle, 1, cache_tags_freed,
 				NULL) != 1) {
-			__atomic_store_n(tp, (uint8_t)(TAG_LIVE | ci),
-				__ATOMIC_RELAXED);
+			__atomic_store_n(tp, t, __ATOMIC_RELAXED);
 			return -1;
 		}
+		pcpu_owner_uncharge_any(owner, cache_class_size[ci], 1);
 		return 0;
 	}
 	if (unlikely(!__atomic_compare_exchange_n(tp, &t,
-			(uint8_t)(TAG_CACHED | ci), 0, __ATOMIC_RELAXED,
+			(uint16_t)(TAG_CACHED | ci), 0, __ATOMIC_RELAXED,
 			__ATOMIC_RELAXED)))
 		return cache_refuse(handle, "freed twice concurrently");
 	pcpu_asan_poison(handle, cache_class_size[ci]);
 	cc = &lc->cls[ci];
 	__rte_pcpu_objcache_push(&cc->oc, h | OBJ_DIRTY);
+	if (unlikely(owner != cc->run_put_owner))
+		cache_run_put(lc, cc, ci, owner);
 	if (unlikely(cc->oc.len > cc->flush_at))
 		cache_class_overflow(lc, ci);
 	if (unlikely((++lc->ops & (CACHE_EPOCH_OPS - 1)) == 0))
@@ -747,6 +962,7 @@ cache_lcore_flush(struct cache_lcore *lc)
 
 	for (ci = 0; ci < RTE_PCPU_CACHE_NB_CLASSES; ci++) {
 		n += lc->cls[ci].oc.len;
+		cache_runs_end(lc, &lc->cls[ci], ci);
 		cache_class_release(lc, &lc->cls[ci], ci);
 	}
 	return n;
@@ -860,11 +1076,14 @@ cache_audit_class(unsigned int l, unsigned int ci, const struct cache_class *cc,
 	return 0;
 }
 
-/* Every tag sits on a chunk object of its class's size; counts them. */
+/* Every tag sits on a chunk object of its class's size, every LIVE tag
+ * names a live owner; counts them. */
 static int
-cache_audit_tags(uint64_t *tagged_cached, char *msg, size_t len)
+cache_audit_tags(uint64_t *tagged_cached, struct pcpu_cache_owner_sums *os,
+		char *msg, size_t len)
 {
 	size_t per_chunk = ((size_t)1 << pcpu_caches.chunk_shift) >> TAG_SHIFT;
+	const size_t per_word = sizeof(uint64_t) / sizeof(pcpu_caches.tags[0]);
 	uint32_t idx;
 
 	for (idx = 0; idx < pcpu_caches.nr_chunks; idx++) {
@@ -875,18 +1094,19 @@ cache_audit_tags(uint64_t *tagged_cached, char *msg, size_t len)
 		      (UINT64_C(1) << (idx % 64))))
 			continue;
 		w = (const uint64_t *)(pcpu_caches.tags + per_chunk * idx);
-		for (i = 0; i < per_chunk / 8; i++) {
-			unsigned int b, ci;
+		for (i = 0; i < per_chunk / per_word; i++) {
+			unsigned int b, ci, owner;
 
-			for (b = 0; w[i] != 0 && b < 8; b++) {
-				size_t slot = per_chunk * idx + i * 8 + b;
-				uint8_t t = pcpu_caches.tags[slot];
+			for (b = 0; w[i] != 0 && b < per_word; b++) {
+				size_t slot = per_chunk * idx + i * per_word + b;
+				uint16_t t = pcpu_caches.tags[slot];
 				uintptr_t h = pcpu_caches.base +
 					(slot << TAG_SHIFT);
 
 				if (t == 0)
 					continue;
 				ci = t & TAG_CLASS_MASK;
+				owner = t >> TAG_OWNER_SHIFT;
 				if (ci >= RTE_PCPU_CACHE_NB_CLASSES ||
 				    ((t & TAG_LIVE) != 0) ==
 				    ((t & TAG_CACHED) != 0) ||
@@ -895,8 +1115,23 @@ cache_audit_tags(uint64_t *tagged_cached, char *msg, size_t len)
 					AUDIT_FAIL("tag %#x at %p, chunk object "
 						"of %u bytes there", t, (void *)h,
 						pcpu_alloc_obj_bytes((void *)h));
-				if (t & TAG_CACHED)
+				if (t & TAG_CACHED) {
+					if (owner != PCPU_OWNER_NONE)
+						AUDIT_FAIL("cached object at %p "
+							"has owner %u", (void *)h,
+							owner);
 					(*tagged_cached)++;
+					os->cached_bytes += cache_class_size[ci];
+					continue;
+				}
+				if (owner == PCPU_OWNER_NONE ||
+				    pcpu_owners.rec[owner].kind ==
+				    PCPU_OWNER_KIND_FREE)
+					AUDIT_FAIL("live object at %p: owner %u "
+						"is not a live owner", (void *)h,
+						owner);
+				os->bytes[owner] += cache_class_size[ci];
+				os->objs[owner]++;
 			}
 		}
 	}
@@ -904,12 +1139,14 @@ cache_audit_tags(uint64_t *tagged_cached, char *msg, size_t len)
 }
 
 int
-pcpu_cache_audit(uint64_t *cached, char *msg, size_t len)
+pcpu_cache_audit(uint64_t *cached, struct pcpu_cache_owner_sums *os,
+		char *msg, size_t len)
 {
 	uint64_t in_caches = 0, tagged_cached = 0, cap = 0;
 	unsigned int l, ci;
 
 	*cached = 0;
+	memset(os, 0, sizeof(*os));
 	if (__atomic_load_n(&pcpu_caches.state, __ATOMIC_ACQUIRE) != CACHE_ON)
 		return 0;
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
@@ -935,7 +1172,7 @@ pcpu_cache_audit(uint64_t *cached, char *msg, size_t len)
 	if (cap != pcpu_caches.global_cap)
 		AUDIT_FAIL("cache capacity %" PRIu64 " bytes, counter %" PRIu64,
 			cap, pcpu_caches.global_cap);
-	if (cache_audit_tags(&tagged_cached, msg, len) != 0)
+	if (cache_audit_tags(&tagged_cached, os, msg, len) != 0)
 		return -1;
 	if (tagged_cached != in_caches)
 		AUDIT_FAIL("%" PRIu64 " objects tagged cached, caches hold %"
@@ -959,6 +1196,7 @@ pcpu_cache_cleanup(void)
 	pthread_mutex_lock(&pcpu_caches.mutex);
 	if (pcpu_caches.state == CACHE_ON) {
 		pcpu_alloc_listener_unregister(&cache_listener);
+		pcpu_owner_pending_register(NULL);
 		for (l = 0; l < RTE_MAX_LCORE; l++) {
 			if (pcpu_caches.lcores[l] == NULL)
 				continue;

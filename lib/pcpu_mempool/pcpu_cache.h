@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "rte_pcpu.h"
+#include "pcpu_owner.h"
 
 /**
  * Set up the caches for units at @p base of @p unit_stride bytes, chunks
@@ -34,17 +35,21 @@ int pcpu_cache_init(uintptr_t base, uint64_t unit_stride, uint64_t chunk_size,
 void pcpu_cache_cleanup(void);
 
 /**
- * Allocate through the calling lcore's cache. @p size (at most
- * RTE_PCPU_CACHE_MAX_SIZE) and @p align are validated and normalised;
- * requests the caches do not serve (alignment above the class's, caches
- * off, threads without an lcore id) go to pcpu_alloc_one().
- * @return The handle, every lcore's copy zeroed, or NULL with rte_errno.
+ * Allocate through the calling lcore's cache, charged to owner @p owner
+ * (a live owner's id, pcpu_owner.h) and recorded in the object's tag.
+ * @p size (at most RTE_PCPU_CACHE_MAX_SIZE) and @p align are validated
+ * and normalised; requests the caches do not serve (alignment above the
+ * class's, caches off, threads without an lcore id) go to
+ * pcpu_alloc_one().
+ * @return The handle, every lcore's copy zeroed, or NULL with rte_errno
+ *   (ENOMEM, also at the owner's limit).
  */
-void *pcpu_cache_alloc(size_t size, size_t align);
+void *pcpu_cache_alloc(size_t size, size_t align, uint32_t owner);
 
 /**
  * rte_pcpu_free() of a handle that is not NULL: into the calling lcore's
- * cache, or to the allocator if it is not a cached-class object.
+ * cache, or to the allocator if it is not a cached-class object; either
+ * uncharges its owner.
  * @return 0, or -1 with rte_errno = EINVAL and one log line (not a live
  *   allocation: never allocated, interior pointer, double free).
  */
@@ -76,19 +81,30 @@ struct pcpu_cache_counters {
 /** Sum the counters of every lcore's caches. Lock-free. */
 void pcpu_cache_counters(struct pcpu_cache_counters *c);
 
+/** The caches' objects by owner (rte_pcpu_audit()), bytes per copy. */
+struct pcpu_cache_owner_sums {
+	uint64_t bytes[PCPU_OWNER_NB]; /**< Of objects users hold, by owner. */
+	uint64_t objs[PCPU_OWNER_NB];
+	uint64_t cached_bytes;         /**< Of objects the caches hold. */
+};
+
 /**
  * Check the caches against the chunk maps: sizes, counters, every handle
- * held (tag CACHED, a live chunk object of the class's size), every tag.
- * Exact only while no lcore uses its cache.
+ * held (tag CACHED, a live chunk object of the class's size), every tag
+ * (a live object's names a live owner). Exact only while no lcore uses
+ * its cache.
  *
  * @param cached
  *   Set to the number of objects the caches hold.
+ * @param os
+ *   Filled with the objects' bytes by owner.
  * @param msg
  *   Description of the first broken invariant.
  * @param len
  *   Size of @p msg.
  * @return 0 or -1.
  */
-int pcpu_cache_audit(uint64_t *cached, char *msg, size_t len);
+int pcpu_cache_audit(uint64_t *cached, struct pcpu_cache_owner_sums *os,
+		char *msg, size_t len);
 
 #endif /* _PCPU_CACHE_H_ */

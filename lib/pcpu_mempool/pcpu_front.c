@@ -10,6 +10,8 @@
  *
  *   rte_pcpu_alloc()  -> pcpu_cache_alloc() -> [refill] pcpu_alloc_bulk()
  *                     -> pcpu_alloc_one()                (larger sizes)
+ *   rte_pcpu_alloc_owner(): the same, charged to the owner given, where
+ *   rte_pcpu_alloc() charges the root (pcpu_owner.h)
  *   rte_pcpu_free()   -> pcpu_cache_free()  -> [flush]  pcpu_alloc_free_bulk()
  *                                           -> pcpu_alloc_free() (others)
  *   rte_pcpu_zero()   -> pcpu_alloc_zero_range()
@@ -30,11 +32,13 @@
 #include <rte_lcore.h>
 
 #include "rte_pcpu.h"
+#include "rte_pcpu_owner.h"
 #include "pcpu_alloc.h"
 #include "pcpu_cache.h"
 #include "pcpu_front.h"
 #include "pcpu_init.h"
 #include "pcpu_log.h"
+#include "pcpu_owner.h"
 #include "pcpu_proc.h"
 #include "pcpu_util.h"
 
@@ -77,21 +81,61 @@ front_alloc_args(size_t size, size_t *align)
 	return 0;
 }
 
-void *
-rte_pcpu_alloc(size_t size, size_t align)
+/* A refused call: counted, rte_errno EINVAL. */
+static void *
+front_refuse(void)
+{
+	__atomic_fetch_add(&front_arg_fail, 1, __ATOMIC_RELAXED);
+	rte_errno = EINVAL;
+	return NULL;
+}
+
+/*
+ * Both allocation entry points, for owner @p owner (its id). The one
+ * caller of pcpu_cache_alloc(), so that link-time optimisation inlines
+ * it here; not inlined itself into the entry points, which tail-call it.
+ */
+static __rte_noinline void *
+front_alloc(size_t size, size_t align, uint32_t owner)
 {
 	if (unlikely(pcpu_proc_refuse("rte_pcpu_alloc")))
 		return NULL;
 	if (pcpu_init_ensure() != 0)
 		return NULL;
-	if (front_alloc_args(size, &align) != 0) {
-		__atomic_fetch_add(&front_arg_fail, 1, __ATOMIC_RELAXED);
-		rte_errno = EINVAL;
-		return NULL;
-	}
+	if (front_alloc_args(size, &align) != 0)
+		return front_refuse();
 	if (size <= RTE_PCPU_CACHE_MAX_SIZE)
-		return pcpu_cache_alloc(size, align);
-	return pcpu_alloc_one(size, align);
+		return pcpu_cache_alloc(size, align, owner);
+	return pcpu_alloc_one(size, align, owner);
+}
+
+void *
+rte_pcpu_alloc(size_t size, size_t align)
+{
+	return front_alloc(size, align, PCPU_OWNER_ROOT);
+}
+
+/* rte_pcpu_alloc_owner() of an owner it may not charge: one log line. */
+static __rte_noinline void *
+front_bad_owner(const struct rte_pcpu_owner *owner)
+{
+	/* a secondary process has no owners of its own: it only reads */
+	if (pcpu_proc_refuse("rte_pcpu_alloc_owner"))
+		return NULL;
+	PCPU_LOG(ERR, "alloc: %p is %s", (const void *)owner,
+		pcpu_owner_valid(owner) == NULL ? "not a live owner" :
+		"a pool's owner: only its pool charges it");
+	return front_refuse();
+}
+
+void *
+rte_pcpu_alloc_owner(size_t size, size_t align, struct rte_pcpu_owner *owner)
+{
+	uint32_t id = pcpu_owner_alloc_id(owner);
+
+	if (unlikely(id == PCPU_OWNER_NONE))
+		return front_bad_owner(owner);
+	return front_alloc(size, align, id);
 }
 
 int

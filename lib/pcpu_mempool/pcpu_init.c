@@ -32,6 +32,7 @@
 #include "pcpu_cache.h"
 #include "pcpu_init.h"
 #include "pcpu_log.h"
+#include "pcpu_owner.h"
 #include "pcpu_proc.h"
 #include "pcpu_util.h"
 
@@ -192,20 +193,23 @@ init_shared(const struct rte_pcpu_conf *c)
 	return rte_eal_has_hugepages() && pcpu_proc_can_share();
 }
 
-/* Take the layers down from @p last (excluded) backwards, then the caches
- * and the allocator. */
+/* Take the layers down from @p last (excluded) backwards, then the caches,
+ * the allocator and the owners. */
 static uint64_t
 init_unwind(struct pcpu_layer *last)
 {
 	struct pcpu_layer *l = last != NULL ?
 		TAILQ_PREV(last, pcpu_layer_list, next) :
 		TAILQ_LAST(&init_layers, pcpu_layer_list);
+	uint64_t live;
 
 	for (; l != NULL; l = TAILQ_PREV(l, pcpu_layer_list, next))
 		if (l->cleanup != NULL)
 			l->cleanup();
 	pcpu_cache_cleanup();
-	return pcpu_alloc_cleanup();
+	live = pcpu_alloc_cleanup();
+	pcpu_owner_cleanup();
+	return live;
 }
 
 int
@@ -245,7 +249,10 @@ rte_pcpu_init(const struct rte_pcpu_conf *conf)
 		rte_errno = EALREADY;
 		return -1;
 	}
+	/* the owners first: the allocator charges them from its start */
+	pcpu_owner_init();
 	if (pcpu_alloc_init(&c, shared) != 0) {
+		pcpu_owner_cleanup();
 		pthread_mutex_unlock(&init_lock);
 		return -1;
 	}

@@ -8,9 +8,10 @@
 /**
  * @file
  * @internal The library's life cycle (pcpu_init.c): rte_pcpu_init() sets
- * up the allocator, then the size-class caches, then every registered
- * upper layer (the pools) in registration order; rte_pcpu_cleanup()
- * takes them down in the reverse order: upper layers, caches, allocator.
+ * up the owners, the allocator, then the size-class caches, then every
+ * registered upper layer (the pools) in registration order;
+ * rte_pcpu_cleanup() takes them down in the reverse order: upper layers,
+ * caches, allocator, owners.
  */
 
 #include <sys/queue.h>

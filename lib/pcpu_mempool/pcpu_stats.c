@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,27 +196,24 @@ rte_pcpu_dump(FILE *f)
 	return 0;
 }
 
-int
-rte_pcpu_audit(void)
+/* The audit's sums by owner: too large for a stack, and an audit must
+ * not fail for want of memory, so one buffer that audits take in turn. */
+static struct pcpu_cache_owner_sums stats_audit_cache_sums;
+static pthread_mutex_t stats_audit_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int
+stats_audit_locked(void)
 {
+	struct pcpu_cache_owner_sums *os = &stats_audit_cache_sums;
 	struct pcpu_alloc_counters ac;
 	struct pcpu_cache_counters cc;
 	uint64_t cached = 0, user_alloc, user_free;
 	char msg[256];
 
-	if (pcpu_proc_secondary()) {
-		if (pcpu_proc_call(PCPU_PROC_OP_AUDIT, NULL, NULL, NULL,
-				NULL) == 0)
-			return 0;
-		if (rte_errno == EFAULT)
-			PCPU_LOG(ERR, "audit: the primary process found a "
-				"broken invariant (its log says which)");
-		return -1;
-	}
-	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE))
-		return 0;
+	/* the caches' objects by owner: checked against the charges by a
+	 * later step */
 	if (pcpu_alloc_audit(&ac, msg, sizeof(msg)) != 0 ||
-	    pcpu_cache_audit(&cached, msg, sizeof(msg)) != 0 ||
+	    pcpu_cache_audit(&cached, os, msg, sizeof(msg)) != 0 ||
 	    pcpu_mempool_ops_audit(msg, sizeof(msg)) != 0)
 		goto fail;
 	/* user-live + cached == live objects in the chunks */
@@ -237,6 +235,28 @@ fail:
 	PCPU_LOG(ERR, "audit: %s", msg);
 	rte_errno = EFAULT;
 	return -1;
+}
+
+int
+rte_pcpu_audit(void)
+{
+	int ret;
+
+	if (pcpu_proc_secondary()) {
+		if (pcpu_proc_call(PCPU_PROC_OP_AUDIT, NULL, NULL, NULL,
+				NULL) == 0)
+			return 0;
+		if (rte_errno == EFAULT)
+			PCPU_LOG(ERR, "audit: the primary process found a "
+				"broken invariant (its log says which)");
+		return -1;
+	}
+	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE))
+		return 0;
+	pthread_mutex_lock(&stats_audit_lock);
+	ret = stats_audit_locked();
+	pthread_mutex_unlock(&stats_audit_lock);
+	return ret;
 }
 
 int

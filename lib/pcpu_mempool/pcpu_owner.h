@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: BSD-3-Clause
+ * Copyright(c) 2026 The pcpu_mempool authors
+ */
+
+#ifndef _PCPU_OWNER_H_
+#define _PCPU_OWNER_H_
+
+/**
+ * @file
+ * @internal Owners and their charges (pcpu_owner.c): the accounting of
+ * rte_pcpu_owner.h, below the allocator so that every layer that hands
+ * objects to users can charge them: the allocator for the objects it
+ * hands out itself (pcpu_alloc_one(), spans), the size-class caches for
+ * theirs, the pools for all of theirs. The public entry points are in
+ * pcpu_front_owner.c.
+ *
+ * An owner is known below by its *id*, which every allocation records:
+ * the size-class caches in the object's tag, the allocator in its chunk's
+ * owner vector or its span, a pool for all its objects. Ids: 0 is no
+ * owner (the caches' own objects, free space), 1 the root, 2 .. 511
+ * owners without a limit, 512 .. 1023 owners with one. The kind is in the
+ * id so that the fast path tells them apart without a load.
+ *
+ * Counters. An owner without a limit is charged in per-lcore counters
+ * (struct pcpu_owner_lcore, one array per lcore indexed by id, written
+ * only by that lcore, with relaxed stores): a charge is two plain
+ * additions and a compare, an uncharge two plain additions. The size-class
+ * caches do not even do that per object: each class of each lcore counts
+ * a *run* of allocations (and one of frees) of one owner with the
+ * counters it keeps anyway, and credits the run to the owner's counters
+ * when the owner changes (pcpu_owner_credit()); what runs hold meanwhile
+ * is added by the *pending provider* the caches register
+ * (pcpu_owner_pending_register()). An owner's bytes are the sum of every
+ * lcore's count (which goes below zero on an lcore that frees what others
+ * allocated), the runs pending, and its shared count, which threads
+ * without an lcore id update with atomic adds. Its peak is sampled: when
+ * an lcore's count rises PCPU_OWNER_PEAK_STEP above where it last
+ * sampled, that lcore sums all counts and raises the peak, so the peak
+ * misses at most PCPU_OWNER_PEAK_STEP per lcore (a sum reads every
+ * lcore's counters and runs: some thousand instructions, once per
+ * 256 KiB per copy charged). An owner with a limit
+ * keeps its live bytes in the shared count only, charged object by object
+ * with a compare-and-swap that checks the limit, so the limit holds
+ * exactly and its peak is exact.
+ *
+ * Ids are reused: an id is given to a new owner only when no run refers
+ * to it (a run of a freed owner is credited to its record, which the new
+ * owner's creation resets).
+ *
+ * Locks: pcpu_owners.lock (a mutex) guards creating and freeing owners
+ * and the per-lcore arrays; nothing is called with it held. The charge
+ * functions take no lock. Lock order of the library: pool registry,
+ * pool, this lock; charges are made with any lock but the allocator's
+ * index lock held (an lcore's first charge may allocate its array).
+ */
+
+#include <stdint.h>
+#include <pthread.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+#include <rte_lcore.h>
+
+#include "rte_pcpu.h"
+#include "rte_pcpu_owner.h"
+
+/** Id of no owner: free space, the size-class caches' own objects. */
+#define PCPU_OWNER_NONE 0u
+/** Id of the root owner. */
+#define PCPU_OWNER_ROOT 1u
+/** First id of an owner with a limit. */
+#define PCPU_OWNER_LIMITED 512u
+/** Number of ids. */
+#define PCPU_OWNER_NB 1024u
+/** Bits of an id. */
+#define PCPU_OWNER_ID_BITS 10
+/** Bytes per copy an lcore's count of an owner without a limit rises
+ * between two samples of the owner's peak. */
+#define PCPU_OWNER_PEAK_STEP (INT64_C(256) << 10)
+
+/** Who holds an owner. */
+enum pcpu_owner_kind {
+	PCPU_OWNER_KIND_FREE = 0,  /**< Record not in use. */
+	PCPU_OWNER_KIND_ROOT,      /**< The root. */
+	PCPU_OWNER_KIND_USER,      /**< rte_pcpu_owner_create(). */
+	PCPU_OWNER_KIND_POOL,      /**< An rte_pcpu_mempool's. */
+	PCPU_OWNER_KIND_MEMPOOL,   /**< An rte_mempool's with "pcpu" ops. */
+};
+
+/** One lcore's counters of one owner (32 bytes); only that lcore writes
+ * them, with relaxed stores. */
+struct pcpu_owner_lcore {
+	int64_t bytes;      /**< Bytes per copy charged minus uncharged
+			      *  here (no limit only). */
+	int64_t peak_at;    /**< Sample the peak when bytes reaches it. */
+	uint64_t nr_alloc;  /**< Allocations charged here. */
+	uint64_t nr_free;   /**< Frees uncharged here. */
+};
+
+/** An owner's record: the public struct rte_pcpu_owner. */
+struct rte_pcpu_owner {
+	uint32_t kind;        /**< enum pcpu_owner_kind; FREE when unused. */
+	uint32_t id;          /**< Its index in pcpu_owners.rec[]. */
+	uint64_t limit;       /**< Bytes, all lcores; 0: none. */
+	/** Limit: live bytes per copy, exact. No limit: those of threads
+	 * without an lcore id (modulo 2^64: they may free more than they
+	 * allocated). */
+	uint64_t copy_bytes;
+	uint64_t peak_copy;   /**< High-water mark of the bytes per copy. */
+	uint64_t nr_fail;     /**< Allocations refused at the limit. */
+	uint64_t other_alloc; /**< Allocations of threads without counters. */
+	uint64_t other_free;  /**< Frees of threads without counters. */
+	char name[RTE_PCPU_OWNER_NAMESIZE];
+} __rte_cache_aligned;
+
+/** The owners. */
+struct pcpu_owners {
+	struct rte_pcpu_owner rec[PCPU_OWNER_NB]; /**< By id. */
+	/** Each lcore's counters, PCPU_OWNER_NB entries; NULL until the
+	 * lcore first charges. */
+	struct pcpu_owner_lcore *lcores[RTE_MAX_LCORE];
+	pthread_mutex_t lock;
+	int initialised;
+};
+
+/** The one instance (pcpu_owner.c). */
+extern struct pcpu_owners pcpu_owners;
+
+/** Set up: the root owner. 0, or -1 (already set up). */
+int pcpu_owner_init(void);
+
+/** Forget every owner and release the per-lcore arrays. Not MT-safe. */
+void pcpu_owner_cleanup(void);
+
+/**
+ * Create an owner of kind @p kind (not the root) with @p name (checked
+ * by the caller: 1 .. RTE_PCPU_OWNER_NAMESIZE - 1 characters) and
+ * @p limit (bytes, 0: none).
+ * @return The owner, or NULL with rte_errno (EEXIST, ENOSPC, EINVAL before
+ *   set-up) and one log line.
+ */
+struct rte_pcpu_owner *pcpu_owner_create(const char *name, uint64_t limit,
+		enum pcpu_owner_kind kind);
+
+/**
+ * Free an owner whose allocations are all freed. @p kinds: bit mask of
+ * the kinds the caller may free (1 << kind).
+ * @return 0, or -1 with rte_errno (EBUSY, EPERM, EINVAL) and one log line.
+ */
+int pcpu_owner_free(struct rte_pcpu_owner *o, unsigned int kinds);
+
+/** The owner named @p name, or NULL. */
+struct rte_pcpu_owner *pcpu_owner_find(const char *name);
+
+/** Call @p fn for every owner in the order of their ids, under the
+ * owners' lock. */
+void pcpu_owner_walk(void (*fn)(struct rte_pcpu_owner *o, void *arg),
+		void *arg);
+
+/** @p o if it is a live owner's record, else NULL. Lock-free. */
+static inline struct rte_pcpu_owner *
+pcpu_owner_valid(const struct rte_pcpu_owner *o)
+{
+	uintptr_t off = (uintptr_t)o - (uintptr_t)pcpu_owners.rec;
+
+	/* the pointer is checked before it is read */
+	if (off >= sizeof(pcpu_owners.rec) ||
+	    off % sizeof(pcpu_owners.rec[0]) != 0 ||
+	    __atomic_load_n(&o->kind, __ATOMIC_ACQUIRE) == PCPU_OWNER_KIND_FREE)
+		return NULL;
+	return (struct rte_pcpu_owner *)(uintptr_t)o;
+}
+
+/**
+ * The id of @p o if it is a live owner that rte_pcpu_alloc_owner() may
+ * charge (the root or a user's), else 0. Lock-free; a few instructions:
+ * the allocation fast path calls it.
+ */
+static __rte_always_inline uint32_t
+pcpu_owner_alloc_id(const struct rte_pcpu_owner *o)
+{
+	uintptr_t off = (uintptr_t)o - (uintptr_t)pcpu_owners.rec;
+	uint32_t kind;
+
+	if (unlikely(off >= sizeof(pcpu_owners.rec) ||
+			off % sizeof(pcpu_owners.rec[0]) != 0))
+		return 0;
+	kind = __atomic_load_n(&o->kind, __ATOMIC_ACQUIRE);
+	if (unlikely(kind != PCPU_OWNER_KIND_ROOT &&
+			kind != PCPU_OWNER_KIND_USER))
+		return 0;
+	return (uint32_t)(off / sizeof(pcpu_owners.rec[0]));
+}
+
+/** The live figures of owner @p id. */
+struct pcpu_owner_sum {
+	uint64_t copy_bytes;  /**< Live bytes per copy. */
+	uint64_t nr_alloc;
+	uint64_t nr_free;
+};
+
+/** Sum owner @p id's counters (lock-free; exact when no thread charges
+ * it meanwhile); updates its peak. */
+void pcpu_owner_sum(uint32_t id, struct pcpu_owner_sum *s);
+
+/** rte_pcpu_owner_stats_get() of a valid owner. */
+void pcpu_owner_stats(const struct rte_pcpu_owner *o,
+		struct rte_pcpu_owner_stats *st);
+
+/**
+ * What the size-class caches hold in their runs (see the top of the file):
+ * they register it with pcpu_owner_pending_register() so that every sum of
+ * an owner's counters includes it.
+ */
+struct pcpu_owner_pending_ops {
+	/** Add the allocations, frees and bytes per copy pending in runs
+	 * of owner @p id to @p s. Lock-free. */
+	void (*add)(uint32_t id, struct pcpu_owner_sum *s);
+	/** Whether a run refers to owner @p id. */
+	int (*referenced)(uint32_t id);
+};
+
+/** Register (or, with NULL, unregister) the caches' pending provider. */
+void pcpu_owner_pending_register(const struct pcpu_owner_pending_ops *ops);
+
+/** Lcores with memory: those whose copies the charges count. */
+static inline uint32_t
+pcpu_owner_nr_lcores(void)
+{
+	uint32_t n = 0, w;
+
+	for (w = 0; w < RTE_PCPU_MASK_WORDS; w++)
+		n += (uint32_t)__builtin_popcountll(__atomic_load_n(
+			&rte_pcpu_shared.lcore_mask[w], __ATOMIC_ACQUIRE));
+	return n;
+}
+
+/**
+ * The calling lcore's counters (an array of PCPU_OWNER_NB entries),
+ * allocated on its first call; NULL for a thread without an lcore id or
+ * without memory for them. Takes pcpu_owners.lock the first time.
+ */
+struct pcpu_owner_lcore *pcpu_owner_lcore_counters(unsigned int lcore_id);
+
+/* Out of line halves of the charge functions. */
+int pcpu_owner_charge_limited(struct pcpu_owner_lcore *lc, uint32_t id,
+		uint64_t bytes, uint32_t nr);
+void pcpu_owner_uncharge_limited(struct pcpu_owner_lcore *lc, uint32_t id,
+		uint64_t bytes, uint32_t nr, int refund);
+void pcpu_owner_peak_sample(struct pcpu_owner_lcore *c, uint32_t id);
+
+#define PCPU_OWNER_STAT_ADD(field, v) \
+	__atomic_store_n(&(field), (field) + (v), __ATOMIC_RELAXED)
+
+/**
+ * Charge @p nr allocations of @p bytes bytes per copy in all to owner
+ * @p id, on the calling lcore's counters @p lc (never NULL: see
+ * pcpu_owner_charge_any()).
+ * @return 0, or -1 with rte_errno = ENOMEM when an owner with a limit
+ *   would exceed it (counted in its nr_fail; nothing charged).
+ */
+static __rte_always_inline int
+pcpu_owner_charge(struct pcpu_owner_lcore *lc, uint32_t id, uint64_t bytes,
+		uint32_t nr)
+{
+	struct pcpu_owner_lcore *c;
+	int64_t d;
+
+	if (unlikely(id >= PCPU_OWNER_LIMITED))
+		return pcpu_owner_charge_limited(lc, id, bytes, nr);
+	c = &lc[id];
+	d = c->bytes + (int64_t)bytes;
+	PCPU_OWNER_STAT_ADD(c->nr_alloc, nr);
+	__atomic_store_n(&c->bytes, d, __ATOMIC_RELAXED);
+	if (unlikely(d >= c->peak_at))
+		pcpu_owner_peak_sample(c, id);
+	return 0;
+}
+
+/**
+ * Uncharge @p nr frees of @p bytes bytes per copy in all from owner
+ * @p id (the one they were charged to, not PCPU_OWNER_NONE), on the
+ * calling lcore's counters @p lc (never NULL).
+ */
+static __rte_always_inline void
+pcpu_owner_uncharge(struct pcpu_owner_lcore *lc, uint32_t id, uint64_t bytes,
+		uint32_t nr)
+{
+	struct pcpu_owner_lcore *c;
+
+	if (unlikely(id >= PCPU_OWNER_LIMITED)) {
+		pcpu_owner_uncharge_limited(lc, id, bytes, nr, 0);
+		return;
+	}
+	c = &lc[id];
+	PCPU_OWNER_STAT_ADD(c->nr_free, nr);
+	PCPU_OWNER_STAT_ADD(c->bytes, -(int64_t)bytes);
+}
+
+/**
+ * Credit a run of @p n allocations (@p frees 0) or frees (1) of
+ * @p size bytes per copy each to owner @p id (without a limit; nothing for
+ * PCPU_OWNER_NONE) on the calling lcore's counters @p lc.
+ */
+static __rte_always_inline void
+pcpu_owner_credit(struct pcpu_owner_lcore *lc, uint32_t id, uint32_t n,
+		uint32_t size, int frees)
+{
+	struct pcpu_owner_lcore *c = &lc[id];
+	int64_t d;
+
+	if (id == PCPU_OWNER_NONE || n == 0)
+		return;
+	if (frees) {
+		PCPU_OWNER_STAT_ADD(c->nr_free, n);
+		PCPU_OWNER_STAT_ADD(c->bytes, -(int64_t)n * size);
+		return;
+	}
+	d = c->bytes + (int64_t)n * size;
+	PCPU_OWNER_STAT_ADD(c->nr_alloc, n);
+	__atomic_store_n(&c->bytes, d, __ATOMIC_RELAXED);
+	if (d >= c->peak_at)
+		pcpu_owner_peak_sample(c, id);
+}
+
+/** The calling thread's counters if it has them (never allocates them). */
+static __rte_always_inline struct pcpu_owner_lcore *
+pcpu_owner_self(void)
+{
+	unsigned int lcore_id = rte_lcore_id();
+
+	return lcore_id < RTE_MAX_LCORE ? __atomic_load_n(
+		&pcpu_owners.lcores[lcore_id], __ATOMIC_ACQUIRE) : NULL;
+}
+
+/* Out of line halves of the functions below. */
+int pcpu_owner_charge_slow(uint32_t id, uint64_t bytes, uint32_t nr);
+void pcpu_owner_uncharge_slow(uint32_t id, uint64_t bytes, uint32_t nr,
+		int refund);
+
+/**
+ * pcpu_owner_charge() from any thread, with or without an lcore id
+ * (threads without one, or without memory for their counters, use the
+ * owner's shared counters; an lcore's first charge allocates its
+ * counters). No lock may be held but pool locks.
+ */
+static __rte_always_inline int
+pcpu_owner_charge_any(uint32_t id, uint64_t bytes, uint32_t nr)
+{
+	struct pcpu_owner_lcore *lc = pcpu_owner_self();
+
+	if (likely(lc != NULL))
+		return pcpu_owner_charge(lc, id, bytes, nr);
+	return pcpu_owner_charge_slow(id, bytes, nr);
+}
+
+/** pcpu_owner_uncharge() from any thread; lock-free (it allocates no
+ * counters), so callable under any lock. @p id PCPU_OWNER_NONE: nothing
+ * to do. */
+static __rte_always_inline void
+pcpu_owner_uncharge_any(uint32_t id, uint64_t bytes, uint32_t nr)
+{
+	struct pcpu_owner_lcore *lc = pcpu_owner_self();
+
+	if (likely(lc != NULL && id != PCPU_OWNER_NONE))
+		pcpu_owner_uncharge(lc, id, bytes, nr);
+	else
+		pcpu_owner_uncharge_slow(id, bytes, nr, 0);
+}
+
+/** Take back a charge whose allocation failed (the allocations and bytes
+ * are uncounted, not counted as frees). From any thread, lock-free. */
+static inline void
+pcpu_owner_refund_any(uint32_t id, uint64_t bytes, uint32_t nr)
+{
+	pcpu_owner_uncharge_slow(id, bytes, nr, 1);
+}
+
+/** Count an allocation refused at owner @p id's limit that did not try a
+ * charge (a pool that saw the limit first). */
+void pcpu_owner_count_fail(uint32_t id);
+
+/**
+ * Charge owner @p id as many allocations of @p bytes bytes per copy each
+ * as its limit lets in, at most @p want, on behalf of any thread (as
+ * pcpu_owner_charge_any()): a pool growing by what it can.
+ * @return How many were charged: @p want without a limit, else the most
+ *   that fit; 0 (nothing charged, no failure counted: the caller decides
+ *   whether that is one) when fewer than @p need fit.
+ */
+uint32_t pcpu_owner_charge_upto(uint32_t id, uint64_t bytes, uint32_t need,
+		uint32_t want);
+
+#endif /* _PCPU_OWNER_H_ */
