@@ -33,6 +33,7 @@
 #include "pcpu_init.h"
 #include "pcpu_mempool.h"
 #include "pcpu_mempool_rcu.h"
+#include "pcpu_owner.h"
 #include "pcpu_proc.h"
 
 #define POOL_FLAGS_ALL (RTE_PCPU_MEMPOOL_F_NO_ZERO | \
@@ -146,7 +147,13 @@ pool_destroy(struct pcpu_pool *p)
 		if (done != p->nb_objs)
 			MP_LOG(ERR, "%s: %u of %u objects not freed", p->name,
 				p->nb_objs - done, p->nb_objs);
+		pcpu_owner_uncharge_any(p->owner->id, (uint64_t)done *
+			p->charge_size, done);
 	}
+	if (p->owner != NULL &&
+	    pcpu_owner_free(p->owner, 1u << PCPU_OWNER_KIND_POOL) != 0)
+		MP_LOG(ERR, "%s: its owner %s is not freed", p->name,
+			p->owner->name);
 	for (l = 0; l < RTE_MAX_LCORE; l++)
 		rte_free(p->pub.caches[l]);
 	rte_hash_free(p->out);
@@ -209,6 +216,7 @@ pool_alloc(const char *name, unsigned int n, size_t elt_size,
 	p->cache_size = cache_size;
 	p->flags = flags;
 	p->max_bytes = max_bytes;
+	p->charge_size = (uint32_t)pcpu_alloc_obj_size(elt_size);
 	p->obj_init = obj_init;
 	p->obj_init_arg = obj_init_arg;
 	p->zero_words = (elt_size % 8 == 0 && elt_size <= POOL_ZERO_WORDS_MAX) ?
@@ -266,11 +274,14 @@ rte_pcpu_mempool_create(const char *name, unsigned int n, size_t elt_size,
 		rte_pcpu_mempool_obj_cb_t *obj_init, void *obj_init_arg,
 		unsigned int flags)
 {
+	char owner_name[RTE_PCPU_OWNER_NAMESIZE];
 	struct pcpu_pool *p;
 	int err;
 
 	if (pcpu_proc_refuse("rte_pcpu_mempool_create"))
 		return NULL;
+	RTE_BUILD_BUG_ON(sizeof("pool:") - 1 + RTE_PCPU_MEMPOOL_NAMESIZE >
+		RTE_PCPU_OWNER_NAMESIZE);
 	if (pool_args_check(name, n, elt_size, cache_size, flags) != 0)
 		return NULL;
 	if (pcpu_init_ensure() != 0)
@@ -294,6 +305,14 @@ rte_pcpu_mempool_create(const char *name, unsigned int n, size_t elt_size,
 		goto fail;
 	}
 	p->id = pcpu_pools.next_id++;
+	/* its owner: the budget is the owner's limit */
+	snprintf(owner_name, sizeof(owner_name), "pool:%s", name);
+	p->owner = pcpu_owner_create(owner_name, max_bytes,
+		PCPU_OWNER_KIND_POOL);
+	if (p->owner == NULL) {
+		err = rte_errno;
+		goto fail;
+	}
 	if ((flags & RTE_PCPU_MEMPOOL_F_DEBUG) && pool_debug_table(p) != 0) {
 		err = ENOMEM;
 		goto fail;
@@ -426,6 +445,16 @@ rte_pcpu_mempool_walk(void (*fn)(struct rte_pcpu_mempool *mp, void *arg),
 	PCPU_POOL_FOREACH(p)
 		fn(&p->pub, arg);
 	pcpu_pool_list_unlock();
+}
+
+struct rte_pcpu_owner *
+rte_pcpu_mempool_owner(const struct rte_pcpu_mempool *mp)
+{
+	if (mp == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	return pcpu_pool(mp)->owner;
 }
 
 const char *

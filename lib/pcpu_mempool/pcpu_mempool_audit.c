@@ -24,6 +24,7 @@
 #include "pcpu_mempool_audit.h"
 #include "pcpu_mempool_rcu.h"
 #include "pcpu_objcache.h"
+#include "pcpu_owner.h"
 #include "pcpu_proc.h"
 
 /* Objects a cache served: gets - misses. The owner adds to gets before
@@ -36,11 +37,12 @@ pool_cache_hits(const struct rte_pcpu_mempool_cache *c)
 	return __atomic_load_n(&c->oc.nr_get, __ATOMIC_ACQUIRE) - misses;
 }
 
-/* Bytes that @p nobjs objects cost against the budget now. */
+/* Bytes that @p nobjs objects cost against the budget now: the charge of
+ * the pool's owner, which the audit checks. */
 static inline uint64_t
 pool_charge(const struct pcpu_pool *p, uint64_t nobjs)
 {
-	return nobjs * p->elt_size * pcpu_pool_nr_lcores();
+	return nobjs * p->charge_size * pcpu_pool_nr_lcores();
 }
 
 int
@@ -131,10 +133,10 @@ rte_pcpu_mempool_dump(FILE *f, const struct rte_pcpu_mempool *mp)
 	}
 	p = pcpu_pool(mp);
 	fprintf(f, "pcpu_mempool %s: n %u elt_size %zu align %zu cache_size %u"
-		" flags %#x budget %" PRIu64 " obj_init %s rcu %s\n",
+		" flags %#x budget %" PRIu64 " obj_init %s rcu %s owner pool:%s\n",
 		p->name, p->n, p->elt_size, mp->align, p->cache_size,
 		p->flags, p->max_bytes, p->obj_init != NULL ? "yes" : "no",
-		pool_rcu_name(p));
+		pool_rcu_name(p), p->name);
 	fprintf(f, "  objects %u free_shared %u in_use %u avail %u "
 		"charged_bytes %" PRIu64 " steals %" PRIu64 " grows %" PRIu64
 		"\n", __atomic_load_n(&p->nb_objs, __ATOMIC_RELAXED),
@@ -285,6 +287,7 @@ pool_audit_locked(struct pcpu_pool *p, void **sorted, uint8_t *seen,
 		char *msg, size_t len)
 {
 	unsigned int l, i, cached = 0, nb = p->nb_objs;
+	struct pcpu_owner_sum charged;
 	char where[32];
 	int64_t out;
 
@@ -323,6 +326,16 @@ pool_audit_locked(struct pcpu_pool *p, void **sorted, uint8_t *seen,
 		snprintf(msg, len, "%u cached + %u shared + %" PRId64
 			" out (incl. RCU) != %u objects", cached, p->nb_free,
 			out, nb);
+		return -1;
+	}
+	/* every object is charged to the pool's owner, and nothing else */
+	pcpu_owner_sum(p->owner->id, &charged);
+	if (charged.copy_bytes != (uint64_t)nb * p->charge_size ||
+	    charged.nr_alloc - charged.nr_free != nb) {
+		snprintf(msg, len, "owner %s: %" PRIu64 " objects, %" PRIu64
+			" bytes per copy charged; %u objects of %u bytes exist",
+			p->owner->name, charged.nr_alloc - charged.nr_free,
+			charged.copy_bytes, nb, p->charge_size);
 		return -1;
 	}
 	if (p->out != NULL)
@@ -381,6 +394,21 @@ rte_pcpu_mempool_audit(const struct rte_pcpu_mempool *mp)
 	return 0;
 }
 
+void
+pcpu_pool_owner_sums(uint64_t *bytes, uint64_t *objs)
+{
+	struct pcpu_pool *p;
+
+	pcpu_pool_list_lock();
+	PCPU_POOL_FOREACH(p) {
+		pthread_mutex_lock(&p->lock);
+		bytes[p->owner->id] += (uint64_t)p->nb_objs * p->charge_size;
+		objs[p->owner->id] += p->nb_objs;
+		pthread_mutex_unlock(&p->lock);
+	}
+	pcpu_pool_list_unlock();
+}
+
 /* ---------------------------------------------------------------------- */
 /* Telemetry data (called on the telemetry thread). */
 
@@ -414,9 +442,11 @@ static void
 tel_pool_fields(const struct pcpu_pool *p, struct rte_tel_data *d)
 {
 	const struct rte_pcpu_mempool *mp = &p->pub;
+	char owner[RTE_PCPU_OWNER_NAMESIZE];
 	struct rte_pcpu_mempool_stats s;
 
 	rte_pcpu_mempool_stats_get(mp, &s);
+	snprintf(owner, sizeof(owner), "pool:%s", p->name);
 	rte_tel_data_add_dict_string(d, "name", p->name);
 	rte_tel_data_add_dict_u64(d, "elt_size", p->elt_size);
 	rte_tel_data_add_dict_u64(d, "align", mp->align);
@@ -431,6 +461,7 @@ tel_pool_fields(const struct pcpu_pool *p, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "free_shared",
 		__atomic_load_n(&p->nb_free, __ATOMIC_RELAXED));
 	rte_tel_data_add_dict_u64(d, "budget_bytes", p->max_bytes);
+	rte_tel_data_add_dict_string(d, "owner", owner);
 	rte_tel_data_add_dict_u64(d, "charged_bytes", s.charged_bytes);
 	rte_tel_data_add_dict_string(d, "init", p->obj_init != NULL ?
 		"obj_init" : mp->zero_bytes != 0 ? "zero_on_get" : "none");

@@ -7,9 +7,11 @@
 
 /**
  * @file
- * @internal What the telemetry commands (pcpu_telemetry.c) ask of the
- * pools (pcpu_mempool_audit.c).
+ * @internal What the telemetry commands (pcpu_telemetry.c) and
+ * rte_pcpu_audit() (pcpu_stats.c) ask of the pools (pcpu_mempool_audit.c).
  */
+
+#include <stdint.h>
 
 #include <rte_telemetry.h>
 
@@ -25,5 +27,12 @@ void pcpu_pool_tel_list(struct rte_tel_data *d);
  *   could not be allocated.
  */
 int pcpu_pool_tel_info(const char *name, struct rte_tel_data *d);
+
+/**
+ * Add every pool's objects to its owner in @p bytes (bytes per copy, as
+ * charged) and @p objs, arrays indexed by owner id (pcpu_owner.h). Takes
+ * the registry lock and each pool's lock.
+ */
+void pcpu_pool_owner_sums(uint64_t *bytes, uint64_t *objs);
 
 #endif /* _PCPU_MEMPOOL_AUDIT_H_ */

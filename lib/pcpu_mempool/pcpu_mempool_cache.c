@@ -303,6 +303,7 @@ pcpu_pool_grow(struct pcpu_pool *p, unsigned int want, unsigned int need)
 {
 	unsigned int room = p->n - p->nb_objs, k, got;
 	enum pcpu_pool_grow_limit why = PCPU_POOL_GROW_OK;
+	uint32_t owner = p->owner->id;
 	void **dst;
 
 	if (want < need)
@@ -311,22 +312,22 @@ pcpu_pool_grow(struct pcpu_pool *p, unsigned int want, unsigned int need)
 		want = room;
 		why = PCPU_POOL_GROW_CAPACITY;
 	}
-	if (p->max_bytes != 0) {
-		uint64_t per = (uint64_t)p->elt_size * pcpu_pool_nr_lcores();
-		uint64_t fit = per != 0 ? p->max_bytes / per : room;
-
-		fit = fit > p->nb_objs ? fit - p->nb_objs : 0;
-		if (want > fit) {
-			want = (unsigned int)fit;
-			if (want < need)
-				why = PCPU_POOL_GROW_BUDGET;
-		}
-	}
 	if (want == 0)
 		return need == 0 ? PCPU_POOL_GROW_OK : why;
+	/* the budget: as many as the owner's limit lets in, charged now
+	 * (fewer than needed still help a steal) */
+	k = pcpu_owner_charge_upto(owner, p->charge_size, 1, want);
+	if (k < want && k < need)
+		why = PCPU_POOL_GROW_BUDGET;
+	if (k == 0)
+		return need == 0 ? PCPU_POOL_GROW_OK : why;
+	want = k;
 	/* the shared stack has room for n: the new ones go on its top */
 	dst = (void **)&p->free_objs[p->nb_free];
 	got = pcpu_alloc_bulk(p->elt_size, p->pub.align, dst, want, 1);
+	if (got < want)
+		pcpu_owner_refund_any(owner, (uint64_t)(want - got) *
+			p->charge_size, want - got);
 	/* rte_pcpu_free() of a pool object is refused from now on */
 	if (got != 0 && pcpu_alloc_pool_mark(dst, got, 1) != 0)
 		MP_LOG(WARNING, "%s: no memory to mark objects as the pool's: "
@@ -472,6 +473,7 @@ fail:
 	__atomic_fetch_add(&p->get_fail, 1, __ATOMIC_RELAXED);
 	if (why == PCPU_POOL_GROW_BUDGET) {
 		__atomic_fetch_add(&p->get_fail_budget, 1, __ATOMIC_RELAXED);
+		pcpu_owner_count_fail(p->owner->id);
 		ret = -ENOMEM;
 	} else if (why == PCPU_POOL_GROW_SYSTEM) {
 		ret = -ENOMEM;

@@ -22,6 +22,10 @@
  * at creation with RTE_PCPU_MEMPOOL_F_PREFILL) and go back to the
  * allocator only when the pool is freed. @c all lists every object, for
  * obj_init of lcores that appear later, for the audit and for the free.
+ * Every object that exists is charged to the pool's owner (pcpu_owner.h)
+ * when it is allocated and uncharged when the pool is freed: the pool is
+ * the owner reference of its objects, which the allocator does not record
+ * one by one.
  *
  * Memory. The pool, its arrays (every object, the shared stack) and its
  * lcore caches are EAL memory (rte_malloc), shared with secondary
@@ -54,6 +58,7 @@
 #include "rte_pcpu.h"
 #include "rte_pcpu_mempool.h"
 #include "pcpu_log.h"
+#include "pcpu_owner.h"
 
 #define MP_LOG(level, fmt, ...) PCPU_LOG(level, "mempool: " fmt, ##__VA_ARGS__)
 
@@ -98,7 +103,13 @@ struct pcpu_pool {
 	uint64_t rcu_done;      /**< Objects back from the defer queue. */
 
 	/* configuration */
-	uint64_t max_bytes;
+	uint64_t max_bytes;     /**< Budget: the limit of its owner. */
+	/** Its owner, "pool:" and its name: every object that exists is
+	 * charged to it (charge_size per copy). Read only by the
+	 * allocating process: what others read of the charge is derived
+	 * from nb_objs, which the audit checks against the owner. */
+	struct rte_pcpu_owner *owner;
+	uint32_t charge_size;   /**< pcpu_alloc_obj_size(elt_size). */
 	rte_pcpu_mempool_obj_cb_t *obj_init;
 	void *obj_init_arg;
 	unsigned int id;
@@ -181,12 +192,13 @@ int64_t pcpu_pool_out(const struct pcpu_pool *p);
 enum pcpu_pool_grow_limit {
 	PCPU_POOL_GROW_OK = 0,
 	PCPU_POOL_GROW_CAPACITY,  /**< n objects exist. */
-	PCPU_POOL_GROW_BUDGET,    /**< max_bytes reached. */
+	PCPU_POOL_GROW_BUDGET,    /**< The owner's limit (max_bytes). */
 	PCPU_POOL_GROW_SYSTEM,    /**< The allocator failed. */
 };
 
 /** Allocate up to @p want new objects (at least @p need if capacity and
- * budget allow) onto the shared stack. Pool lock held. */
+ * budget allow) onto the shared stack, charged to the pool's owner. Pool
+ * lock held. */
 enum pcpu_pool_grow_limit pcpu_pool_grow(struct pcpu_pool *p,
 		unsigned int want, unsigned int need);
 

@@ -9,10 +9,12 @@
  * The driver adds placement only. calc_mem_size asks for a token (one
  * cache line of EAL memory that rte_mempool records as the pool's memory
  * chunk and frees with it); populate allocates the objects' memory as
- * blocks from the percpu allocator (rte_pcpu_alloc(), spans for large
- * pools) and hands every object to rte_mempool's callback, which writes
- * the object header at the handle, in unit 0. The store behind enqueue and
- * dequeue is an rte_ring, as the ring_* ops have it.
+ * blocks from the percpu allocator (pcpu_alloc_one(), spans for large
+ * pools), charged to the pool's owner ("mempool:" and its name, created
+ * by alloc, freed by free), and hands every object to rte_mempool's
+ * callback, which writes the object header at the handle, in unit 0. The
+ * store behind enqueue and dequeue is an rte_ring, as the ring_* ops have
+ * it.
  *
  * Life of a pool's blocks: allocated by populate, all or none per call
  * (a populate that cannot get its memory frees what it took and places
@@ -69,6 +71,7 @@
 #include "pcpu_init.h"
 #include "pcpu_log.h"
 #include "pcpu_mempool_ops.h"
+#include "pcpu_owner.h"
 #include "pcpu_proc.h"
 
 #define OPS_LOG(level, fmt, ...) \
@@ -108,6 +111,9 @@ struct ops_pool {
 	uint32_t nb_blocks;
 	uint32_t max_blocks;
 	struct ops_block *blocks;   /**< malloc(): the primary's only. */
+	/** The owner its blocks are charged to (the primary's only); NULL
+	 * once rte_pcpu_cleanup() took it. */
+	struct rte_pcpu_owner *owner;
 	uint32_t misses;            /**< See the file comment. */
 	uint32_t out_at_free;       /**< Objects out when it was freed. */
 	int last_error;             /**< Why the last populate failed. */
@@ -264,6 +270,7 @@ static int
 ops_alloc(struct rte_mempool *mp)
 {
 	const struct rte_pcpu_mempool_ops_conf *conf = mp->pool_config;
+	char owner_name[RTE_PCPU_OWNER_NAMESIZE];
 	char rg_name[RTE_RING_NAMESIZE];
 	unsigned int rg_flags = 0;
 	struct ops_pool *p;
@@ -321,6 +328,16 @@ ops_alloc(struct rte_mempool *mp)
 		rte_free(p);
 		return ret;
 	}
+	RTE_BUILD_BUG_ON(sizeof("mempool:") - 1 + RTE_MEMPOOL_NAMESIZE >
+		RTE_PCPU_OWNER_NAMESIZE);
+	snprintf(owner_name, sizeof(owner_name), "mempool:%s", mp->name);
+	p->owner = pcpu_owner_create(owner_name, 0, PCPU_OWNER_KIND_MEMPOOL);
+	if (p->owner == NULL) {
+		ret = -rte_errno;
+		rte_ring_free(p->ring);
+		rte_free(p);
+		return ret;
+	}
 	/* no DMA from percpu memory: never IOVA-contiguous, and the pool
 	 * stays RTE_MEMPOOL_F_NON_IO (populate hands out RTE_BAD_IOVA) */
 	mp->flags |= RTE_MEMPOOL_F_NO_IOVA_CONTIG;
@@ -350,6 +367,16 @@ ops_release_blocks(struct ops_pool *p)
 	p->blocks = NULL;
 	p->nb_blocks = 0;
 	p->max_blocks = 0;
+}
+
+/* The blocks are released: the owner goes. */
+static void
+ops_owner_free(struct ops_pool *p)
+{
+	if (p->owner != NULL &&
+	    pcpu_owner_free(p->owner, 1u << PCPU_OWNER_KIND_MEMPOOL) != 0)
+		OPS_LOG(ERR, "pool %s: its owner is not freed", p->name);
+	p->owner = NULL;
 }
 
 /* Objects out when rte_mempool_free() dropped them (the file comment says
@@ -410,6 +437,7 @@ ops_free(struct rte_mempool *mp)
 	pthread_mutex_unlock(&ops_pools.lock);
 	/* unlisted: nobody else reads its blocks */
 	ops_release_blocks(p);
+	ops_owner_free(p);
 	rte_free(p);
 }
 
@@ -489,7 +517,8 @@ ops_take_blocks(struct ops_pool *p, uint32_t n)
 	while (n > 0) {
 		k = RTE_MIN(n, p->block_objs);
 		b = &p->blocks[p->nb_blocks];
-		b->h = rte_pcpu_alloc(ops_block_bytes(p, k), p->align);
+		b->h = pcpu_alloc_one(ops_block_bytes(p, k), p->align,
+			p->owner->id);
 		if (b->h == NULL) {
 			err = rte_errno;
 			OPS_LOG(ERR, "pool %s: no percpu memory for %u objects "
@@ -671,12 +700,14 @@ ops_layer_cleanup(void)
 		STAILQ_INIT(&mp->elt_list);
 		mp->populated_size = 0;
 		ops_release_blocks(p);
+		ops_owner_free(p);
 		p->dead = 1;
 	}
 	/* the quarantine has served: the allocator goes */
 	while ((p = TAILQ_FIRST(&ops_pools.quarantine)) != NULL) {
 		TAILQ_REMOVE(&ops_pools.quarantine, p, next);
 		ops_release_blocks(p);
+		ops_owner_free(p);
 		free(p);
 	}
 	pthread_mutex_unlock(&ops_pools.lock);

@@ -17,8 +17,9 @@
  * caps the number of objects out (@c n), keeps a per-lcore cache of free
  * objects (@c cache_size), initialises objects (zero every lcore's copy on
  * get by default, or an obj_init callback once per lcore copy when the
- * object first enters the pool), can charge a byte budget (the
- * memcg-accounting idea of Linux mm/percpu.c: each object costs
+ * object first enters the pool), charges its objects to an owner of its
+ * own with an optional byte budget as the owner's limit (rte_pcpu_owner.h,
+ * the memcg-accounting idea of Linux mm/percpu.c: each object costs
  * elt_size x lcores with memory), and can defer puts until readers have
  * passed a quiescent state (rte_rcu_qsbr), like rte_hash_rcu_qsbr_add().
  *
@@ -54,6 +55,7 @@
 
 #include "rte_pcpu.h"
 #include "rte_pcpu_mempool_core.h"
+#include "rte_pcpu_owner.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -129,8 +131,9 @@ struct rte_pcpu_mempool_stats {
 				 * pools without a cache. */
 	uint64_t put_refused;   /**< Double or foreign puts refused. */
 	uint64_t rcu_pending;   /**< Puts waiting for a grace period. */
-	/** Bytes charged to the budget now: objects that exist x elt_size x
-	 * lcores with memory (also without a budget). */
+	/** Bytes charged to the budget now: objects that exist x elt_size
+	 * (rounded up to 4) x lcores with memory (also without a budget):
+	 * the live_bytes of the pool's owner. */
 	uint64_t charged_bytes;
 };
 
@@ -146,13 +149,15 @@ struct rte_pcpu_mempool_stats {
  *   (256 KiB: pool objects live inside chunks).
  * @param cache_size Per-lcore cache, 0 .. RTE_PCPU_MEMPOOL_CACHE_MAX_SIZE
  *   objects, at most @p n.
- * @param max_bytes Byte budget, 0 for none. Every object that exists
- *   (allocated by the pool, whether out or free) is charged elt_size x the
- *   number of lcores with memory (the memcg-accounting idea of Linux
- *   mm/percpu.c); a get that needs a new object beyond the budget fails
- *   with -ENOMEM and counts get_fail_budget. The charge follows the
- *   number of lcores, so lcores appearing later can push a pool above its
- *   budget; it then allocates no new object.
+ * @param max_bytes Byte budget, 0 for none: the limit of the pool's owner,
+ *   "pool:" and @p name (rte_pcpu_owner.h; rte_pcpu_mempool_owner()).
+ *   Every object that exists (allocated by the pool, whether out or free)
+ *   is charged to that owner elt_size (rounded up to 4) x the number of
+ *   lcores with memory (the memcg-accounting idea of Linux mm/percpu.c);
+ *   a get that needs a new object beyond the budget fails with -ENOMEM
+ *   and counts get_fail_budget and the owner's nr_fail. The charge
+ *   follows the number of lcores, so lcores appearing later can push a
+ *   pool above its budget; it then allocates no new object.
  * @param obj_init Initialiser or NULL (then objects are zeroed on get
  *   unless RTE_PCPU_MEMPOOL_F_NO_ZERO).
  * @param obj_init_arg Argument for @p obj_init.
@@ -161,10 +166,13 @@ struct rte_pcpu_mempool_stats {
  *   n 0, elt_size 0 or above RTE_PCPU_CHUNK_OBJ_MAX_SIZE, cache_size above
  *   RTE_PCPU_MEMPOOL_CACHE_MAX_SIZE or above n, unknown flag),
  *   ENAMETOOLONG (name of RTE_PCPU_MEMPOOL_NAMESIZE characters or more),
- *   EEXIST (name in use), ENOMEM (no memory, or RTE_PCPU_MEMPOOL_F_PREFILL
- *   could not allocate n objects within the budget or the allocator's
- *   limit), EINVAL also when EAL is not initialised or was cleaned up.
- *   Errors of rte_pcpu_init() when the allocator was not set up.
+ *   EEXIST (name in use, or an owner named "pool:" and @p name exists),
+ *   ENOSPC (no owner left: RTE_PCPU_OWNER_MAX_UNLIMITED or
+ *   RTE_PCPU_OWNER_MAX_LIMITED exist), ENOMEM (no memory, or
+ *   RTE_PCPU_MEMPOOL_F_PREFILL could not allocate n objects within the
+ *   budget or the allocator's limit), EINVAL also when EAL is not
+ *   initialised or was cleaned up. Errors of rte_pcpu_init() when the
+ *   allocator was not set up.
  *
  * Objects are aligned naturally (the largest power of two dividing
  * elt_size rounded up to 8, at most 64). The first pool sets the allocator
@@ -442,6 +450,22 @@ struct rte_pcpu_mempool_info {
 __rte_experimental
 int rte_pcpu_mempool_info_get(const struct rte_pcpu_mempool *mp,
 		struct rte_pcpu_mempool_info *info);
+
+/**
+ * @warning
+ * @b EXPERIMENTAL: this API may change without prior notice.
+ *
+ * The owner a pool charges its objects to (rte_pcpu_owner.h), named
+ * "pool:" and the pool's name, with the pool's @c max_bytes as its limit.
+ * It lives as long as the pool; rte_pcpu_owner_stats_get() reads it, and
+ * only the pool allocates with it or frees it.
+ *
+ * @param mp Pool.
+ * @return The owner, or NULL (rte_errno = EINVAL) when @p mp is NULL.
+ * Thread-safety: MT-safe.
+ */
+__rte_experimental
+struct rte_pcpu_owner *rte_pcpu_mempool_owner(const struct rte_pcpu_mempool *mp);
 
 /**
  * @warning
