@@ -6,10 +6,11 @@
  * rte_pcpu_stats_get(), rte_pcpu_dump() and rte_pcpu_audit(): above the
  * layers, they ask each for its part (the allocator's counters and chunks,
  * the caches' counters and contents, the entry points' refusals, the
- * "pcpu" mempool ops' blocks and quarantine) and put
- * them together as users count: the allocator counts objects as they leave
- * and enter the chunks, so an object in a cache is allocated for it;
- * users see the objects the caches hand out and take back.
+ * "pcpu" mempool ops' blocks and quarantine, the owners' charges and who
+ * holds what) and put them together as users count: the allocator counts
+ * objects as they leave and enter the chunks, so an object in a cache is
+ * allocated for it; users see the objects the caches hand out and take
+ * back, and so do the owners.
  *
  * In a secondary process each of them is the primary's answer to a
  * request (pcpu_proc.h, "Remote reads"): the operations registered here.
@@ -26,11 +27,14 @@
 #include <rte_errno.h>
 
 #include "rte_pcpu.h"
+#include "rte_pcpu_owner.h"
 #include "pcpu_alloc.h"
 #include "pcpu_cache.h"
 #include "pcpu_front.h"
 #include "pcpu_log.h"
+#include "pcpu_mempool_audit.h"
 #include "pcpu_mempool_ops.h"
+#include "pcpu_owner.h"
 #include "pcpu_proc.h"
 
 /* Users' allocations and frees, from the allocator's and the caches'. */
@@ -156,6 +160,26 @@ rte_pcpu_stats_get(struct rte_pcpu_stats *s)
 	return 0;
 }
 
+/* One line per owner. */
+static void
+stats_dump_owner(struct rte_pcpu_owner *o, void *arg)
+{
+	struct rte_pcpu_owner_stats st;
+	char limit[24];
+
+	pcpu_owner_stats(o, &st);
+	if (st.limit_bytes != 0)
+		snprintf(limit, sizeof(limit), "%" PRIu64, st.limit_bytes);
+	else
+		snprintf(limit, sizeof(limit), "none");
+	fprintf(arg, "  owner %s (id %u): live %" PRIu64 " bytes (%" PRIu64
+		" per lcore copy) in %" PRIu64 " allocations, peak %" PRIu64
+		" limit %s, nr_alloc %" PRIu64 " nr_free %" PRIu64
+		" nr_fail %" PRIu64 "\n", o->name, st.id, st.live_bytes,
+		st.live_copy_bytes, st.nr_live, st.peak_bytes, limit,
+		st.nr_alloc, st.nr_free, st.nr_fail);
+}
+
 int
 rte_pcpu_dump(FILE *f)
 {
@@ -191,29 +215,132 @@ rte_pcpu_dump(FILE *f)
 		"giving back deferred %" PRIu64 " times\n", s.base_addr,
 		s.shared ? "shared" : "private", s.readers ? "yes" : "no",
 		s.nr_depop_deferred);
+	rte_pcpu_owner_walk(stats_dump_owner, f);
 	pcpu_alloc_dump_chunks(f);
 	pcpu_mempool_ops_dump(f);
 	return 0;
 }
 
+/* What the owners' audit compares (stats_owner_check()). */
+struct stats_owner_audit {
+	struct pcpu_alloc_owner_sums as;   /* the allocator's objects */
+	struct pcpu_cache_owner_sums cs;   /* the caches' */
+	uint64_t pool_bytes[PCPU_OWNER_NB]; /* the pools' */
+	uint64_t pool_objs[PCPU_OWNER_NB];
+	uint64_t charged;                  /* sum of the live owners' */
+	uint64_t cache_live;               /* users' objects of the caches */
+	int failed;
+	char *msg;
+	size_t len;
+};
+
+/* What is held for owner @p id, bytes per copy and objects. */
+static void
+stats_owner_held(const struct stats_owner_audit *a, uint32_t id,
+		uint64_t *bytes, uint64_t *objs)
+{
+	*bytes = a->as.bytes[id] + a->cs.bytes[id] + a->pool_bytes[id];
+	*objs = a->as.objs[id] + a->cs.objs[id] + a->pool_objs[id];
+}
+
+/* One live owner: its charge is what is held for it. */
+static void
+stats_owner_check(struct rte_pcpu_owner *o, void *arg)
+{
+	struct stats_owner_audit *a = arg;
+	struct pcpu_owner_sum s;
+	uint64_t bytes, objs;
+
+	stats_owner_held(a, o->id, &bytes, &objs);
+	pcpu_owner_sum(o->id, &s);
+	a->charged += s.copy_bytes;
+	a->cache_live += a->cs.bytes[o->id];
+	if (a->failed || (s.copy_bytes == bytes &&
+			s.nr_alloc - s.nr_free == objs))
+		return;
+	snprintf(a->msg, a->len, "owner %s is charged %" PRIu64 " bytes per "
+		"copy in %" PRIu64 " allocations, holds %" PRIu64 " in %"
+		PRIu64, o->name, s.copy_bytes, s.nr_alloc - s.nr_free, bytes,
+		objs);
+	a->failed = 1;
+}
+
+/*
+ * Every owner's charge against what the allocator, the caches (@p a->cs,
+ * filled by their audit) and the pools hold for it, and the sum of the
+ * charges against the bytes users hold: every live object in the chunks
+ * and spans but those parked in the caches (allocated for the allocator,
+ * no user's).
+ */
+static int
+stats_owner_audit(struct stats_owner_audit *a, char *msg, size_t len)
+{
+	uint64_t bytes, objs, pools = 0;
+	uint32_t id;
+
+	a->msg = msg;
+	a->len = len;
+	if (pcpu_alloc_owner_audit(&a->as, msg, len) != 0)
+		return -1;
+	pcpu_pool_owner_sums(a->pool_bytes, a->pool_objs);
+	for (id = 0; id < PCPU_OWNER_NB; id++)
+		pools += a->pool_bytes[id];
+	pcpu_owner_walk(stats_owner_check, a);
+	if (a->failed)
+		return -1;
+	for (id = PCPU_OWNER_NONE; id < PCPU_OWNER_NB; id++) {
+		stats_owner_held(a, id, &bytes, &objs);
+		if (objs != 0 && pcpu_owners.rec[id].kind ==
+		    PCPU_OWNER_KIND_FREE) {
+			snprintf(msg, len, "%" PRIu64 " objects are held for "
+				"owner %u, which does not exist", objs, id);
+			return -1;
+		}
+	}
+	/*
+	 * A pool whose objects could not be marked as its for want of
+	 * memory (pcpu_alloc_pool_mark(), logged) holds objects the chunks
+	 * do not know as a pool's: they are among those without an owner
+	 * reference, beside the caches'.
+	 */
+	if (a->as.pool_bytes > pools)
+		snprintf(msg, len, "pool objects of %" PRIu64 " bytes in the "
+			"chunks, pools hold %" PRIu64, a->as.pool_bytes, pools);
+	else if (a->as.cache_bytes != a->cache_live + a->cs.cached_bytes +
+			(pools - a->as.pool_bytes))
+		snprintf(msg, len, "objects without an owner reference of %"
+			PRIu64 " bytes in the chunks; %" PRIu64 " held by users "
+			"of the caches, %" PRIu64 " cached, %" PRIu64 " unmarked "
+			"pool objects", a->as.cache_bytes, a->cache_live,
+			a->cs.cached_bytes, pools - a->as.pool_bytes);
+	else if (a->charged != a->as.live_bytes - a->cs.cached_bytes)
+		snprintf(msg, len, "owners are charged %" PRIu64 " bytes per "
+			"copy, users hold %" PRIu64 " (%" PRIu64 " live, %"
+			PRIu64 " cached)", a->charged, a->as.live_bytes -
+			a->cs.cached_bytes, a->as.live_bytes,
+			a->cs.cached_bytes);
+	else
+		return 0;
+	return -1;
+}
+
 /* The audit's sums by owner: too large for a stack, and an audit must
  * not fail for want of memory, so one buffer that audits take in turn. */
-static struct pcpu_cache_owner_sums stats_audit_cache_sums;
+static struct stats_owner_audit stats_audit_buf;
 static pthread_mutex_t stats_audit_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int
 stats_audit_locked(void)
 {
-	struct pcpu_cache_owner_sums *os = &stats_audit_cache_sums;
+	struct stats_owner_audit *oa = &stats_audit_buf;
 	struct pcpu_alloc_counters ac;
 	struct pcpu_cache_counters cc;
 	uint64_t cached = 0, user_alloc, user_free;
 	char msg[256];
 
-	/* the caches' objects by owner: checked against the charges by a
-	 * later step */
+	memset(oa, 0, sizeof(*oa));
 	if (pcpu_alloc_audit(&ac, msg, sizeof(msg)) != 0 ||
-	    pcpu_cache_audit(&cached, os, msg, sizeof(msg)) != 0 ||
+	    pcpu_cache_audit(&cached, &oa->cs, msg, sizeof(msg)) != 0 ||
 	    pcpu_mempool_ops_audit(msg, sizeof(msg)) != 0)
 		goto fail;
 	/* user-live + cached == live objects in the chunks */
@@ -230,6 +357,8 @@ stats_audit_locked(void)
 			user_alloc - user_free, cached, ac.live_objs);
 		goto fail;
 	}
+	if (stats_owner_audit(oa, msg, sizeof(msg)) != 0)
+		goto fail;
 	return 0;
 fail:
 	PCPU_LOG(ERR, "audit: %s", msg);

@@ -10,6 +10,9 @@
  *   /pcpu/stats                 every field of struct rte_pcpu_stats
  *   /pcpu/audit                 rte_pcpu_audit() and every pool's
  *                               rte_pcpu_mempool_audit(): the results
+ *   /pcpu/owners                owner names, the root first
+ *   /pcpu/owner,<name>          one owner: what it holds, its peak,
+ *                               limit and counts, per NUMA socket
  *   /pcpu_mempool/list          pool names
  *   /pcpu_mempool/info,<name>   one pool: configuration, counts, budget,
  *                               statistics, per-lcore caches
@@ -31,6 +34,7 @@
 
 #include "rte_pcpu.h"
 #include "rte_pcpu_mempool.h"
+#include "rte_pcpu_owner.h"
 #include "pcpu_fault.h"
 #include "pcpu_init.h"
 #include "pcpu_log.h"
@@ -159,6 +163,63 @@ tel_pcpu_audit(const char *cmd __rte_unused, const char *params __rte_unused,
 	return 0;
 }
 
+static void
+tel_owner_name(struct rte_pcpu_owner *o, void *arg)
+{
+	rte_tel_data_add_array_string(arg, rte_pcpu_owner_name(o));
+}
+
+static int
+tel_owner_list(const char *cmd __rte_unused, const char *params __rte_unused,
+		struct rte_tel_data *d)
+{
+	rte_tel_data_start_array(d, RTE_TEL_STRING_VAL);
+	rte_pcpu_owner_walk(tel_owner_name, d);
+	return 0;
+}
+
+static int
+tel_owner_info(const char *cmd __rte_unused, const char *params,
+		struct rte_tel_data *d)
+{
+	struct rte_pcpu_owner_stats st;
+	struct rte_pcpu_owner *o;
+	struct rte_tel_data *sock;
+	unsigned int i, last = 0;
+
+	if (params == NULL || params[0] == '\0')
+		return -EINVAL;
+	o = rte_pcpu_owner_lookup(params);
+	if (o == NULL || rte_pcpu_owner_stats_get(o, &st) != 0)
+		return -ENOENT;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "name", params);
+	rte_tel_data_add_dict_u64(d, "id", st.id);
+	rte_tel_data_add_dict_u64(d, "live_bytes", st.live_bytes);
+	rte_tel_data_add_dict_u64(d, "live_copy_bytes", st.live_copy_bytes);
+	rte_tel_data_add_dict_u64(d, "peak_bytes", st.peak_bytes);
+	rte_tel_data_add_dict_u64(d, "limit_bytes", st.limit_bytes);
+	rte_tel_data_add_dict_u64(d, "nr_alloc", st.nr_alloc);
+	rte_tel_data_add_dict_u64(d, "nr_free", st.nr_free);
+	rte_tel_data_add_dict_u64(d, "nr_live", st.nr_live);
+	rte_tel_data_add_dict_u64(d, "nr_fail", st.nr_fail);
+	rte_tel_data_add_dict_u64(d, "nr_lcores", st.nr_lcores);
+	/* per socket, up to the last socket with memory (at least 0) */
+	for (i = 0; i < RTE_MAX_NUMA_NODES; i++)
+		if (st.live_bytes_socket[i] != 0)
+			last = i;
+	sock = rte_tel_data_alloc();
+	if (sock == NULL)
+		return 0;
+	rte_tel_data_start_array(sock, RTE_TEL_U64_VAL);
+	for (i = 0; i <= last; i++)
+		rte_tel_data_add_array_u64(sock, st.live_bytes_socket[i]);
+	if (rte_tel_data_add_dict_container(d, "live_bytes_socket", sock,
+			0) != 0)
+		rte_tel_data_free(sock);
+	return 0;
+}
+
 static int
 tel_pool_list(const char *cmd __rte_unused, const char *params __rte_unused,
 		struct rte_tel_data *d)
@@ -191,6 +252,12 @@ static struct {
 	{ "/pcpu/audit", tel_pcpu_audit,
 		"Audits of the percpu allocator and of every pool. Takes no "
 		"parameters", 0 },
+	{ "/pcpu/owners", tel_owner_list,
+		"Names of the owners of percpu memory. Takes no parameters",
+		0 },
+	{ "/pcpu/owner", tel_owner_info,
+		"One owner of percpu memory. Parameters: string owner name",
+		0 },
 	{ "/pcpu_mempool/list", tel_pool_list,
 		"Names of the percpu pools. Takes no parameters", 0 },
 	{ "/pcpu_mempool/info", tel_pool_info,
