@@ -132,6 +132,25 @@ fc_format_flow(const struct flow_key *k, char *buf, size_t size)
 			k->sport, d, k->dport);
 }
 
+/* What the counter blocks' percpu memory costs, and who is charged. */
+static void
+fc_report_counters_owner(const struct fc_snapshot *s, FILE *out)
+{
+	const struct rte_pcpu_owner_stats *m = &s->fi.counters_mem;
+	char limit[32];
+
+	if (m->limit_bytes != 0)
+		snprintf(limit, sizeof(limit), "%" PRIu64 " bytes",
+			m->limit_bytes);
+	else
+		snprintf(limit, sizeof(limit), "none");
+	fprintf(out, "counters: owner %s holds %" PRIu64 " bytes in %" PRIu64
+		" allocations on %u lcores (%" PRIu64 " per lcore), peak %"
+		PRIu64 ", limit %s, refused %" PRIu64 "\n",
+		s->fi.counters_owner, m->live_bytes, m->nr_live, m->nr_lcores,
+		m->live_copy_bytes, m->peak_bytes, limit, m->nr_fail);
+}
+
 static void
 fc_report_table(const struct fc_snapshot *s, FILE *out)
 {
@@ -190,6 +209,8 @@ fc_report_table(const struct fc_snapshot *s, FILE *out)
 		PRIu64 ", waiting for RCU %" PRIu64 ", max %" PRIu64 "\n",
 		s->fi.live, s->flows_created, s->fi.aged, s->fi.pending,
 		s->fi.max_flows);
+	if (s->fi.counters_owner != NULL)
+		fc_report_counters_owner(s, out);
 	if (s->nb_top == 0)
 		return;
 	fprintf(out, "top %u flows by bytes (%s):\n", s->nb_top,
@@ -245,6 +266,19 @@ fc_report_json(const struct fc_snapshot *s, FILE *out)
 			s->fi.aged, s->fi.pending, s->fi.max_flows);
 	else
 		fprintf(out, ",\"flows\":null");
+	if (fc_ftable != NULL && s->fi.counters_owner != NULL)
+		fprintf(out, ",\"counters_owner\":{\"name\":\"%s\","
+			"\"allocations\":%" PRIu64 ",\"live_bytes\":%" PRIu64
+			",\"peak_bytes\":%" PRIu64 ",\"limit_bytes\":%" PRIu64
+			",\"refused\":%" PRIu64 ",\"lcores\":%u}",
+			s->fi.counters_owner, s->fi.counters_mem.nr_live,
+			s->fi.counters_mem.live_bytes,
+			s->fi.counters_mem.peak_bytes,
+			s->fi.counters_mem.limit_bytes,
+			s->fi.counters_mem.nr_fail,
+			s->fi.counters_mem.nr_lcores);
+	else
+		fprintf(out, ",\"counters_owner\":null");
 	fprintf(out, ",\"lcores\":[");
 	for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++) {
 		if (fc_lcore_conf[lcore].n_rx == 0)

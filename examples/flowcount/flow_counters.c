@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <rte_atomic.h>
@@ -26,6 +27,7 @@
 
 #include <rte_pcpu_mempool.h>
 #include <rte_pcpu_mempool_ops.h>
+#include <rte_pcpu_owner.h>
 
 #include "flow_counters.h"
 
@@ -156,6 +158,23 @@ flow_counters_free(struct flow_counter_blocks *fb)
 		rte_free(fb->lcore_arr[i]);
 	rte_ring_free(fb->free_idx);
 	rte_free(fb);
+}
+
+struct rte_pcpu_owner *
+flow_counters_owner(const struct flow_counter_blocks *fb)
+{
+	char name[RTE_PCPU_OWNER_NAMESIZE];
+
+	switch (fb->scheme) {
+	case FLOW_COUNTERS_PCPU:
+		return rte_pcpu_mempool_owner(fb->pool);
+	case FLOW_COUNTERS_MEMPOOL:
+		/* the "pcpu" ops name their pools' owners after the pools */
+		snprintf(name, sizeof(name), "mempool:%s", fb->mempool->name);
+		return rte_pcpu_owner_lookup(name);
+	default:
+		return NULL;
+	}
 }
 
 /* a zeroed block of @key */

@@ -133,6 +133,13 @@ int flow_counters_read_key(const struct flow_counter_blocks *fb,
 		const void *ref, const struct flow_key *key, uint64_t *packets,
 		uint64_t *bytes);
 
+/**
+ * The owner of percpu memory the blocks are charged to (rte_pcpu_owner.h):
+ * the pool's own owner, "pool:fc_flows" (PCPU) or "mempool:fc_flows_mp"
+ * (MEMPOOL); NULL for the schemes without percpu memory.
+ */
+struct rte_pcpu_owner *flow_counters_owner(const struct flow_counter_blocks *fb);
+
 /** Name of a scheme ("pcpu", "atomic", "array", "mempool"). */
 const char *flow_counters_scheme_name(enum flow_counters_scheme s);
 

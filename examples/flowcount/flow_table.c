@@ -72,6 +72,12 @@ struct total {
 struct flow_table {
 	struct rte_hash *h;             /* key -> block, lock-free readers */
 	struct flow_counter_blocks *blocks; /* the flows' counters */
+	/* the owner they are charged to (NULL: no percpu memory); its
+	 * record outlives it, so readers may ask it at any time, and its
+	 * last figures and name are kept when the blocks are freed */
+	struct rte_pcpu_owner *owner;
+	struct rte_pcpu_owner_stats owner_final;
+	char owner_name[RTE_PCPU_OWNER_NAMESIZE];
 	struct rte_ring *reclaim_ring;  /* handles past their grace period */
 	struct rte_hash *pending;       /* handle -> key (main only) */
 	struct rte_hash *totals;        /* key -> struct total (main writes) */
@@ -248,6 +254,10 @@ flow_table_create(const struct flow_table_conf *conf)
 	});
 	if (ft->blocks == NULL)
 		goto fail;
+	ft->owner = flow_counters_owner(ft->blocks);
+	if (ft->owner != NULL)
+		snprintf(ft->owner_name, sizeof(ft->owner_name), "%s",
+			rte_pcpu_owner_name(ft->owner));
 	ft->reclaim_ring = rte_ring_create("fc_reclaim",
 		rte_align32pow2(n + 1), conf->socket_id, RING_F_SC_DEQ);
 	if (ft->reclaim_ring == NULL)
@@ -759,6 +769,12 @@ flow_table_info(const struct flow_table *ft, struct flow_table_info *info)
 		__ATOMIC_RELAXED);
 	info->totals_overflow_bytes = __atomic_load_n(
 		&ft->totals_overflow_bytes, __ATOMIC_RELAXED);
+	if (ft->owner == NULL)
+		return;
+	info->counters_owner = ft->owner_name;
+	/* freed with the blocks: their last figures */
+	if (rte_pcpu_owner_stats_get(ft->owner, &info->counters_mem) != 0)
+		info->counters_mem = ft->owner_final;
 }
 
 unsigned int
@@ -893,6 +909,9 @@ flow_table_finish(struct flow_table *ft)
 		RTE_LOG(WARNING, USER1, "flowcount: %u counter blocks still "
 			"out\n", __atomic_load_n(&ft->out, __ATOMIC_RELAXED));
 	else {
+		/* what the counters held, for the summary */
+		if (ft->owner != NULL)
+			rte_pcpu_owner_stats_get(ft->owner, &ft->owner_final);
 		flow_counters_free(ft->blocks);
 		ft->blocks = NULL;
 	}

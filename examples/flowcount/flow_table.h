@@ -28,6 +28,8 @@
 
 #include <rte_rcu_qsbr.h>
 
+#include <rte_pcpu_owner.h>
+
 #include "flow_counters.h"
 #include "flow_parse.h"
 
@@ -162,6 +164,11 @@ struct flow_table_info {
 	uint64_t totals;    /**< Distinct keys in the totals. */
 	uint64_t totals_overflow_pkts; /**< Aged packets not kept (totals full). */
 	uint64_t totals_overflow_bytes;
+	/** Name of the owner of the counter blocks' percpu memory (NULL: a
+	 * scheme without it), and what it holds (once the blocks are freed,
+	 * what it held then). */
+	const char *counters_owner;
+	struct rte_pcpu_owner_stats counters_mem;
 };
 
 /** Read the table counters (any thread). */

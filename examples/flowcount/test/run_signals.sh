@@ -142,8 +142,17 @@ ok = (s['type'] == 'summary' and got == want and
       all(keys <= set(l) for l in lines) and
       s['lcores'][0]['lcore'] == 1 and s['ports'][0]['port'] == 0 and
       len(s['top']) == 5 and s['top_scope'] == 'all')
+# the counter blocks are charged to their pool's owner: every block the
+# pool made (one per flow at least) x 64 bytes x the 2 lcores with memory
+co = s.get('counters_owner') or {}
+owner_ok = (co.get('name') == 'pool:fc_flows' and co['lcores'] == 2 and
+            co['allocations'] >= got[2] and co['limit_bytes'] == 0 and
+            co['live_bytes'] == co['allocations'] * 64 * 2 and
+            co['peak_bytes'] >= co['live_bytes'] and co['refused'] == 0)
+ok = ok and owner_ok
 print(('PASS' if ok else 'FAIL') + f' json: {len(lines)} lines, summary '
-      f'rx {got[0]} pkts {got[1]} bytes, {got[2]} flows (want {want})')
+      f'rx {got[0]} pkts {got[1]} bytes, {got[2]} flows (want {want}), '
+      f'counters owner {co}')
 sys.exit(0 if ok else 1)
 PY
 then
