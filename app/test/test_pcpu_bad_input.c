@@ -38,6 +38,7 @@
 #include "rte_pcpu.h"
 #include "rte_pcpu_mempool.h"
 #include "rte_pcpu_mempool_ops.h"
+#include "rte_pcpu_owner.h"
 #include "test.h"
 
 /* What a row's call returns when the function did not fail as documented
@@ -71,6 +72,8 @@ static struct {
 	uint64_t *live;                   /* a live 64 B object */
 	uint64_t *live_big;               /* a live 1 KiB object */
 	struct rte_mempool *ops_mp;       /* an rte_mempool, "pcpu" ops */
+	struct rte_pcpu_owner *owner;     /* limit: one 64 B object */
+	void *owner_live;                 /* that object */
 } bi;
 
 /*
@@ -88,6 +91,9 @@ r_free_not_set_up(void)
 
 	return ERR_M1(rte_pcpu_free(&x));
 }
+
+static int r_owner_lookup_not_set_up(void)
+{ return ERR_NULL(rte_pcpu_owner_lookup(RTE_PCPU_OWNER_ROOT_NAME)); }
 
 static int
 init_with(uint64_t stride, uint64_t chunk, int policy, uint32_t flags)
@@ -324,6 +330,129 @@ r_cache_stats_bad_class(void)
 static int r_stats_null(void) { return ERR_M1(rte_pcpu_stats_get(NULL)); }
 static int r_chunk_walk_null(void)
 { return ERR_M1(rte_pcpu_chunk_walk(NULL, NULL)); }
+
+/* owners */
+static int r_alloc_owner_null(void)
+{ return ERR_NULL(rte_pcpu_alloc_owner(64, 0, NULL)); }
+
+static int
+r_alloc_owner_not_owner(void)
+{
+	uint64_t x[16] = { 0 };
+
+	return ERR_NULL(rte_pcpu_alloc_owner(64, 0,
+		(struct rte_pcpu_owner *)x));
+}
+
+/* an owner created and freed by the row itself */
+static struct rte_pcpu_owner *
+freed_owner(void)
+{
+	struct rte_pcpu_owner *o = rte_pcpu_owner_create("bi_freed", 0);
+
+	if (o == NULL || rte_pcpu_owner_free(o) != 0)
+		return NULL;
+	return o;
+}
+
+static int
+r_alloc_owner_freed(void)
+{
+	struct rte_pcpu_owner *o = freed_owner();
+
+	return o == NULL ? WRONG_RET : ERR_NULL(rte_pcpu_alloc_owner(64, 0, o));
+}
+
+static int r_alloc_owner_pool_owner(void)
+{ return ERR_NULL(rte_pcpu_alloc_owner(64, 0, rte_pcpu_mempool_owner(bi.mp))); }
+static int r_alloc_owner_size_0(void)
+{ return ERR_NULL(rte_pcpu_alloc_owner(0, 0, bi.owner)); }
+static int r_alloc_owner_over_limit(void)
+{ return ERR_NULL(rte_pcpu_alloc_owner(8, 0, bi.owner)); }
+static int r_owner_create_name_null(void)
+{ return ERR_NULL(rte_pcpu_owner_create(NULL, 0)); }
+static int r_owner_create_name_empty(void)
+{ return ERR_NULL(rte_pcpu_owner_create("", 0)); }
+
+static int
+r_owner_create_name_too_long(void)
+{
+	char name[RTE_PCPU_OWNER_NAMESIZE + 1];
+
+	memset(name, 'x', RTE_PCPU_OWNER_NAMESIZE);
+	name[RTE_PCPU_OWNER_NAMESIZE] = '\0';
+	return ERR_NULL(rte_pcpu_owner_create(name, 0));
+}
+
+static int r_owner_create_name_exists(void)
+{ return ERR_NULL(rte_pcpu_owner_create(RTE_PCPU_OWNER_ROOT_NAME, 0)); }
+
+/* every id of the owners without a limit taken, then given back */
+static int
+r_owner_create_no_id(void)
+{
+	static struct rte_pcpu_owner *o[RTE_PCPU_OWNER_MAX_UNLIMITED + 1];
+	unsigned int n = 0;
+	char name[32];
+	int ret;
+
+	do {
+		snprintf(name, sizeof(name), "bi_full_%u", n);
+		o[n] = rte_pcpu_owner_create(name, 0);
+	} while (o[n] != NULL && ++n < RTE_DIM(o));
+	ret = n < RTE_DIM(o) ? rte_errno : NOT_FAILED;
+	while (n > 0)
+		rte_pcpu_owner_free(o[--n]);
+	return ret;
+}
+
+static int r_owner_free_null(void) { return NOOP_0(rte_pcpu_owner_free(NULL)); }
+
+static int
+r_owner_free_not_owner(void)
+{
+	uint64_t x[16] = { 0 };
+
+	return ERR_M1(rte_pcpu_owner_free((struct rte_pcpu_owner *)x));
+}
+
+static int
+r_owner_free_twice(void)
+{
+	struct rte_pcpu_owner *o = freed_owner();
+
+	return o == NULL ? WRONG_RET : ERR_M1(rte_pcpu_owner_free(o));
+}
+
+static int r_owner_free_root(void)
+{ return ERR_M1(rte_pcpu_owner_free(rte_pcpu_owner_lookup(
+	RTE_PCPU_OWNER_ROOT_NAME))); }
+static int r_owner_free_pool_owner(void)
+{ return ERR_M1(rte_pcpu_owner_free(rte_pcpu_mempool_owner(bi.mp))); }
+static int r_owner_free_busy(void) { return ERR_M1(rte_pcpu_owner_free(bi.owner)); }
+static int r_owner_lookup_null(void)
+{ return ERR_NULL(rte_pcpu_owner_lookup(NULL)); }
+static int r_owner_lookup_unknown(void)
+{ return ERR_NULL(rte_pcpu_owner_lookup("bi_no_such_owner")); }
+static int r_owner_name_null(void) { return ERR_NULL(rte_pcpu_owner_name(NULL)); }
+
+static int
+r_owner_stats_null_owner(void)
+{
+	struct rte_pcpu_owner_stats st;
+
+	return ERR_M1(rte_pcpu_owner_stats_get(NULL, &st));
+}
+
+static int r_owner_stats_null_stats(void)
+{ return ERR_M1(rte_pcpu_owner_stats_get(bi.owner, NULL)); }
+
+static int
+r_owner_walk_null(void)
+{
+	rte_pcpu_owner_walk(NULL, NULL);
+	return 0;
+}
 
 /* pools */
 static int r_create_name_null(void)
@@ -592,6 +721,9 @@ r_pool_stats_null_pool(void)
 
 static int r_pool_stats_null_stats(void)
 { return ERR_M1(rte_pcpu_mempool_stats_get(bi.mp, NULL)); }
+static int r_pool_owner_null(void)
+{ return ERR_NULL(rte_pcpu_mempool_owner(NULL)); }
+
 static int r_pool_name_null(void)
 { return ERR_NULL(rte_pcpu_mempool_name(NULL)); }
 static int r_pool_info_null_pool(void)
@@ -733,6 +865,8 @@ static const struct bad_row rows[] = {
 	ROW("reclaim-not-set-up", BEFORE_SETUP, EALREADY, r_reclaim_not_set_up),
 	ROW("cache-flush-not-set-up", BEFORE_SETUP, EALREADY, r_flush_not_set_up),
 	ROW("dump-not-set-up", BEFORE_SETUP, EALREADY, r_dump_not_set_up),
+	ROW("owner-lookup-not-set-up", BEFORE_SETUP, ENOENT,
+		r_owner_lookup_not_set_up),
 	ROW("init-already", SET_UP, EALREADY, r_init_already),
 	ROW("alloc-size-0", SET_UP, EINVAL, r_alloc_size_0),
 	ROW("alloc-size-too-big", SET_UP, EINVAL, r_alloc_size_too_big),
@@ -757,6 +891,32 @@ static const struct bad_row rows[] = {
 	ROW("cache-stats-bad-class", SET_UP, EINVAL, r_cache_stats_bad_class),
 	ROW("stats-null", SET_UP, EINVAL, r_stats_null),
 	ROW("chunk-walk-null", SET_UP, EINVAL, r_chunk_walk_null),
+	ROW("alloc-owner-null", SET_UP, EINVAL, r_alloc_owner_null),
+	ROW("alloc-owner-not-an-owner", SET_UP, EINVAL, r_alloc_owner_not_owner),
+	ROW("alloc-owner-freed", SET_UP, EINVAL, r_alloc_owner_freed),
+	ROW("alloc-owner-pool-owner", SET_UP, EINVAL, r_alloc_owner_pool_owner),
+	ROW("alloc-owner-size-0", SET_UP, EINVAL, r_alloc_owner_size_0),
+	ROW("alloc-owner-over-limit", SET_UP, ENOMEM, r_alloc_owner_over_limit),
+	ROW("owner-create-name-null", SET_UP, EINVAL, r_owner_create_name_null),
+	ROW("owner-create-name-empty", SET_UP, EINVAL,
+		r_owner_create_name_empty),
+	ROW("owner-create-name-too-long", SET_UP, ENAMETOOLONG,
+		r_owner_create_name_too_long),
+	ROW("owner-create-name-exists", SET_UP, EEXIST,
+		r_owner_create_name_exists),
+	ROW("owner-create-no-id", SET_UP, ENOSPC, r_owner_create_no_id),
+	ROW("owner-free-null", SET_UP, 0, r_owner_free_null),
+	ROW("owner-free-not-an-owner", SET_UP, EINVAL, r_owner_free_not_owner),
+	ROW("owner-free-twice", SET_UP, EINVAL, r_owner_free_twice),
+	ROW("owner-free-root", SET_UP, EPERM, r_owner_free_root),
+	ROW("owner-free-pool-owner", SET_UP, EPERM, r_owner_free_pool_owner),
+	ROW("owner-free-busy", SET_UP, EBUSY, r_owner_free_busy),
+	ROW("owner-lookup-null", SET_UP, EINVAL, r_owner_lookup_null),
+	ROW("owner-lookup-unknown", SET_UP, ENOENT, r_owner_lookup_unknown),
+	ROW("owner-name-null", SET_UP, EINVAL, r_owner_name_null),
+	ROW("owner-stats-null-owner", SET_UP, EINVAL, r_owner_stats_null_owner),
+	ROW("owner-stats-null-stats", SET_UP, EINVAL, r_owner_stats_null_stats),
+	ROW("owner-walk-null", SET_UP, 0, r_owner_walk_null),
 	ROW("create-name-null", SET_UP, EINVAL, r_create_name_null),
 	ROW("create-name-empty", SET_UP, EINVAL, r_create_name_empty),
 	ROW("create-name-too-long", SET_UP, ENAMETOOLONG, r_create_name_too_long),
@@ -802,6 +962,7 @@ static const struct bad_row rows[] = {
 	ROW("pool-stats-null-stats", SET_UP, EINVAL, r_pool_stats_null_stats),
 	ROW("pool-info-null-pool", SET_UP, EINVAL, r_pool_info_null_pool),
 	ROW("pool-info-null-info", SET_UP, EINVAL, r_pool_info_null_info),
+	ROW("pool-owner-null", SET_UP, EINVAL, r_pool_owner_null),
 	ROW("pool-name-null", SET_UP, EINVAL, r_pool_name_null),
 	ROW("rcu-add-null-pool", SET_UP, EINVAL, r_rcu_add_null_pool),
 	ROW("rcu-add-null-cfg", SET_UP, EINVAL, r_rcu_add_null_cfg),
@@ -848,9 +1009,14 @@ set_up_objects(void)
 	bi.qv = rte_zmalloc("bad_input_qsbr", qsz, RTE_CACHE_LINE_SIZE);
 	bi.ops_mp = rte_pcpu_mempool_ops_create("bi_ops", 16, 64, 0, 0, NULL,
 		NULL, NULL, NULL, SOCKET_ID_ANY, 0);
+	/* at its limit: one object of 64 B, whatever the number of lcores */
+	bi.owner = rte_pcpu_owner_create("bi_owner",
+		64ull * rte_lcore_count());
+	bi.owner_live = bi.owner == NULL ? NULL :
+		rte_pcpu_alloc_owner(64, 0, bi.owner);
 	if (bi.live == NULL || bi.live_big == NULL || bi.mp == NULL ||
 	    bi.other == NULL || bi.budget == NULL || bi.qv == NULL ||
-	    bi.ops_mp == NULL ||
+	    bi.ops_mp == NULL || bi.owner_live == NULL ||
 	    rte_rcu_qsbr_init(bi.qv, RTE_MAX_LCORE) != 0)
 		return -1;
 	/* make every pool object now: rows must not grow the pools */
@@ -867,6 +1033,8 @@ tear_down_objects(void)
 	rte_mempool_free(bi.ops_mp);
 	rte_pcpu_free(bi.live);
 	rte_pcpu_free(bi.live_big);
+	rte_pcpu_free(bi.owner_live);
+	rte_pcpu_owner_free(bi.owner);
 	memset(&bi, 0, sizeof(bi));
 }
 
