@@ -180,7 +180,7 @@ flowcount_bench() {
 
 start=$SECONDS
 run 2lcores "$limit2" "0@$c0,1@$c1" \
-	'^(access|alloc_nocache|alloc_cache|alloc_vs_pool|cached|cached_nocache|churn|init|reclaim|mempool_ops|alias|backing)/'
+	'^(access|alloc_nocache|alloc_cache|alloc_vs_pool|cached|cached_nocache|churn|init|reclaim|mempool_ops|alias|backing|owner)/'
 run 8lcores "$limit8" "(0-7)@($c0,$c1)" '^(cached/size:16/lcores:1|init|scaling)'
 
 fc_args=()

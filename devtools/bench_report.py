@@ -322,6 +322,15 @@ TARGETS = [
          'pcpu_ops_over_rte_mempool', 'x'), le(1.05)))
     for lc in (1, 2)
 ] + [
+    T('alloc+free charged to an owner vs to the root, %d B, 1 lcore' % s,
+      '<= 1.05x',
+      (J('2lcores', 'owner/pairs/size:%d/lcores:1' % s, 'owner_over_root',
+         'x'), le(1.05)))
+    for s in (16, 64, 256, 1024)
+] + [
+    T('chunks with owners vs without, one workload', 'the same',
+      (J('2lcores', 'owner/utilisation', 'same_chunks'), ('flag', 1))),
+] + [
     T('reclaim, 4 KiB pages: final populated over pages with a live object',
       '<= 1.1x (+ 1 chunk)',
       (J('2lcores', 'reclaim/pages:4K', 'bound_met'), ('flag', 1))),

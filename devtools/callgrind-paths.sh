@@ -9,7 +9,8 @@
 #   devtools/callgrind-paths.sh [BUILD_DIR] [N]
 #
 # N objects per phase (default 65536). Prints one line per case: the
-# instructions per allocation, per free, and per pool get+increment+put.
+# instructions per allocation, per free, per pool get+increment+put, and
+# per alloc+free pair charged to each kind of owner.
 
 set -euo pipefail
 B=${1:-build}
@@ -47,4 +48,13 @@ for size in 16 64; do
 	p=$(count paths_pool pool "$size" "$N")
 	printf '%-36s %12s %12d\n' "pool get+put $size B, cache 256" - \
 		$(((p) / N))
+done
+# alloc+free pairs through the caches, charged to the root, to an owner
+# without a limit and to one with a limit (rte_pcpu_owner.h)
+for size in 16 64 256; do
+	for owner in root owner limited; do
+		p=$(count paths_pair pair "$size" "$N" "$owner")
+		printf '%-36s %12s %12d\n' "alloc+free $size B, $owner" - \
+			$((p / N))
+	done
 done

@@ -190,6 +190,16 @@ register_cases()
 				return perf_backing_alloc(huge, r);
 			});
 
+	/* 11. owners: charging the root, an owner, an owner with a limit */
+	for (size_t size : { 16, 64, 256, 1024 })
+		for (unsigned int l = 1; l <= 2 && l <= have; l++)
+			add_case("owner/pairs/size:" + std::to_string(size) +
+				lc(l), [=](perf_result *r) {
+					return perf_owner_pairs(size, l, r);
+				});
+	add_case("owner/utilisation",
+		[](perf_result *r) { return perf_owner_utilisation(r); });
+
 	/* 7. scaling */
 	for (unsigned int l : { 1, 2, 4, 8 }) {
 		if (l > have)

@@ -12,8 +12,9 @@
  * the library's bodies in perf_access.c (access), perf_alloc.c (the
  * allocator: seed table, allocation against pool gets, churn, reclaim),
  * perf_pools.c (cached pairs, initialisation modes, scaling),
- * perf_ops.c (the "pcpu" mempool ops beside ring_mp_mc) and
- * perf_backing.c (a shared area beside a private one), sharing
+ * perf_ops.c (the "pcpu" mempool ops beside ring_mp_mc),
+ * perf_backing.c (a shared area beside a private one) and perf_owner.c
+ * (what charging owners costs), sharing
  * perf_bodies.h; perf_alias.c (the cost of touching several lcores'
  * copies by unit layout, on its own mappings); the alternatives a DPDK
  * user would pick instead in baselines.c.
@@ -288,6 +289,13 @@ int perf_backing_access(uint32_t nb_objs, struct perf_result *r);
 int perf_backing_readers(uint32_t nb_objs, struct perf_result *r);
 int perf_backing_pool(struct perf_result *r);
 int perf_backing_alloc(int huge, struct perf_result *r);
+
+/* 11. Owners (perf_owner.c): alloc+free pairs charged to the root, to an
+ * owner without a limit and to one with a limit, on @p nb_lcores lcores;
+ * chunk utilisation of one workload without and with owners. */
+int perf_owner_pairs(size_t size, unsigned int nb_lcores,
+		struct perf_result *r);
+int perf_owner_utilisation(struct perf_result *r);
 
 /* Baselines (baselines.c) used by perf_bodies.c. */
 struct perf_pair {
