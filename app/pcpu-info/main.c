@@ -36,6 +36,7 @@
 
 #include <rte_pcpu.h>
 #include <rte_pcpu_mempool.h>
+#include <rte_pcpu_owner.h>
 
 #define INFO_APP "dpdk-pcpu-info"
 
@@ -47,7 +48,8 @@ enum {
 	SHOW_CHUNKS = 1 << 3,
 	SHOW_CACHES = 1 << 4,
 	SHOW_POOLS = 1 << 5,
-	SHOW_ALL = (1 << 6) - 1,
+	SHOW_OWNERS = 1 << 6,
+	SHOW_ALL = (1 << 7) - 1,
 };
 
 static unsigned int info_show;
@@ -471,14 +473,82 @@ show_pools(void)
 		js_close(']');
 }
 
+static void
+show_owner(struct rte_pcpu_owner *o, void *arg)
+{
+	struct rte_pcpu_owner_stats st;
+	unsigned int i, last = 0;
+	char limit[24];
+
+	/* an owner freed since the list was taken is left out */
+	if (rte_pcpu_owner_stats_get(o, &st) != 0)
+		return;
+	(*(unsigned int *)arg)++;
+	if (!info_json) {
+		if (st.limit_bytes != 0)
+			snprintf(limit, sizeof(limit), "%" PRIu64,
+				st.limit_bytes);
+		else
+			snprintf(limit, sizeof(limit), "none");
+		printf("  %-32s %14" PRIu64 " %14" PRIu64 " %14s %10" PRIu64
+			" %10" PRIu64 "\n", rte_pcpu_owner_name(o),
+			st.live_bytes, st.peak_bytes, limit, st.nr_live,
+			st.nr_fail);
+		return;
+	}
+	for (i = 0; i < RTE_MAX_NUMA_NODES; i++)
+		if (st.live_bytes_socket[i] != 0)
+			last = i;
+	js_open(NULL, '{');
+	js_str("name", rte_pcpu_owner_name(o));
+	js_u64("id", st.id);
+	js_u64("live_bytes", st.live_bytes);
+	js_u64("live_copy_bytes", st.live_copy_bytes);
+	js_u64("peak_bytes", st.peak_bytes);
+	js_u64("limit_bytes", st.limit_bytes);
+	js_u64("nr_alloc", st.nr_alloc);
+	js_u64("nr_free", st.nr_free);
+	js_u64("nr_live", st.nr_live);
+	js_u64("nr_fail", st.nr_fail);
+	js_u64("nr_lcores", st.nr_lcores);
+	js_open("live_bytes_socket", '[');
+	for (i = 0; i <= last; i++) {
+		js_sep(NULL);
+		printf("%" PRIu64, st.live_bytes_socket[i]);
+	}
+	js_close(']');
+	js_close('}');
+}
+
+/* The owners: who holds the memory (bytes over the lcores with memory). */
+static int
+show_owners(void)
+{
+	unsigned int n = 0;
+
+	if (info_json)
+		js_open("owners", '[');
+	else {
+		text_title("owners");
+		printf("  %-32s %14s %14s %14s %10s %10s\n", "name", "live-B",
+			"peak-B", "limit-B", "allocs", "refused");
+	}
+	rte_errno = 0;
+	rte_pcpu_owner_walk(show_owner, &n);
+	if (info_json)
+		js_close(']');
+	/* the root always exists: none means the primary did not answer */
+	return n == 0 ? -1 : 0;
+}
+
 /* ------------------------------------------------------------- options */
 
 static void
 usage(const char *prog)
 {
 	printf("Usage: %s [EAL options] -- [--stats] [--lcores] [--nodes]\n"
-		"    [--chunks] [--caches] [--pools] [--pool NAME] [--dump]\n"
-		"    [--json] [--help]\n"
+		"    [--chunks] [--caches] [--pools] [--pool NAME] [--owners]\n"
+		"    [--dump] [--json] [--help]\n"
 		"\n"
 		"Attaches to a running DPDK primary process (give its\n"
 		"--file-prefix) as a secondary process and reports its percpu\n"
@@ -492,6 +562,8 @@ usage(const char *prog)
 		"  --chunks      every chunk: objects, free space, pages\n"
 		"  --caches      every lcore's size-class caches in use\n"
 		"  --pools       every pool (--pool NAME: that pool only)\n"
+		"  --owners      every owner of percpu memory: what it holds,\n"
+		"                its peak, limit, allocations and refusals\n"
 		"  --dump        the library's own dumps (rte_pcpu_dump(),\n"
 		"                rte_pcpu_mempool_dump()) instead of tables\n"
 		"  --json        one JSON document on stdout\n"
@@ -509,6 +581,7 @@ parse_args(int argc, char **argv)
 		{ "caches", no_argument, NULL, 'C' },
 		{ "pools", no_argument, NULL, 'p' },
 		{ "pool", required_argument, NULL, 'P' },
+		{ "owners", no_argument, NULL, 'o' },
 		{ "dump", no_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -526,6 +599,7 @@ parse_args(int argc, char **argv)
 		case 'c': info_show |= SHOW_CHUNKS; break;
 		case 'C': info_show |= SHOW_CACHES; break;
 		case 'p': info_show |= SHOW_POOLS; break;
+		case 'o': info_show |= SHOW_OWNERS; break;
 		case 'P':
 			info_show |= SHOW_POOLS;
 			info_pool = optarg;
@@ -616,6 +690,11 @@ report(void)
 	}
 	if (info_show & SHOW_POOLS)
 		show_pools();
+	if ((info_show & SHOW_OWNERS) && show_owners() != 0) {
+		fprintf(stderr, "%s: cannot read the owners: %s\n", INFO_APP,
+			rte_strerror(rte_errno));
+		return -1;
+	}
 	if (info_json)
 		js_close('}');
 	return 0;

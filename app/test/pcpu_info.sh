@@ -9,7 +9,8 @@
 # before and after dpdk-pcpu-info --json runs as a secondary process, and
 # every figure the tool prints must be the primary's: allocator, NUMA
 # nodes, lcores, chunks (against the audit's identities), size-class
-# caches and the pool. The text output is checked for its sections.
+# caches, the pool and the owners (/pcpu/owner of each). The text output
+# is checked for its sections.
 #
 #   pcpu_info.sh DPDK_TEST DPDK_PCPU_INFO [EAL args...]
 #
@@ -71,7 +72,8 @@ if ! grep -q PCPU_TEL_READY "$log"; then
 fi
 
 query() {
-	printf '%s\n' /pcpu/info /pcpu/stats /pcpu_mempool/info,tel_pool |
+	printf '%s\n' /pcpu/info /pcpu/stats /pcpu_mempool/info,tel_pool \
+		/pcpu/owner,root /pcpu/owner,pool:tel_pool |
 		"$telemetry" -f "$prefix" >"$1" 2>&1
 }
 query "$work/before.out"
@@ -114,6 +116,8 @@ def replies(name):
         line = line.strip()
         if line.startswith('{'):
             for k, v in json.loads(line).items():
+                if k == '/pcpu/owner' and v:
+                    out.setdefault('owners', {})[v['name']] = v
                 out.setdefault(k, v)
     return out
 
@@ -188,15 +192,29 @@ if pools:
     check(p.get('lcore_caches') == len(tp.get('lcore_ids', [])),
           'pool lcore caches')
 check(nopool.get('pools') == [], '--pool of an unknown name lists none')
+# the owners: the root and the pool's, every figure the primary's own
+owners = {o['name']: o for o in info.get('owners', [])}
+check(sorted(owners) == ['pool:tel_pool', 'root'], 'owners %s' % owners)
+for name, to in before.get('owners', {}).items():
+    for k, v in to.items():
+        check(owners.get(name, {}).get(k) == v and
+              after['owners'][name][k] == v, 'owner %s %s: tool %s, '
+              'primary %s' % (name, k, owners.get(name, {}).get(k), v))
+check(len(before.get('owners', {})) == 2, 'the primary answered for both')
+if 'pool:tel_pool' in owners and pools:
+    check(owners['pool:tel_pool']['live_bytes'] ==
+          pools[0]['charged_bytes'], 'the pool is charged to its owner')
 for title in ('percpu allocator', 'NUMA nodes', 'lcores with memory',
-              'lcore caches', 'chunks', 'pools'):
+              'lcore caches', 'chunks', 'pools', 'owners'):
     check('========== %s' % title in text, 'text section %s' % title)
 check('tel_pool' in text, 'text lists the pool')
+check('pool:tel_pool' in text, 'text lists the pool\'s owner')
 if fails:
     for f in fails:
         print('FAIL:', f)
     sys.exit(1)
-print('pcpu-info: %d allocator figures, %d lcores, %d chunks, %d pools '
-      'equal to the primary\'s' % (len(st), len(lcores), len(chunks),
-                                   len(pools)))
+print('pcpu-info: %d allocator figures, %d lcores, %d chunks, %d pools, '
+      '%d owners equal to the primary\'s' % (len(st), len(lcores),
+                                             len(chunks), len(pools),
+                                             len(owners)))
 EOF

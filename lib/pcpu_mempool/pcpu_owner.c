@@ -277,6 +277,33 @@ fail:
 }
 
 void
+pcpu_owner_mirror(const struct pcpu_owner_mirror *m, unsigned int n)
+{
+	struct rte_pcpu_owner *o;
+	unsigned int i;
+	uint32_t id;
+
+	pthread_mutex_lock(&pcpu_owners.lock);
+	for (id = 0; id < PCPU_OWNER_NB; id++) {
+		o = &pcpu_owners.rec[id];
+		__atomic_store_n(&o->kind, PCPU_OWNER_KIND_FREE,
+			__ATOMIC_RELEASE);
+		o->id = id;
+	}
+	for (i = 0; i < n; i++) {
+		if (m[i].id == PCPU_OWNER_NONE || m[i].id >= PCPU_OWNER_NB ||
+		    m[i].kind == PCPU_OWNER_KIND_FREE)
+			continue;
+		o = &pcpu_owners.rec[m[i].id];
+		o->limit = m[i].limit;
+		rte_strscpy(o->name, m[i].name, sizeof(o->name));
+		__atomic_store_n(&o->kind, m[i].kind, __ATOMIC_RELEASE);
+	}
+	pcpu_owners.initialised = 1;
+	pthread_mutex_unlock(&pcpu_owners.lock);
+}
+
+void
 pcpu_owner_walk(void (*fn)(struct rte_pcpu_owner *o, void *arg), void *arg)
 {
 	uint32_t id;

@@ -152,6 +152,22 @@ int pcpu_owner_free(struct rte_pcpu_owner *o, unsigned int kinds);
 /** The owner named @p name, or NULL. */
 struct rte_pcpu_owner *pcpu_owner_find(const char *name);
 
+/** What a secondary process knows of one of the primary's owners. */
+struct pcpu_owner_mirror {
+	uint32_t id;     /**< Its id in the primary. */
+	uint32_t kind;   /**< enum pcpu_owner_kind. */
+	uint64_t limit;  /**< Its limit, bytes (0: none). */
+	char name[RTE_PCPU_OWNER_NAMESIZE];
+};
+
+/**
+ * Secondary process: make the records the @p n owners of the primary in
+ * @p m (ids as there), and only them, so that the public functions find,
+ * name and walk them as in the primary. Their counters stay zero: the
+ * figures are the primary's to give (pcpu_front_owner.c).
+ */
+void pcpu_owner_mirror(const struct pcpu_owner_mirror *m, unsigned int n);
+
 /** Call @p fn for every owner in the order of their ids, under the
  * owners' lock. */
 void pcpu_owner_walk(void (*fn)(struct rte_pcpu_owner *o, void *arg),

@@ -93,6 +93,7 @@ enum pcpu_proc_op_id {
 	PCPU_PROC_OP_CACHE,       /**< rte_pcpu_cache_stats_get(). */
 	PCPU_PROC_OP_CHUNKS,      /**< rte_pcpu_chunk_stats[], as data. */
 	PCPU_PROC_OP_POOL_AUDIT,  /**< rte_pcpu_mempool_audit() by name. */
+	PCPU_PROC_OP_OWNERS,      /**< Every owner and its statistics. */
 };
 
 /** An operation a secondary can have the primary do. */

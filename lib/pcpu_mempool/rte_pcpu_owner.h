@@ -46,6 +46,12 @@
  * no atomic operation; an owner with a limit keeps one shared counter
  * that every charge updates with a compare-and-swap (the programmer's
  * guide, "Owners", gives both costs).
+ *
+ * In a DPDK secondary process the owners are the primary's:
+ * rte_pcpu_owner_walk(), rte_pcpu_owner_lookup() and
+ * rte_pcpu_owner_stats_get() ask the primary (one request each), and the
+ * functions that write (create, free, rte_pcpu_alloc_owner()) fail with
+ * ENOTSUP.
  */
 
 #include <stddef.h>
@@ -118,7 +124,8 @@ struct rte_pcpu_owner_stats {
  *   The owner, or NULL with rte_errno: EINVAL (@p name NULL or empty),
  *   ENAMETOOLONG (RTE_PCPU_OWNER_NAMESIZE characters or more), EEXIST
  *   (name in use), ENOSPC (RTE_PCPU_OWNER_MAX_UNLIMITED or
- *   RTE_PCPU_OWNER_MAX_LIMITED owners of that kind exist); errors of
+ *   RTE_PCPU_OWNER_MAX_LIMITED owners of that kind exist), ENOTSUP (in a
+ *   secondary process); errors of
  *   rte_pcpu_init() when the allocator was not set up (the first owner
  *   sets it up with defaults).
  *
@@ -140,7 +147,7 @@ struct rte_pcpu_owner *rte_pcpu_owner_create(const char *name,
  *   0, or -1 with rte_errno and one log line, the owner unchanged: EBUSY
  *   (allocations charged to it are live: free them first), EPERM (the
  *   root, or the owner of a pool, which goes with its pool), EINVAL (not
- *   an owner, or already freed).
+ *   an owner, or already freed), ENOTSUP (in a secondary process).
  *
  * Thread-safety: MT-safe against other owners; no thread may allocate
  * with @p owner meanwhile or use it afterwards.
@@ -160,7 +167,9 @@ int rte_pcpu_owner_free(struct rte_pcpu_owner *owner);
  *   The name.
  * @return
  *   The owner, or NULL with rte_errno: EINVAL (@p name NULL), ENOENT (no
- *   such owner, also before the allocator is set up).
+ *   such owner, also before the allocator is set up); in a secondary
+ *   process also the errors of a request to the primary (ETIMEDOUT,
+ *   EPROTO, ENOMEM).
  *
  * Thread-safety: MT-safe.
  */
@@ -201,9 +210,12 @@ const char *rte_pcpu_owner_name(const struct rte_pcpu_owner *owner);
  * @param stats
  *   Filled on success.
  * @return
- *   0, or -1 with rte_errno = EINVAL (NULL argument, not an owner).
+ *   0, or -1 with rte_errno = EINVAL (NULL argument, not an owner); in a
+ *   secondary process also ENOENT (the primary freed the owner since it
+ *   was found) and the errors of a request to the primary (ETIMEDOUT,
+ *   EPROTO, ENOMEM).
  *
- * Thread-safety: MT-safe, lock-free.
+ * Thread-safety: MT-safe, lock-free (in a primary process).
  */
 __rte_experimental
 int rte_pcpu_owner_stats_get(const struct rte_pcpu_owner *owner,
@@ -221,7 +233,9 @@ int rte_pcpu_owner_stats_get(const struct rte_pcpu_owner *owner,
  *   Opaque argument for @p fn.
  *
  * Thread-safety: MT-safe; @p fn runs with the owner registry locked and
- * must not create or free owners or pools.
+ * must not create or free owners or pools. In a secondary process it runs
+ * over the owners the primary listed, without a lock, and walks nothing
+ * (one log line) when the primary does not answer.
  */
 __rte_experimental
 void rte_pcpu_owner_walk(void (*fn)(struct rte_pcpu_owner *owner, void *arg),
@@ -247,7 +261,7 @@ void rte_pcpu_owner_walk(void (*fn)(struct rte_pcpu_owner *owner, void *arg),
  *   The handle, or NULL with rte_errno: as rte_pcpu_alloc(); ENOMEM also
  *   when the charge would exceed the owner's limit (counted in the
  *   owner's nr_fail); EINVAL also for @p owner NULL, not a live owner, or
- *   a pool's owner.
+ *   a pool's owner; ENOTSUP in a secondary process.
  *
  * Thread-safety: MT-safe, as rte_pcpu_alloc().
  */
