@@ -69,6 +69,7 @@
 #include <rte_pcpu.h>
 #include <rte_pcpu_mempool.h>
 #include <rte_pcpu_mempool_ops.h>
+#include <rte_pcpu_owner.h>
 
 #include "pcpu_fault.h"
 
@@ -539,6 +540,74 @@ run_alloc_span(struct sweep_ctx *x)
 	return free_from(x, 0);
 }
 
+/* An owner's figures: @p nr live allocations of @p copy bytes per copy in
+ * all, as many frees as allocations but those, no failure counted. */
+static int
+owner_check(struct sweep_ctx *x, struct rte_pcpu_owner *o, uint64_t nr,
+		uint64_t copy, uint64_t allocs)
+{
+	struct rte_pcpu_owner_stats st;
+
+	CHECK(x, rte_pcpu_owner_stats_get(o, &st) == 0, "owner stats: %s",
+		rte_strerror(rte_errno));
+	CHECK(x, st.nr_live == nr && st.live_copy_bytes == copy &&
+		st.nr_alloc == allocs && st.nr_fail == 0,
+		"owner %s: %" PRIu64 " live in %" PRIu64 " bytes per copy, %"
+		PRIu64 " allocations, %" PRIu64 " failures; expected %" PRIu64
+		" in %" PRIu64 ", %" PRIu64 ", 0", rte_pcpu_owner_name(o),
+		st.nr_live, st.live_copy_bytes, st.nr_alloc, st.nr_fail, nr,
+		copy, allocs);
+	return 0;
+}
+
+/*
+ * Owners: an allocation that fails for a call the library makes takes its
+ * charge back and counts no failure at the limit, whatever layer failed
+ * (cache refill, chunk, owner vector, span), for an owner with a limit
+ * (never reached) and one without; at the end both are charged nothing
+ * and can be freed.
+ */
+static int
+run_owners(struct sweep_ctx *x)
+{
+	static const size_t sizes[] = { 24, 512, 1000, 64 * 1024,
+		RTE_PCPU_CHUNK_OBJ_MAX_SIZE + 8 };
+	struct rte_pcpu_owner *o[2];
+	struct rte_pcpu_owner_stats st;
+	uint64_t copy[2] = { 0, 0 }, nr[2] = { 0, 0 }, before;
+	unsigned int i, k, base = x->nb_held;
+	uint8_t *h;
+
+	o[0] = rte_pcpu_owner_create("sweep_owner", 0);
+	o[1] = rte_pcpu_owner_create("sweep_limited", UINT64_C(1) << 40);
+	CHECK(x, o[0] != NULL && o[1] != NULL, "owner create: %s",
+		rte_strerror(rte_errno));
+	for (i = 0; i < 2 * RTE_DIM(sizes); i++) {
+		k = i % 2;
+		CHECK(x, rte_pcpu_owner_stats_get(o[k], &st) == 0, "stats");
+		before = st.live_copy_bytes;
+		OP(x, "rte_pcpu_alloc_owner",
+			h = rte_pcpu_alloc_owner(sizes[i / 2], 0, o[k]),
+			h != NULL, ENOMEM);
+		if (hold(x, h) != 0)
+			return -1;
+		CHECK(x, rte_pcpu_owner_stats_get(o[k], &st) == 0, "stats");
+		copy[k] += st.live_copy_bytes - before;
+		nr[k]++;
+		if (owner_check(x, o[k], nr[k], copy[k], nr[k]) != 0)
+			return -1;
+	}
+	if (audit_op(x, "owners") != 0 || free_from(x, base) != 0)
+		return -1;
+	for (k = 0; k < 2; k++) {
+		if (owner_check(x, o[k], 0, 0, nr[k]) != 0)
+			return -1;
+		CHECK(x, rte_pcpu_owner_free(o[k]) == 0, "owner free: %s",
+			rte_strerror(rte_errno));
+	}
+	return 0;
+}
+
 /* Set-up: chunks with pages to give back. */
 static int
 setup_reclaim(struct sweep_ctx *x)
@@ -842,6 +911,7 @@ static const struct sweep_scenario {
 	{ "pool_rcu_dq", setup_warm, run_pool_rcu_dq },
 	{ "pool_rcu_sync", setup_warm, run_pool_rcu_sync },
 	{ "mempool_ops", setup_warm, run_mempool_ops },
+	{ "owners", setup_warm, run_owners },
 	{ "lcore", setup_lcore, run_lcore },
 	{ "cleanup", setup_cleanup, run_cleanup },
 	{ "startup", NULL, run_startup },
