@@ -85,26 +85,27 @@
 /* ---------------------------------------------------------------------- */
 /* The files. */
 
+/* A file of @p size bytes for the area; or -ENOMEM (logged with the
+ * system's reason: rte_pcpu_init() documents ENOMEM for a system that
+ * cannot give the area what it needs). */
 static int
 shm_file(int huge, uint64_t size)
 {
 	unsigned int flags = MFD_CLOEXEC | (huge ? MFD_HUGETLB | MFD_HUGE_2MB : 0);
-	int fd, err;
+	int fd;
 
 	fd = pcpu_fault_memfd_create(SHM_NAME, flags);
 	if (fd < 0) {
-		err = errno;
 		PCPU_LOG(ERR, "shared area: memfd_create(%s) failed: %s",
-			huge ? "MFD_HUGETLB" : "4 KiB pages", strerror(err));
-		return -err;
+			huge ? "MFD_HUGETLB" : "4 KiB pages", strerror(errno));
+		return -ENOMEM;
 	}
 	/* sparse: no memory until a range is populated */
 	if (pcpu_fault_ftruncate(fd, (off_t)size) != 0) {
-		err = errno;
 		PCPU_LOG(ERR, "shared area: cannot size the file to %" PRIu64
-			" bytes: %s", size, strerror(err));
+			" bytes: %s", size, strerror(errno));
 		close(fd);
-		return -err;
+		return -ENOMEM;
 	}
 	return fd;
 }
