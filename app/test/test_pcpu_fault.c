@@ -1924,21 +1924,35 @@ usage_exit(const char *prog, int status)
 	exit(status);
 }
 
-/* Free 2 MiB hugepages of the system (the "huge" scenarios need some). */
+/* A count of 2 MiB hugepages of the system, by its sysfs name. */
 static unsigned long
-free_hugepages(void)
+hugepages_count(const char *name)
 {
+	char path[128];
 	unsigned long n = 0;
 	FILE *f;
 
-	f = fopen("/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages",
-		"r");
+	snprintf(path, sizeof(path),
+		"/sys/kernel/mm/hugepages/hugepages-2048kB/%s", name);
+	f = fopen(path, "r");
 	if (f == NULL)
 		return 0;
 	if (fscanf(f, "%lu", &n) != 1)
 		n = 0;
 	fclose(f);
 	return n;
+}
+
+/* 2 MiB hugepages a new mapping can have (the "huge" scenarios need
+ * some): the free ones but those reserved by mappings that have not
+ * touched them yet (other processes' too, on a shared machine). */
+static unsigned long
+free_hugepages(void)
+{
+	unsigned long free = hugepages_count("free_hugepages");
+	unsigned long resv = hugepages_count("resv_hugepages");
+
+	return free > resv ? free - resv : 0;
 }
 
 static int
