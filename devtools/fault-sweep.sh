@@ -8,7 +8,9 @@
 # makes every call of every failure point fail in turn in every scenario,
 # checks the errors, the audits and that nothing leaks, and prints a table
 # of failure points by scenario. EAL runs with --no-huge, 4 lcores on two
-# CPUs.
+# CPUs; the attach scenarios start a primary process with EAL hugepages
+# (64 free 2 MiB pages, else they are left out, as the sweep says) and
+# its secondary processes.
 #
 #   devtools/fault-sweep.sh [BUILD_DIR]        (default build-fault)
 #

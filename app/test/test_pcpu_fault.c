@@ -37,15 +37,22 @@
  * A scenario is one line of sweep_scenarios[]: a set-up run without
  * faults and a body run with one. Faults at process start (telemetry
  * registration in a constructor) are injected in child processes through
- * PCPU_FAULT_ARM (the "startup" scenario).
+ * PCPU_FAULT_ARM (the "startup" scenario). The "shared_" scenarios use a
+ * shared area (RTE_PCPU_F_SHARED); the "attach_" ones run a primary with
+ * EAL hugepages and its secondary processes as children, the faults in
+ * the secondaries' first reading call or in the primary's answer
+ * (mp_primary()).
  */
 
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +89,10 @@ size_t __sanitizer_get_current_allocated_bytes(void) __attribute__((weak));
 #define SWEEP_POOL_OBJS 64
 #define SWEEP_MAX_N 100000
 #define SWEEP_LOG_SIZE (64 * 1024)
+/* a child process that takes longer is killed */
+#define SWEEP_CHILD_TIMEOUT_S 120
+/* free 2 MiB hugepages the attach scenarios need */
+#define SWEEP_MP_HUGEPAGES 64
 
 /* What a scenario holds; sweep_teardown() gives it all back. */
 struct sweep_ctx {
@@ -177,7 +188,25 @@ struct sweep_usage {
 	unsigned int memzones;
 	int64_t mapped;
 	size_t heap;
+	unsigned int fds;           /* open file descriptors (memfds) */
 };
+
+/* Open file descriptors of this process: a shared area is files. */
+static unsigned int
+count_fds(void)
+{
+	unsigned int n = 0;
+	struct dirent *d;
+	DIR *dir;
+
+	dir = opendir("/proc/self/fd");
+	if (dir == NULL)
+		return 0;
+	while ((d = readdir(dir)) != NULL)
+		n += d->d_name[0] != '.';
+	closedir(dir);
+	return n;
+}
 
 static void
 count_memzone(const struct rte_memzone *mz __rte_unused, void *arg)
@@ -201,6 +230,7 @@ sweep_usage_get(struct sweep_usage *u)
 	}
 	rte_memzone_walk(count_memzone, &u->memzones);
 	u->mapped = pcpu_fault_mapped_bytes();
+	u->fds = count_fds();
 	if (__sanitizer_get_current_allocated_bytes != NULL)
 		u->heap = __sanitizer_get_current_allocated_bytes();
 	else
@@ -894,6 +924,113 @@ run_startup(struct sweep_ctx *x __rte_unused)
 	return 0;  /* child processes: sweep_startup() */
 }
 
+/* ---------------------------------------------------------------------- */
+/* The shared area (RTE_PCPU_F_SHARED): files, mapped over the reservation,
+ * holes punched to give memory back, the memzone and the thread that
+ * answer secondary processes. */
+
+static struct rte_pcpu_conf
+shared_conf(void)
+{
+	struct rte_pcpu_conf conf = sweep_conf;
+
+	conf.flags |= RTE_PCPU_F_SHARED;
+	return conf;
+}
+
+/* rte_pcpu_init() of a shared area, then the first allocations. */
+static int
+run_shared_init(struct sweep_ctx *x)
+{
+	struct rte_pcpu_conf conf = shared_conf();
+
+	if (sweep_init(x, &conf) != 0 || alloc_some(x, 16, 0, 4) != 0)
+		return -1;
+	return free_from(x, 0);
+}
+
+static int
+setup_shared_warm(struct sweep_ctx *x)
+{
+	struct rte_pcpu_conf conf = shared_conf();
+
+	if (sweep_init(x, &conf) != 0 || alloc_some(x, 8, 0, 1) != 0)
+		return -1;
+	return free_from(x, 0);
+}
+
+/* Cached and chunk sizes over several chunks (each mapped from the file
+ * when created), a span of several chunks, frees. */
+static int
+run_shared_alloc(struct sweep_ctx *x)
+{
+	if (alloc_some(x, 64, 0, 100) != 0 ||
+	    alloc_some(x, 512, 0, 1000) != 0 ||
+	    alloc_some(x, 4104, RTE_PCPU_MAX_ALIGN, 4) != 0 ||
+	    alloc_some(x, 64 * 1024, 0, 3) != 0 ||
+	    alloc_some(x, (1u << 20) + 4096, 0, 1) != 0 ||
+	    free_from(x, x->nb_held / 2) != 0 ||
+	    alloc_some(x, 48, 0, 16) != 0 || free_from(x, 0) != 0)
+		return -1;
+	CHECK(x, rte_pcpu_cache_flush() >= 0, "cache flush: %s",
+		rte_strerror(rte_errno));
+	return 0;
+}
+
+/* Set-up: chunks of a shared area with pages to give back. */
+static int
+setup_shared_reclaim(struct sweep_ctx *x)
+{
+	if (setup_shared_warm(x) != 0 || alloc_some(x, 64 * 1024, 0, 12) != 0 ||
+	    alloc_some(x, 100, 0, 40) != 0)
+		return -1;
+	if (free_from(x, 0) != 0)
+		return -1;
+	CHECK(x, rte_pcpu_cache_flush() >= 0, "flush");
+	return 0;
+}
+
+/* A shared area of 2 MiB pages: a hugepage file and its 4 KiB fall-back
+ * file, the map of fall-back ranges in EAL memory. */
+static int
+setup_shared_huge(struct sweep_ctx *x)
+{
+	struct rte_pcpu_conf conf = shared_conf();
+
+	conf.page_policy = RTE_PCPU_PAGE_HUGE;
+	conf.chunk_size = 2u << 20;
+	return sweep_init(x, &conf);
+}
+
+/* rte_pcpu_init() of a shared area of 2 MiB pages, then what alloc_huge
+ * does. */
+static int
+run_shared_huge(struct sweep_ctx *x)
+{
+	return setup_shared_huge(x) == 0 ? run_alloc_huge(x) : -1;
+}
+
+/* Set-up: a shared area with objects and a pool, to take down. */
+static int
+setup_shared_cleanup(struct sweep_ctx *x)
+{
+	unsigned int p;
+
+	if (setup_shared_warm(x) != 0 || alloc_some(x, 40, 0, 30) != 0 ||
+	    alloc_some(x, 64 * 1024, 0, 3) != 0 ||
+	    alloc_some(x, (1u << 20) + 4096, 0, 1) != 0 ||
+	    pool_create(x, "sweep_shc", 16, 16, 4, NULL, 0, &p) != 0 ||
+	    pool_get(x, p, 6) != 0)
+		return -1;
+	return 0;
+}
+
+static int
+run_secondary(struct sweep_ctx *x __rte_unused)
+{
+	return 0;  /* child processes: sweep_secondary() */
+}
+
 /* The scenarios: name, set-up (no fault), body (one fault). */
 static const struct sweep_scenario {
 	const char *name;
@@ -915,6 +1052,14 @@ static const struct sweep_scenario {
 	{ "lcore", setup_lcore, run_lcore },
 	{ "cleanup", setup_cleanup, run_cleanup },
 	{ "startup", NULL, run_startup },
+	{ "shared_init", NULL, run_shared_init },
+	{ "shared_alloc", setup_shared_warm, run_shared_alloc },
+	{ "shared_huge", NULL, run_shared_huge },
+	{ "shared_reclaim", setup_shared_reclaim, run_reclaim },
+	{ "shared_cleanup", setup_shared_cleanup, run_cleanup },
+	{ "attach_stats", NULL, run_secondary },
+	{ "attach_lookup", NULL, run_secondary },
+	{ "attach_serve", NULL, run_secondary },
 };
 
 /* ---------------------------------------------------------------------- */
@@ -1025,6 +1170,9 @@ done:
 		if (after.heap != base->heap)
 			sweep_violation(&x, "C heap leaked: %zu bytes held, "
 				"%zu before", after.heap, base->heap);
+		if (after.fds != base->fds)
+			sweep_violation(&x, "file descriptors leaked: %u open, "
+				"%u before", after.fds, base->fds);
 	}
 	sweep.runs++;
 	if (fired) {
@@ -1087,42 +1235,118 @@ startup_child(void)
 	return fired != 0 ? 0 : 2;
 }
 
+/* A child process: this program with the sweep's EAL arguments (without
+ * --file-prefix, and without --no-huge and -m when @p huge), then
+ * --file-prefix=@p prefix (and EAL's base address when @p huge) and,
+ * after "--", @p mode (and -v); @p env in its environment (NULL: none).
+ * Its output goes to @p out. */
+static pid_t
+sweep_spawn(const char *prefix, int huge, const char *mode, char *env,
+		FILE *out)
+{
+	char pfx[128], **argv;
+	pid_t pid;
+	int i, k = 0;
+
+	argv = calloc((size_t)sweep_nb_eal_args + 6, sizeof(*argv));
+	if (argv == NULL)
+		return -1;
+	for (i = 0; i < sweep_nb_eal_args; i++) {
+		const char *a = sweep_eal_args[i];
+
+		if (strncmp(a, "--file-prefix", 13) == 0)
+			continue;
+		if (huge && strcmp(a, "--no-huge") == 0)
+			continue;
+		if (huge && strncmp(a, "-m", 2) == 0) {
+			i += a[2] == '\0';  /* "-m N": its value too */
+			continue;
+		}
+		argv[k++] = sweep_eal_args[i];
+	}
+	snprintf(pfx, sizeof(pfx), "--file-prefix=%s", prefix);
+	argv[k++] = pfx;
+	/* EAL's hugepage memory where a secondary finds the range free too
+	 * (its default, 4 GiB, is in AddressSanitizer's shadow, so the
+	 * kernel would choose): 24 TiB, as the project's other tests with
+	 * secondaries, above the shadow and below the percpu area (32 TiB) */
+	if (huge)
+		argv[k++] = (char *)(uintptr_t)"--base-virtaddr=0x180000000000";
+	argv[k++] = (char *)(uintptr_t)"--";
+	argv[k++] = (char *)(uintptr_t)mode;
+	if (sweep_verbose)
+		argv[k++] = (char *)(uintptr_t)"-v";
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		dup2(fileno(out), STDOUT_FILENO);
+		dup2(fileno(out), STDERR_FILENO);
+		if (env != NULL)
+			putenv(env);
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	free(argv);
+	return pid;
+}
+
+/* Wait for child @p pid at most @p timeout_s seconds (then kill it),
+ * calling @p poll (if not NULL) with @p arg every millisecond meanwhile.
+ * Its wait status, or -1. */
+static int
+sweep_wait(pid_t pid, unsigned int timeout_s, void (*poll)(void *arg),
+		void *arg)
+{
+	time_t t0 = time(NULL);
+	int status;
+	pid_t r;
+
+	while ((r = waitpid(pid, &status, WNOHANG)) == 0) {
+		if (poll != NULL)
+			poll(arg);
+		if ((unsigned int)(time(NULL) - t0) > timeout_s) {
+			printf("child %d: no end after %u s, killed\n",
+				(int)pid, timeout_s);
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			return -1;
+		}
+		usleep(1000);
+	}
+	return r == pid ? status : -1;
+}
+
+/* Copy @p out to stdout. */
+static void
+sweep_print_output(FILE *out)
+{
+	char buf[4096];
+	size_t n;
+
+	rewind(out);
+	while ((n = fread(buf, 1, sizeof(buf), out)) > 0)
+		fwrite(buf, 1, n, stdout);
+}
+
 /* Run the child with call @p nth of telemetry registration failing.
  * Returns 1 if the fault fired, 0 if not, -1 on a violation. */
 static int
 startup_run(uint64_t nth)
 {
-	char env[64], prefix[64], buf[4096], **argv;
+	char env[64], prefix[64];
 	FILE *out;
 	pid_t pid;
-	int status, i, k = 0;
-	size_t n;
+	int status;
 
-	argv = calloc((size_t)sweep_nb_eal_args + 4, sizeof(*argv));
-	if (argv == NULL)
-		return -1;
-	for (i = 0; i < sweep_nb_eal_args; i++)
-		if (strncmp(sweep_eal_args[i], "--file-prefix", 13) != 0)
-			argv[k++] = sweep_eal_args[i];
-	snprintf(prefix, sizeof(prefix), "--file-prefix=sweep_child%d",
-		(int)getpid());
-	argv[k++] = prefix;
-	argv[k++] = (char *)(uintptr_t)"--";
-	argv[k++] = (char *)(uintptr_t)"--startup-child";
+	snprintf(prefix, sizeof(prefix), "sweep_child%d", (int)getpid());
 	snprintf(env, sizeof(env), "PCPU_FAULT_ARM=telemetry:%" PRIu64, nth);
 	/* the child's output, shown if it breaks a rule */
 	out = tmpfile();
-	fflush(stdout);
-	pid = out != NULL ? fork() : -1;
-	if (pid == 0) {
-		dup2(fileno(out), STDOUT_FILENO);
-		dup2(fileno(out), STDERR_FILENO);
-		putenv(env);
-		execv("/proc/self/exe", argv);
-		_exit(127);
-	}
-	free(argv);
-	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+	pid = out != NULL ? sweep_spawn(prefix, 0, "--startup-child", env,
+		out) : -1;
+	status = pid > 0 ? sweep_wait(pid, SWEEP_CHILD_TIMEOUT_S, NULL, NULL) :
+		-1;
+	if (status == -1) {
 		printf("VIOLATION startup, call %" PRIu64 ": no child\n", nth);
 		if (out != NULL)
 			fclose(out);
@@ -1147,9 +1371,7 @@ startup_run(uint64_t nth)
 	printf("VIOLATION startup, telemetry registration call %" PRIu64
 		": child exit status %#x\n--- output of the child ---\n", nth,
 		status);
-	rewind(out);
-	while ((n = fread(buf, 1, sizeof(buf), out)) > 0)
-		fwrite(buf, 1, n, stdout);
+	sweep_print_output(out);
 	printf("--- end of output ---\n");
 	fclose(out);
 	return -1;
@@ -1167,6 +1389,554 @@ sweep_startup(unsigned int si)
 			break;
 		sweep.calls[si][PCPU_FAULT_TELEMETRY] = nth;
 	}
+}
+
+/* ---------------------------------------------------------------------- */
+/*
+ * Secondary attach. DPDK 22.11 gives a --no-huge primary no secondary
+ * process, and the sweep's own EAL runs without hugepages; so a child
+ * primary with EAL hugepages (--mp-primary) sets up a shared area with
+ * counters, a span and a pool, and starts secondary processes of this
+ * program (--mp-secondary) one after the other: first one without a
+ * fault, whose counts of calls say which points the secondary side
+ * reaches, then, for each such point and N = 1, 2, ..., one with call N
+ * of the point armed just before its first reading call
+ * (rte_pcpu_stats_get() or rte_pcpu_mempool_lookup(), the scenario's
+ * name says which; its rte_pcpu_cleanup() counts too), until call N is
+ * not reached. A secondary checks the rules (below, mp_secondary()) and
+ * says by its exit status; after each, the primary's audits must be
+ * clean. In "attach_serve" the faults are the primary's own, while it
+ * answers the first read (rte_pcpu_stats_get()) of a secondary without
+ * one; and first its own first shared set-up, whose reservation of the
+ * memzone fails. The child primary prints its counts for the table
+ * ("mp-calls", "mp-runs" lines).
+ */
+
+#define SWEEP_MP_ZONE "sweep_mp_ctl"
+#define SWEEP_MP_POOL "sweep_mp"
+#define SWEEP_MP_OBJS 32
+/* exit statuses of a secondary */
+#define SWEEP_MP_REPORTED 0   /* failed as documented, worked again */
+#define SWEEP_MP_BROKEN 1     /* a rule broken (it says which) */
+#define SWEEP_MP_NOT_REACHED 2
+#define SWEEP_MP_ABSORBED 3   /* fired, nothing failed */
+
+/* What the child primary set up, for its secondaries to check; in a
+ * memzone. */
+struct sweep_mp_ctl {
+	uint64_t h[SWEEP_MP_OBJS];        /* uint64_t counters */
+	uint64_t sum[SWEEP_MP_OBJS];      /* their sums over the lcores */
+	uint64_t span;                    /* a span; its first words */
+	uint64_t span_sum;
+	uint64_t nr_cur_alloc;            /* the primary's statistics */
+	uint64_t calls[PCPU_FAULT_NB];    /* a secondary's, without fault */
+	/* "serve": the secondary's first read is done (1), the primary has
+	 * taken its counts and disarmed (2) */
+	uint32_t first_read_done;
+};
+
+/* Errors a secondary's first reading call may give when the system
+ * fails it (rte_pcpu.h: attaching, and the request to the primary). */
+static const int mp_documented[] = { ENOMEM, ENOTCONN, ETIMEDOUT, 0 };
+
+static int __rte_format_printf(1, 2)
+mp_broken(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("secondary: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n--- log of the secondary ---\n%s--- end of log ---\n",
+		sweep_log.buf);
+	return SWEEP_MP_BROKEN;
+}
+
+/* The first reading call of @p variant: 0 or -1 with rte_errno. */
+static int
+mp_first_read(int lookup)
+{
+	struct rte_pcpu_stats st;
+
+	if (lookup)
+		return rte_pcpu_mempool_lookup(SWEEP_MP_POOL) != NULL ? 0 : -1;
+	return rte_pcpu_stats_get(&st);
+}
+
+/* Everything the primary set up reads right. */
+static int
+mp_check_reads(const struct sweep_mp_ctl *ctl)
+{
+	struct rte_pcpu_stats st;
+	unsigned int i, l;
+	uint64_t sum, *v;
+
+	if (rte_pcpu_stats_get(&st) != 0)
+		return mp_broken("rte_pcpu_stats_get: %s",
+			rte_strerror(rte_errno));
+	if (st.nr_cur_alloc != ctl->nr_cur_alloc)
+		return mp_broken("%" PRIu64 " live objects, the primary has %"
+			PRIu64, st.nr_cur_alloc, ctl->nr_cur_alloc);
+	if (rte_pcpu_mempool_lookup(SWEEP_MP_POOL) == NULL)
+		return mp_broken("rte_pcpu_mempool_lookup: %s",
+			rte_strerror(rte_errno));
+	for (i = 0; i < SWEEP_MP_OBJS; i++) {
+		sum = 0;
+		RTE_PCPU_FOREACH(l, v, (uint64_t *)(uintptr_t)ctl->h[i])
+			sum += *v;
+		if (sum != ctl->sum[i])
+			return mp_broken("counter %u sums to %" PRIu64
+				", want %" PRIu64, i, sum, ctl->sum[i]);
+	}
+	sum = 0;
+	RTE_PCPU_FOREACH(l, v, (uint64_t *)(uintptr_t)ctl->span)
+		sum += *v;
+	if (sum != ctl->span_sum)
+		return mp_broken("span sums to %" PRIu64 ", want %" PRIu64,
+			sum, ctl->span_sum);
+	return 0;
+}
+
+/*
+ * A secondary (--mp-secondary=VARIANT,POINT,N): call N of POINT (0: none)
+ * made to fail, counting the calls of its first reading call, then those
+ * of its rte_pcpu_cleanup() (the reads checked between are not counted).
+ * If the first reading call fails: because of the fault, with a
+ * documented error and exactly one WARNING or ERR line of the library;
+ * the same call with the fault cleared works. Then every read is right,
+ * and rte_pcpu_cleanup() detaches (a fault there is worked around).
+ */
+static int
+mp_secondary(const char *arg)
+{
+	uint64_t first_calls[PCPU_FAULT_NB] = { 0 };
+	const struct rte_memzone *mz;
+	struct sweep_mp_ctl *ctl;
+	enum pcpu_fault_point point;
+	int lookup, serve, reported = 0, fired, err, ret, i;
+	unsigned long long nth;
+	unsigned int p, q;
+	char variant[16];
+	time_t t0;
+
+	if (sscanf(arg, "%15[a-z],%u,%llu", variant, &p, &nth) != 3 ||
+	    p > PCPU_FAULT_NB || (nth != 0 && p == PCPU_FAULT_NB))
+		return mp_broken("bad argument %s", arg);
+	lookup = strcmp(variant, "lookup") == 0;
+	serve = strcmp(variant, "serve") == 0;
+	point = (enum pcpu_fault_point)p;
+	mz = rte_memzone_lookup(SWEEP_MP_ZONE);
+	if (mz == NULL || sweep_log_start() != 0)
+		return mp_broken("no %s", SWEEP_MP_ZONE);
+	ctl = mz->addr;
+	pcpu_fault_reset();
+	if (nth != 0)
+		pcpu_fault_arm(point, nth);
+	sweep_log_clear();
+	rte_errno = 0;
+	if (mp_first_read(lookup) != 0) {
+		err = rte_errno;
+		/* "serve": the fault is the primary's (it checks it) */
+		if (!serve && (nth == 0 || pcpu_fault_fired(point) == 0))
+			return mp_broken("first read failed with no fault "
+				"injected: %s", rte_strerror(err));
+		for (i = 0; mp_documented[i] != 0; i++)
+			if (mp_documented[i] == err)
+				break;
+		if (mp_documented[i] == 0)
+			return mp_broken("first read failed with rte_errno %d "
+				"(%s), not a documented error", err,
+				rte_strerror(err));
+		/* the primary's failure to serve is logged there */
+		if (sweep_log.warnings != (serve ? 0u : 1u))
+			return mp_broken("first read failed (%s) with %u "
+				"WARNING or ERR lines, want %u",
+				rte_strerror(err), sweep_log.warnings,
+				serve ? 0u : 1u);
+		pcpu_fault_reset();
+		reported = 1;
+		if (mp_first_read(lookup) != 0)
+			return mp_broken("first read failed again with the "
+				"fault cleared: %s", rte_strerror(rte_errno));
+	} else if (nth != 0 && pcpu_fault_fired(point) != 0) {
+		return mp_broken("call %llu of %s failed and the first read "
+			"worked: the fault is not reported", nth,
+			pcpu_fault_name(point));
+	}
+	if (serve) {
+		/* the primary's fault applies to the first read alone */
+		t0 = time(NULL);
+		__atomic_store_n(&ctl->first_read_done, 1, __ATOMIC_RELEASE);
+		while (__atomic_load_n(&ctl->first_read_done,
+				__ATOMIC_ACQUIRE) != 2)
+			if (time(NULL) - t0 > SWEEP_CHILD_TIMEOUT_S)
+				return mp_broken("the primary does not answer");
+			else
+				usleep(1000);
+	}
+	for (q = 0; q < PCPU_FAULT_NB; q++)
+		first_calls[q] = pcpu_fault_calls((enum pcpu_fault_point)q);
+	/* the reads checked are not part of the sweep */
+	fired = reported;
+	pcpu_fault_reset();
+	ret = mp_check_reads(ctl);
+	if (ret != 0)
+		return ret;
+	/* the detach: the calls after those of the first read */
+	pcpu_fault_reset();
+	if (!reported && nth != 0 && nth > first_calls[point])
+		pcpu_fault_arm(point, nth - first_calls[point]);
+	if (rte_pcpu_cleanup() != 0)
+		return mp_broken("detach: %s", rte_strerror(rte_errno));
+	fired |= nth != 0 && pcpu_fault_fired(point) != 0;
+	if (nth == 0)
+		for (q = 0; q < PCPU_FAULT_NB; q++)
+			ctl->calls[q] = first_calls[q] + pcpu_fault_calls(
+				(enum pcpu_fault_point)q);
+	rte_openlog_stream(NULL);
+	fclose(sweep_log.stream);
+	return reported ? SWEEP_MP_REPORTED : fired ? SWEEP_MP_ABSORBED :
+		SWEEP_MP_NOT_REACHED;
+}
+
+/* "(a,b,...)": the CPUs this process may run on. */
+static void
+mp_cpus(char *buf, size_t len)
+{
+	cpu_set_t set;
+	size_t n = 1;
+	int c;
+
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		CPU_SET(0, &set);
+	snprintf(buf, len, "(");
+	for (c = 0; c < CPU_SETSIZE && n + 8 < len; c++)
+		if (CPU_ISSET(c, &set))
+			n += (size_t)snprintf(buf + n, len - n, "%s%d",
+				n == 1 ? "" : ",", c);
+	snprintf(buf + n, len - n, ")");
+}
+
+/* The fault of the child primary ("serve") in the first read of the
+ * secondary that runs: fired, and the calls of each point. */
+static struct {
+	int fired;
+	uint64_t calls[PCPU_FAULT_NB];
+} mp_served;
+
+/* While a secondary runs: when it says, through the control block
+ * @p arg, that its first read is done, take the counts of the faults and
+ * disarm. */
+static void
+mp_poll_served(void *arg)
+{
+	struct sweep_mp_ctl *ctl = arg;
+	unsigned int p;
+
+	if (__atomic_load_n(&ctl->first_read_done, __ATOMIC_ACQUIRE) != 1)
+		return;
+	for (p = 0; p < PCPU_FAULT_NB; p++) {
+		mp_served.calls[p] = pcpu_fault_calls((enum pcpu_fault_point)p);
+		mp_served.fired |= pcpu_fault_fired((enum pcpu_fault_point)p)
+			!= 0;
+	}
+	pcpu_fault_reset();
+	__atomic_store_n(&ctl->first_read_done, 2, __ATOMIC_RELEASE);
+}
+
+/* The child primary: one secondary with @p point call @p nth armed; its
+ * exit status (SWEEP_MP_*), or -1. */
+static int
+mp_run_secondary(const char *variant, unsigned int point, uint64_t nth,
+		struct sweep_mp_ctl *ctl)
+{
+	char exe[PATH_MAX], prefix[128], lcores[256], cpus[200], mode[96];
+	const char *dir = rte_eal_get_runtime_dir();
+	const char *base = strrchr(dir, '/');
+	ssize_t n;
+	pid_t pid;
+	int status;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	snprintf(prefix, sizeof(prefix), "--file-prefix=%s",
+		base != NULL ? base + 1 : dir);
+	mp_cpus(cpus, sizeof(cpus));
+	snprintf(lcores, sizeof(lcores), "--lcores=0@%s", cpus);
+	snprintf(mode, sizeof(mode), "--mp-secondary=%s,%u,%" PRIu64,
+		variant, point, nth);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		execl(exe, exe, "--proc-type=secondary", prefix, "--no-pci",
+			"--no-telemetry", lcores, "--log-level=lib.eal:warning",
+			"--", mode, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0)
+		return -1;
+	status = sweep_wait(pid, SWEEP_CHILD_TIMEOUT_S, mp_poll_served, ctl);
+	if (status == -1 || !WIFEXITED(status)) {
+		printf("secondary %s call %" PRIu64 ": wait status %#x\n",
+			pcpu_fault_name((enum pcpu_fault_point)point), nth,
+			(unsigned int)status);
+		return -1;
+	}
+	return WEXITSTATUS(status);
+}
+
+/* Counts of the child primary; its calls of each point during the
+ * census of "serve". */
+static struct {
+	uint64_t runs, injected, reported, absorbed, violations;
+	uint64_t serve_calls[PCPU_FAULT_NB];
+} mp_counts;
+
+/*
+ * The child primary: one secondary of @p variant, call @p nth of @p point
+ * made to fail in the secondary or, with "serve", in this primary while
+ * it answers; then this primary's audits. Returns whether the fault
+ * fired (1), or 0, or -1 on a violation.
+ */
+static int
+mp_one(const char *variant, struct rte_pcpu_mempool *mp,
+		struct sweep_mp_ctl *ctl, unsigned int point, uint64_t nth)
+{
+	const char *name = pcpu_fault_name((enum pcpu_fault_point)point);
+	int serve = strcmp(variant, "serve") == 0, r, fired;
+	unsigned int i;
+
+	sweep_log_clear();
+	pcpu_fault_reset();
+	if (serve && nth != 0)
+		pcpu_fault_arm((enum pcpu_fault_point)point, nth);
+	memset(&mp_served, 0, sizeof(mp_served));
+	ctl->first_read_done = 0;
+	r = mp_run_secondary(variant, serve ? PCPU_FAULT_NB : point,
+		serve ? 0 : nth, ctl);
+	mp_counts.runs++;
+	if (serve) {
+		fired = nth != 0 && mp_served.fired;
+		for (i = 0; nth == 0 && i < PCPU_FAULT_NB; i++)
+			mp_counts.serve_calls[i] = mp_served.calls[i];
+		pcpu_fault_reset();
+		if (r == SWEEP_MP_REPORTED && !fired) {
+			printf("VIOLATION attach_serve, %s call %" PRIu64 ": the "
+				"secondary's first read failed with no fault\n",
+				name, nth);
+			r = -1;
+		} else if (r == SWEEP_MP_REPORTED && sweep_log.warnings == 0) {
+			printf("VIOLATION attach_serve, %s call %" PRIu64 ": the "
+				"secondary's first read failed, the primary "
+				"logged nothing\n", name, nth);
+			r = -1;
+		} else if (r == SWEEP_MP_NOT_REACHED && fired) {
+			r = SWEEP_MP_ABSORBED;
+		}
+	} else {
+		fired = r == SWEEP_MP_REPORTED || r == SWEEP_MP_ABSORBED;
+	}
+	if (r == SWEEP_MP_REPORTED || r == SWEEP_MP_ABSORBED) {
+		mp_counts.injected++;
+		mp_counts.reported += r == SWEEP_MP_REPORTED;
+		mp_counts.absorbed += r == SWEEP_MP_ABSORBED;
+	} else if (r != SWEEP_MP_NOT_REACHED) {
+		printf("VIOLATION attach_%s, %s call %" PRIu64 ": secondary exit "
+			"%d\n--- log of the primary ---\n%s--- end of log ---\n",
+			variant, nth != 0 ? name : "no fault,", nth, r,
+			sweep_log.buf);
+		mp_counts.violations++;
+		return -1;
+	}
+	if (rte_pcpu_audit() != 0 || rte_pcpu_mempool_audit(mp) != 0) {
+		printf("VIOLATION attach_%s, %s call %" PRIu64 ": the primary's "
+			"audit failed\n", variant, name, nth);
+		mp_counts.violations++;
+		return -1;
+	}
+	if (sweep_verbose && nth != 0)
+		printf("ok attach_%s %s call %" PRIu64 ": %s\n", variant, name,
+			nth, r == SWEEP_MP_NOT_REACHED ? "not reached" :
+			r == SWEEP_MP_REPORTED ? "reported" : "worked around");
+	return fired;
+}
+
+/*
+ * The child primary (--mp-primary=VARIANT): a shared area, counters, a
+ * span and a pool; the secondaries; its audits after each. Prints
+ * "mp-calls POINT N" (calls made to fail) and "mp-runs RUNS INJECTED
+ * REPORTED ABSORBED VIOLATIONS"; 0 when no rule was broken.
+ */
+static int
+mp_primary(const char *variant)
+{
+	struct rte_pcpu_conf conf = shared_conf();
+	uint64_t nth, census[PCPU_FAULT_NB], made[PCPU_FAULT_NB] = { 0 };
+	int serve = strcmp(variant, "serve") == 0, r = 0;
+	const struct rte_memzone *mz;
+	struct rte_pcpu_mempool *mp;
+	struct rte_pcpu_stats st;
+	struct sweep_mp_ctl *ctl;
+	void *objs[4], *h;
+	unsigned int i, l, p;
+	uint64_t *v;
+
+	if (sweep_log_start() != 0)
+		return 1;
+	/* "serve" first: the memzone that secondaries read is reserved at
+	 * a process's first shared set-up, and kept; so only here can its
+	 * reservation fail (and an area asked to be shared then cannot be) */
+	if (serve) {
+		pcpu_fault_arm(PCPU_FAULT_MEMZONE, 1);
+		sweep_log_clear();
+		mp_counts.runs++;
+		if (rte_pcpu_init(&conf) == 0 || rte_errno != ENOMEM ||
+		    sweep_log.warnings == 0 ||
+		    pcpu_fault_fired(PCPU_FAULT_MEMZONE) != 1) {
+			printf("VIOLATION attach_serve, rte_memzone_reserve call "
+				"1: rte_pcpu_init: %s, %u log lines\n",
+				rte_strerror(rte_errno), sweep_log.warnings);
+			return 1;
+		}
+		pcpu_fault_reset();
+		mp_counts.injected++;
+		mp_counts.reported++;
+		made[PCPU_FAULT_MEMZONE] = 1;
+	}
+	if (rte_pcpu_init(&conf) != 0) {
+		printf("child primary: rte_pcpu_init: %s\n",
+			rte_strerror(rte_errno));
+		return 1;
+	}
+	mz = rte_memzone_reserve(SWEEP_MP_ZONE, sizeof(*ctl), SOCKET_ID_ANY, 0);
+	mp = rte_pcpu_mempool_create(SWEEP_MP_POOL, 16, 16, 4, 0, NULL, NULL,
+		0);
+	if (mz == NULL || mp == NULL ||
+	    rte_pcpu_mempool_get_bulk(mp, objs, RTE_DIM(objs)) != 0) {
+		printf("child primary: set-up: %s\n", rte_strerror(rte_errno));
+		return 1;
+	}
+	ctl = mz->addr;
+	memset(ctl, 0, sizeof(*ctl));
+	for (i = 0; i <= SWEEP_MP_OBJS; i++) {
+		h = rte_pcpu_alloc(i < SWEEP_MP_OBJS ? sizeof(uint64_t) :
+			RTE_PCPU_CHUNK_OBJ_MAX_SIZE + 8, 0);
+		if (h == NULL) {
+			printf("child primary: alloc: %s\n",
+				rte_strerror(rte_errno));
+			return 1;
+		}
+		RTE_PCPU_FOREACH(l, v, (uint64_t *)h) {
+			*v = (uint64_t)(i + 1) * 1000 + l;
+			if (i < SWEEP_MP_OBJS)
+				ctl->sum[i] += *v;
+			else
+				ctl->span_sum += *v;
+		}
+		if (i < SWEEP_MP_OBJS)
+			ctl->h[i] = (uint64_t)(uintptr_t)h;
+		else
+			ctl->span = (uint64_t)(uintptr_t)h;
+	}
+	if (rte_pcpu_stats_get(&st) != 0)
+		return 1;
+	ctl->nr_cur_alloc = st.nr_cur_alloc;
+	/* the census: which points the faulted side reaches */
+	if (mp_one(variant, mp, ctl, PCPU_FAULT_NB, 0) < 0)
+		r = -1;
+	for (p = 0; p < PCPU_FAULT_NB; p++) {
+		census[p] = serve ? mp_counts.serve_calls[p] : ctl->calls[p];
+		if (sweep_verbose && census[p] != 0)
+			printf("attach_%s: %" PRIu64 " calls of %s\n", variant,
+				census[p], pcpu_fault_name(
+				(enum pcpu_fault_point)p));
+	}
+	for (p = 0; p < PCPU_FAULT_NB && r >= 0; p++) {
+		if (census[p] == 0)
+			continue;
+		for (nth = 1; nth < SWEEP_MAX_N; nth++) {
+			r = mp_one(variant, mp, ctl, p, nth);
+			if (r <= 0)
+				break;
+		}
+		made[p] = nth - 1;
+	}
+	for (p = 0; p < PCPU_FAULT_NB; p++)
+		if (made[p] != 0)
+			printf("mp-calls %u %" PRIu64 "\n", p, made[p]);
+	printf("mp-runs %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %"
+		PRIu64 "\n", mp_counts.runs, mp_counts.injected,
+		mp_counts.reported, mp_counts.absorbed, mp_counts.violations);
+	rte_pcpu_mempool_put_bulk(mp, objs, RTE_DIM(objs));
+	for (i = 0; i < SWEEP_MP_OBJS; i++)
+		rte_pcpu_free((void *)(uintptr_t)ctl->h[i]);
+	rte_pcpu_free((void *)(uintptr_t)ctl->span);
+	if (rte_pcpu_mempool_free(mp) != 0 || rte_pcpu_cleanup() != 0 ||
+	    rte_memzone_free(mz) != 0)
+		mp_counts.violations++;
+	rte_openlog_stream(NULL);
+	fclose(sweep_log.stream);
+	return mp_counts.violations == 0 ? 0 : 1;
+}
+
+/* The sweep's side: run the child primary of scenario @p si (variant
+ * @p variant), count what it did. */
+static void
+sweep_secondary(unsigned int si, const char *variant)
+{
+	uint64_t runs, injected, reported, absorbed, violations, made;
+	char prefix[64], mode[64], line[512];
+	unsigned int p;
+	int status = -1, counted = 0;
+	FILE *out;
+	pid_t pid;
+
+	snprintf(prefix, sizeof(prefix), "sweep_mp%d", (int)getpid());
+	snprintf(mode, sizeof(mode), "--mp-primary=%s", variant);
+	out = tmpfile();
+	pid = out != NULL ? sweep_spawn(prefix, 1, mode, NULL, out) : -1;
+	if (pid > 0)
+		status = sweep_wait(pid, 20 * SWEEP_CHILD_TIMEOUT_S, NULL,
+			NULL);
+	if (out != NULL) {
+		rewind(out);
+		while (fgets(line, sizeof(line), out) != NULL) {
+			if (sscanf(line, "mp-calls %u %" SCNu64, &p, &made) == 2 &&
+			    p < PCPU_FAULT_NB)
+				sweep.calls[si][p] = made;
+			if (sscanf(line, "mp-runs %" SCNu64 " %" SCNu64 " %"
+					SCNu64 " %" SCNu64 " %" SCNu64, &runs,
+					&injected, &reported, &absorbed,
+					&violations) == 5) {
+				sweep.runs += runs;
+				sweep.injected += injected;
+				sweep.reported += reported;
+				sweep.absorbed += absorbed;
+				sweep.violations += violations;
+				counted = 1;
+			}
+		}
+	}
+	if (status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+	    counted) {
+		if (sweep_verbose)
+			sweep_print_output(out);
+		fclose(out);
+		return;
+	}
+	sweep.violations += !counted;
+	printf("VIOLATION %s: child primary exit status %#x\n--- output of "
+		"the child ---\n", sweep_scenarios[si].name,
+		(unsigned int)status);
+	if (out != NULL) {
+		sweep_print_output(out);
+		fclose(out);
+	}
+	printf("--- end of output ---\n");
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1224,15 +1994,17 @@ usage_exit(const char *prog, int status)
 	exit(status);
 }
 
-/* Free 2 MiB hugepages of the system (the "huge" scenario needs some). */
+/* A count of 2 MiB hugepages of the system, by its sysfs name. */
 static unsigned long
-free_hugepages(void)
+hugepages_count(const char *name)
 {
+	char path[128];
 	unsigned long n = 0;
 	FILE *f;
 
-	f = fopen("/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages",
-		"r");
+	snprintf(path, sizeof(path),
+		"/sys/kernel/mm/hugepages/hugepages-2048kB/%s", name);
+	f = fopen(path, "r");
 	if (f == NULL)
 		return 0;
 	if (fscanf(f, "%lu", &n) != 1)
@@ -1241,18 +2013,82 @@ free_hugepages(void)
 	return n;
 }
 
+/* 2 MiB hugepages a new mapping can have (the "huge" scenarios need
+ * some): the free ones but those reserved by mappings that have not
+ * touched them yet (other processes' too, on a shared machine). */
+static unsigned long
+free_hugepages(void)
+{
+	unsigned long free = hugepages_count("free_hugepages");
+	unsigned long resv = hugepages_count("resv_hugepages");
+
+	return free > resv ? free - resv : 0;
+}
+
+static int
+needs_hugepages(const struct sweep_scenario *s)
+{
+	return s->setup == setup_huge || s->run == run_shared_huge;
+}
+
+static int
+needs_child_primary(const struct sweep_scenario *s)
+{
+	return s->run == run_secondary;
+}
+
+static int
+needs_shared(const struct sweep_scenario *s)
+{
+	return s->run == run_shared_init || s->setup == setup_shared_warm ||
+		s->run == run_shared_huge || s->setup == setup_shared_reclaim ||
+		s->setup == setup_shared_cleanup;
+}
+
+/* Whether this process's EAL lets the area be shared. */
+static int
+shared_possible(void)
+{
+	struct rte_pcpu_conf conf = shared_conf();
+
+	if (rte_pcpu_init(&conf) != 0)
+		return 0;
+	rte_pcpu_cleanup();
+	return 1;
+}
+
+/* Drop the chosen scenarios that @p needs, saying why. */
+static unsigned int
+leave_out(unsigned int *chosen, unsigned int nb,
+		int (*needs)(const struct sweep_scenario *s), const char *why)
+{
+	unsigned int i, k;
+
+	for (i = k = 0; i < nb; i++) {
+		if (!needs(&sweep_scenarios[chosen[i]]))
+			chosen[k++] = chosen[i];
+		else
+			printf("fault sweep: scenario %s left out: %s\n",
+				sweep_scenarios[chosen[i]].name, why);
+	}
+	return k;
+}
+
 int
 main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "startup-child", no_argument, NULL, 'C' },
+		{ "mp-primary", required_argument, NULL, 'P' },
+		{ "mp-secondary", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned int chosen[RTE_DIM(sweep_scenarios)], nb = 0, i, k, p;
+	unsigned int chosen[RTE_DIM(sweep_scenarios)], nb = 0, i, p;
 	const char *prog = argv[0];
 	struct sweep_usage base;
 	struct timespec t0, t1;
+	const char *mp_primary_arg = NULL, *mp_secondary_arg = NULL;
 	int ret, opt, child = 0;
 	uint64_t nth;
 
@@ -1285,6 +2121,12 @@ main(int argc, char **argv)
 		case 'C':
 			child = 1;
 			break;
+		case 'P':
+			mp_primary_arg = optarg;
+			break;
+		case 'S':
+			mp_secondary_arg = optarg;
+			break;
 		default:
 			usage_exit(prog, opt == 'h' ? 0 : 1);
 		}
@@ -1296,21 +2138,34 @@ main(int argc, char **argv)
 	sweep_conf.page_policy = RTE_PCPU_PAGE_NORMAL;
 	if (child)
 		return startup_child();
+	if (mp_secondary_arg != NULL) {
+		ret = mp_secondary(mp_secondary_arg);
+		rte_eal_cleanup();
+		return ret;
+	}
+	if (mp_primary_arg != NULL) {
+		ret = mp_primary(mp_primary_arg);
+		rte_eal_cleanup();
+		return ret;
+	}
 
 	if (nb == 0)
 		for (i = 0; i < RTE_DIM(sweep_scenarios); i++)
 			chosen[nb++] = i;
 	/* 2 MiB pages for every lcore that may get memory, with margin */
-	if (free_hugepages() < 8 * (rte_lcore_count() + 1)) {
-		for (i = k = 0; i < nb; i++)
-			if (sweep_scenarios[chosen[i]].setup != setup_huge)
-				chosen[k++] = chosen[i];
-		if (k != nb)
-			printf("fault sweep: scenario alloc_huge left out: "
-				"fewer than %u free 2 MiB hugepages\n",
-				8 * (rte_lcore_count() + 1));
-		nb = k;
-	}
+	if (free_hugepages() < 8 * (rte_lcore_count() + 1))
+		nb = leave_out(chosen, nb, needs_hugepages, "fewer than "
+			"8 free 2 MiB hugepages per lcore");
+	/* the child primary of the attach scenarios runs EAL on hugepages */
+	if (free_hugepages() < SWEEP_MP_HUGEPAGES)
+		nb = leave_out(chosen, nb, needs_child_primary, "fewer than "
+			RTE_STR(SWEEP_MP_HUGEPAGES) " free 2 MiB hugepages for "
+			"the EAL of their primary process (DPDK 22.11 gives a "
+			"--no-huge primary no secondary process)");
+	if (!shared_possible())
+		nb = leave_out(chosen, nb, needs_shared, "RTE_PCPU_F_SHARED "
+			"needs EAL's multi-process channel (not --no-shconf, "
+			"--in-memory)");
 	sweep_qsbr = rte_zmalloc("sweep_qsbr",
 		rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE), RTE_CACHE_LINE_SIZE);
 	if (sweep_qsbr == NULL || rte_rcu_qsbr_init(sweep_qsbr, RTE_MAX_LCORE)
@@ -1336,6 +2191,14 @@ main(int argc, char **argv)
 
 		if (s->run == run_startup) {
 			sweep_startup(chosen[i]);
+			continue;
+		}
+		if (s->run == run_secondary) {
+			/* "attach_stats": variant "stats" */
+			sweep_secondary(chosen[i], strchr(s->name, '_') + 1);
+			printf("scenario %-14s done: %" PRIu64 " runs, %" PRIu64
+				" violations so far\n", s->name, sweep.runs,
+				sweep.violations);
 			continue;
 		}
 		for (p = 0; p < PCPU_FAULT_NB; p++) {

@@ -55,6 +55,7 @@ balance_depopulate(struct pcpu_alloc_chunk *c)
 	struct pcpu_alloc *a = &pcpu_alloc;
 	uint32_t rs, re, pe = c->bm.nr_pages;
 	uint64_t pages = 0;
+	int ret;
 
 	while (a->empty_pop_pages > a->reserve && c->bm.nr_empty_pop_pages > 0 &&
 	       pcpu_chunk_prev_empty_pop(&c->bm, 0, pe, &rs, &re)) {
@@ -69,8 +70,17 @@ balance_depopulate(struct pcpu_alloc_chunk *c)
 		pcpu_alloc_empty_track(c, before);
 		a->populated_pages -= n;
 		pcpu_alloc_index_unlock();
-		pcpu_alloc_depopulate(c, rs, re);
+		ret = pcpu_alloc_depopulate(c, rs, re);
 		pcpu_alloc_index_lock();
+		if (ret != 0) {
+			/* kept: populated and empty again, and no more tries
+			 * now (the next balance tries again) */
+			before = c->bm.nr_empty_pop_pages;
+			pcpu_chunk_set_populated(&c->bm, rs, re);
+			pcpu_alloc_empty_track(c, before);
+			a->populated_pages += n;
+			break;
+		}
 		pages += n;
 		pe = rs;
 	}

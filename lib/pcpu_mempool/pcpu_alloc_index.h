@@ -374,8 +374,10 @@ uint64_t pcpu_alloc_chunk_destroy(struct pcpu_alloc_chunk *c);
  * none. Index lock not held. 0 or -errno. */
 int pcpu_alloc_populate(struct pcpu_alloc_chunk *c, uint32_t ps, uint32_t pe);
 
-/** Give back pages [ps, pe) of @p c on every lcore. Index lock not held. */
-void pcpu_alloc_depopulate(struct pcpu_alloc_chunk *c, uint32_t ps,
+/** Give back pages [ps, pe) of @p c on every lcore. Index lock not held.
+ * 0, or -ENOMEM (logged) if they could not be given back: they stay
+ * populated on every lcore. */
+int pcpu_alloc_depopulate(struct pcpu_alloc_chunk *c, uint32_t ps,
 		uint32_t pe);
 
 /** Register the EAL lcore callback (mutex not held: EAL calls it for the

@@ -74,15 +74,17 @@ pcpu_alloc_populate_range(unsigned int lcore_id, uint64_t off, uint64_t len)
 		PCPU_BACKING_HUGE : PCPU_BACKING_SMALL);
 }
 
-static void
+/* 0, or -ENOMEM if the pages stay populated (pcpu_arena_depopulate()). */
+static int
 populate_undo_one(struct pcpu_alloc_chunk *c, unsigned int lcore_id,
 		uint32_t ps, uint32_t pe)
 {
 	struct pcpu_alloc *a = &pcpu_alloc;
 
 	/* hugepages and their 4 KiB fall-back both go back the same way */
-	pcpu_arena_depopulate(&a->arena, lcore_id, a->lcore_socket[lcore_id],
-		pcpu_alloc_page_off(c, ps), (uint64_t)(pe - ps) * a->page_size,
+	return pcpu_arena_depopulate(&a->arena, lcore_id,
+		a->lcore_socket[lcore_id], pcpu_alloc_page_off(c, ps),
+		(uint64_t)(pe - ps) * a->page_size,
 		a->huge ? PCPU_BACKING_HUGE : PCPU_BACKING_MAPPED);
 }
 
@@ -138,14 +140,29 @@ pcpu_alloc_populate(struct pcpu_alloc_chunk *c, uint32_t ps, uint32_t pe)
 	return 0;
 }
 
-void
+int
 pcpu_alloc_depopulate(struct pcpu_alloc_chunk *c, uint32_t ps, uint32_t pe)
 {
-	unsigned int lcore_id;
+	unsigned int lcore_id, redo;
+	int ret;
 
 	for (lcore_id = pcpu_alloc_lcore_next(0); lcore_id < RTE_MAX_LCORE;
-	     lcore_id = pcpu_alloc_lcore_next(lcore_id + 1))
-		populate_undo_one(c, lcore_id, ps, pe);
+	     lcore_id = pcpu_alloc_lcore_next(lcore_id + 1)) {
+		ret = populate_undo_one(c, lcore_id, ps, pe);
+		if (ret == 0)
+			continue;
+		/* the pages stay on this lcore: on all, as the chunk's map
+		 * says of every lcore */
+		for (redo = pcpu_alloc_lcore_next(0); redo < lcore_id;
+		     redo = pcpu_alloc_lcore_next(redo + 1))
+			if (populate_one(c, redo, ps, pe) != 0)
+				PCPU_LOG(ERR, "chunk %u: lcore %u's pages %u..%u "
+					"given back, the others' kept: the "
+					"audit will say so", c->index, redo, ps,
+					pe - 1);
+		return ret;
+	}
+	return 0;
 }
 
 struct pcpu_alloc_chunk *

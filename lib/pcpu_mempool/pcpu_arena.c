@@ -282,16 +282,16 @@ pcpu_arena_populate(struct pcpu_arena *a, unsigned int lcore_id, int socket,
 	return ret;
 }
 
-void
+int
 pcpu_arena_depopulate(struct pcpu_arena *a, unsigned int lcore_id,
 		int socket, uint64_t off, uint64_t len, enum pcpu_backing how)
 {
 	void *addr = pcpu_arena_addr(a, lcore_id, off);
 
 	if (a->shm)
-		pcpu_arena_shm_depopulate(a, addr, len, how);
-	else
-		arena_discard(a, addr, len, how == PCPU_BACKING_MAPPED, socket);
+		return pcpu_arena_shm_depopulate(a, addr, len, how);
+	arena_discard(a, addr, len, how == PCPU_BACKING_MAPPED, socket);
+	return 0;
 }
 
 uint64_t

@@ -153,10 +153,18 @@ void pcpu_arena_unmap(struct pcpu_arena *a, unsigned int lcore_id,
 int pcpu_arena_populate(struct pcpu_arena *a, unsigned int lcore_id,
 		int socket, uint64_t off, uint64_t len, enum pcpu_backing how);
 
-/** Give back the memory of a range populated with @p how; a range of
+/**
+ * Give back the memory of a range populated with @p how; a range of
  * PCPU_BACKING_MAPPED stays mapped, bound to NUMA node @p socket (negative:
- * no binding). Logged if the memory cannot be given back. */
-void pcpu_arena_depopulate(struct pcpu_arena *a, unsigned int lcore_id,
+ * no binding). Logged if the memory cannot be given back.
+ * @return 0, or -ENOMEM when the memory of a shared area's range of
+ *   PCPU_BACKING_MAPPED could not be given back: the range is then as it
+ *   was, populated. Any other failure is logged and the range counts as
+ *   given back: a private range keeps its memory only if both ways of
+ *   giving it back fail, and the pages that a shared range leaves in its
+ *   file are punched out before the range is mapped again.
+ */
+int pcpu_arena_depopulate(struct pcpu_arena *a, unsigned int lcore_id,
 		int socket, uint64_t off, uint64_t len, enum pcpu_backing how);
 
 /**

@@ -85,26 +85,27 @@
 /* ---------------------------------------------------------------------- */
 /* The files. */
 
+/* A file of @p size bytes for the area; or -ENOMEM (logged with the
+ * system's reason: rte_pcpu_init() documents ENOMEM for a system that
+ * cannot give the area what it needs). */
 static int
 shm_file(int huge, uint64_t size)
 {
 	unsigned int flags = MFD_CLOEXEC | (huge ? MFD_HUGETLB | MFD_HUGE_2MB : 0);
-	int fd, err;
+	int fd;
 
 	fd = pcpu_fault_memfd_create(SHM_NAME, flags);
 	if (fd < 0) {
-		err = errno;
 		PCPU_LOG(ERR, "shared area: memfd_create(%s) failed: %s",
-			huge ? "MFD_HUGETLB" : "4 KiB pages", strerror(err));
-		return -err;
+			huge ? "MFD_HUGETLB" : "4 KiB pages", strerror(errno));
+		return -ENOMEM;
 	}
 	/* sparse: no memory until a range is populated */
 	if (pcpu_fault_ftruncate(fd, (off_t)size) != 0) {
-		err = errno;
 		PCPU_LOG(ERR, "shared area: cannot size the file to %" PRIu64
-			" bytes: %s", size, strerror(err));
+			" bytes: %s", size, strerror(errno));
 		close(fd);
-		return -err;
+		return -ENOMEM;
 	}
 	return fd;
 }
@@ -116,29 +117,43 @@ shm_off(const struct pcpu_arena *a, const void *addr)
 	return (uint64_t)((uintptr_t)addr - a->base);
 }
 
-/* Free the file's pages of [off, off + len): they read as zero again. */
-static void
+/* Free the file's pages of [off, off + len): they read as zero again.
+ * 0, or -ENOMEM (logged: the memory stays in the file). */
+static int
 shm_punch(int fd, uint64_t off, uint64_t len)
 {
 	if (fd < 0 || len == 0)
-		return;
+		return 0;
 	if (pcpu_fault_fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-			(off_t)off, (off_t)len) != 0)
-		PCPU_LOG(ERR, "shared area: cannot give back %" PRIu64
-			" bytes at offset %#" PRIx64 ": %s", len, off,
-			strerror(errno));
+			(off_t)off, (off_t)len) == 0)
+		return 0;
+	PCPU_LOG(ERR, "shared area: cannot give back %" PRIu64 " bytes at "
+		"offset %#" PRIx64 ": %s", len, off, strerror(errno));
+	return -ENOMEM;
 }
 
-/* Map [addr, addr + len) of file @p fd read-write over the reservation. */
+/*
+ * Map [addr, addr + len) of file @p fd read-write over the reservation.
+ *
+ * The range of the file is punched first: a range given back while the
+ * owner no longer mapped it (to the reservation, or at the destruction of
+ * a chunk) keeps its pages if punching failed then, and they must not
+ * show through as memory that reads zero. That failure was logged; this
+ * punch frees them.
+ */
 static int
 shm_map_file(struct pcpu_arena *a, int fd, void *addr, uint64_t len,
 		int noreserve)
 {
-	void *p = pcpu_fault_mmap(addr, len, PROT_READ | PROT_WRITE,
-		MAP_SHARED | MAP_FIXED | (noreserve ? MAP_NORESERVE : 0), fd,
-		(off_t)shm_off(a, addr));
+	void *p;
 	int ret;
 
+	ret = shm_punch(fd, shm_off(a, addr), len);
+	if (ret != 0)
+		return ret;
+	p = pcpu_fault_mmap(addr, len, PROT_READ | PROT_WRITE,
+		MAP_SHARED | MAP_FIXED | (noreserve ? MAP_NORESERVE : 0), fd,
+		(off_t)shm_off(a, addr));
 	if (p != MAP_FAILED)
 		return 0;
 	ret = -errno;
@@ -579,15 +594,24 @@ pcpu_arena_shm_populate(struct pcpu_arena *a, int socket, void *addr,
 	}
 }
 
-void
+/*
+ * A range that stays mapped (PCPU_BACKING_MAPPED) is given back by the
+ * hole alone: if punching fails, nothing changed and the caller keeps the
+ * pages populated. A range that goes back to the reservation is given
+ * back whatever happens: pages that a failed punch leaves in the file
+ * are no longer mapped here, and the next mapping of the range punches
+ * them out first (shm_map_file()).
+ */
+int
 pcpu_arena_shm_depopulate(struct pcpu_arena *a, void *addr, uint64_t len,
 		enum pcpu_backing how)
 {
 	uint64_t off = shm_off(a, addr);
 
-	if (how != PCPU_BACKING_MAPPED)
-		pcpu_arena_rereserve(addr, len);
+	if (how == PCPU_BACKING_MAPPED)
+		return shm_punch(a->shm_fd, off, len);
+	pcpu_arena_rereserve(addr, len);
 	shm_punch(a->shm_fd, off, len);
-	if (how != PCPU_BACKING_MAPPED)
-		shm_punch(a->shm_small_fd, off, len);
+	shm_punch(a->shm_small_fd, off, len);
+	return 0;
 }

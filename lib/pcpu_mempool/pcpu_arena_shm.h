@@ -46,7 +46,7 @@ int pcpu_arena_shm_populate(struct pcpu_arena *a, int socket, void *addr,
 		uint64_t len, enum pcpu_backing how);
 
 /** pcpu_arena_depopulate() of a shared area. */
-void pcpu_arena_shm_depopulate(struct pcpu_arena *a, void *addr, uint64_t len,
+int pcpu_arena_shm_depopulate(struct pcpu_arena *a, void *addr, uint64_t len,
 		enum pcpu_backing how);
 
 /** pcpu_arena_release() of a shared area or view: the files. */

@@ -52,7 +52,8 @@
 	X(RCU_DQ, "rte_rcu_qsbr_dq_create") \
 	X(HASH, "rte_hash_create") \
 	X(TELEMETRY, "telemetry registration") \
-	X(LCORE_CB, "lcore callback registration")
+	X(LCORE_CB, "lcore callback registration") \
+	X(MP, "rte_mp request/action")
 
 /** A failure point. */
 enum pcpu_fault_point {
@@ -284,5 +285,23 @@ pcpu_fault_realloc(void *p, size_t size)
 #define pcpu_fault_rte_lcore_callback_register(name, init, uninit, arg) \
 	(pcpu_fault_hit(PCPU_FAULT_LCORE_CB) ? (void *)NULL : \
 		rte_lcore_callback_register(name, init, uninit, arg))
+
+/*
+ * EAL's multi-process channel (rte_mp), as when EAL cannot allocate for
+ * the message or the action: -1 with rte_errno = ENOMEM. The caller
+ * includes <rte_eal.h>.
+ */
+
+/** rte_mp_action_register(). */
+#define pcpu_fault_rte_mp_action_register(name, action) \
+	(pcpu_fault_hit(PCPU_FAULT_MP) ? (rte_errno = ENOMEM, -1) : \
+		rte_mp_action_register(name, action))
+
+/** rte_mp_request_sync(): nothing sent (@p reply zeroed, as EAL does
+ * first). */
+#define pcpu_fault_rte_mp_request_sync(req, reply, ts) \
+	(pcpu_fault_hit(PCPU_FAULT_MP) ? \
+		(memset(reply, 0, sizeof(*(reply))), rte_errno = ENOMEM, -1) : \
+		rte_mp_request_sync(req, reply, ts))
 
 #endif /* _PCPU_FAULT_H_ */

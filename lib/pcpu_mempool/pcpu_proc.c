@@ -245,10 +245,10 @@ pcpu_proc_publish(void)
 		pcpu_proc_unpublish();
 		return -1;
 	}
-	if ((rte_mp_action_register(PCPU_PROC_MSG_ATTACH, proc_attach_action) != 0 &&
-	     rte_errno != EEXIST) ||
-	    (rte_mp_action_register(PCPU_PROC_MSG_DETACH, proc_detach_action) != 0 &&
-	     rte_errno != EEXIST)) {
+	if ((pcpu_fault_rte_mp_action_register(PCPU_PROC_MSG_ATTACH,
+			proc_attach_action) != 0 && rte_errno != EEXIST) ||
+	    (pcpu_fault_rte_mp_action_register(PCPU_PROC_MSG_DETACH,
+			proc_detach_action) != 0 && rte_errno != EEXIST)) {
 		PCPU_LOG(ERR, "cannot answer secondary processes: %s",
 			rte_strerror(rte_errno));
 		pcpu_proc_unpublish();
@@ -360,7 +360,7 @@ proc_request_files(int *fds, unsigned int *nfds, uint32_t *generation)
 	rte_strscpy(msg.name, PCPU_PROC_MSG_ATTACH, sizeof(msg.name));
 	memcpy(msg.param, &req, sizeof(req));
 	msg.len_param = sizeof(req);
-	if (rte_mp_request_sync(&msg, &reply, &ts) != 0 ||
+	if (pcpu_fault_rte_mp_request_sync(&msg, &reply, &ts) != 0 ||
 	    reply.nb_received != 1) {
 		/* logged by the caller, once per generation */
 		ret = reply.nb_sent == 1 ? -ETIMEDOUT : -ENOTCONN;
@@ -470,7 +470,7 @@ pcpu_proc_attach(void)
 		return -1;
 	}
 	if (!proc.gone_registered) {
-		if (rte_mp_action_register(PCPU_PROC_MSG_GONE,
+		if (pcpu_fault_rte_mp_action_register(PCPU_PROC_MSG_GONE,
 				proc_gone_action) != 0 && rte_errno != EEXIST) {
 			pthread_mutex_unlock(&proc.attach_lock);
 			PCPU_LOG(ERR, "attach: cannot listen to the primary "

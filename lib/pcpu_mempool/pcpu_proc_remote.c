@@ -37,6 +37,7 @@
 #include <rte_lcore.h>
 #include <rte_string_fns.h>
 
+#include "pcpu_fault.h"
 #include "pcpu_log.h"
 #include "pcpu_proc.h"
 
@@ -133,10 +134,15 @@ remote_serve(const struct remote_item *it)
 		if ((uint32_t)op->id == it->req.op)
 			break;
 	if (op != NULL) {
-		fd = memfd_create("pcpu_mempool_answer", MFD_CLOEXEC);
+		fd = pcpu_fault_memfd_create("pcpu_mempool_answer",
+			MFD_CLOEXEC);
 		if (fd >= 0)
 			f = fdopen(dup(fd), "w");
 		if (f == NULL) {
+			/* the secondary gets the error, the line is here */
+			PCPU_LOG(ERR, "cannot answer a secondary process's "
+				"request %u: no file for the answer: %s",
+				it->req.op, strerror(errno));
 			rep.err = ENOMEM;
 		} else {
 			rep.ret = op->serve(it->req.arg, rep.out, f);
@@ -234,7 +240,8 @@ pcpu_proc_remote_start(void)
 	pthread_mutex_lock(&remote.lock);
 	remote.running = 1;
 	pthread_mutex_unlock(&remote.lock);
-	if (rte_mp_action_register(PCPU_REMOTE_MSG, remote_action) != 0 &&
+	if (pcpu_fault_rte_mp_action_register(PCPU_REMOTE_MSG,
+			remote_action) != 0 &&
 	    rte_errno != EEXIST) {
 		int err = rte_errno;
 
@@ -283,7 +290,7 @@ remote_read_fd(int fd, void **data, size_t *len)
 		return -errno;
 	if ((uint64_t)sb.st_size > PCPU_REMOTE_MAX_DATA)
 		return -EPROTO;
-	buf = malloc((size_t)sb.st_size + 1);
+	buf = pcpu_fault_malloc((size_t)sb.st_size + 1);
 	if (buf == NULL)
 		return -ENOMEM;
 	got = pread(fd, buf, (size_t)sb.st_size, 0);
@@ -325,7 +332,7 @@ pcpu_proc_call(enum pcpu_proc_op_id id, const void *arg, void *out,
 	memcpy(msg.param, &req, sizeof(req));
 	msg.len_param = sizeof(req);
 	pthread_mutex_lock(&remote_client_lock);
-	r = rte_mp_request_sync(&msg, &reply, &ts);
+	r = pcpu_fault_rte_mp_request_sync(&msg, &reply, &ts);
 	pthread_mutex_unlock(&remote_client_lock);
 	if (r != 0 || reply.nb_received != 1) {
 		err = reply.nb_sent == 1 ? ETIMEDOUT : ENOTCONN;

@@ -517,7 +517,10 @@ int rte_pcpu_cache_stats_get(unsigned int lcore_id, unsigned int class_idx,
  * @return
  *   0, or -1 with rte_errno = EINVAL (@p stats NULL).
  *   Before set-up, all counters are 0. A secondary process: ENOENT if
- *   the primary has no allocator, ETIMEDOUT if it does not answer in 5 s.
+ *   the primary has no allocator, ETIMEDOUT if it does not answer in 5 s,
+ *   or another error of attaching (as rte_pcpu_init() there: ENOMEM,
+ *   ENOTCONN, EADDRINUSE) or of the primary's answer (ENOMEM); one log
+ *   line each.
  *
  * Thread-safety: MT-safe; takes the allocator lock.
  */

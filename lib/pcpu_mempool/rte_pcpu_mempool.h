@@ -195,7 +195,10 @@ rte_pcpu_mempool_create(const char *name, unsigned int n, size_t elt_size,
  *
  * @param name Name given to rte_pcpu_mempool_create().
  * @return The pool, or NULL with rte_errno = ENOENT (or EINVAL for NULL,
- *   or when EAL is not initialised or was cleaned up).
+ *   or when EAL is not initialised or was cleaned up). A secondary
+ *   process attaches to the primary's area first: the errors of
+ *   rte_pcpu_init() there (ENOENT, ENOMEM, ENOTCONN, EADDRINUSE,
+ *   ETIMEDOUT), with one log line.
  * Thread-safety: MT-safe.
  */
 __rte_experimental
