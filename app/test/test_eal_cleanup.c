@@ -7,11 +7,15 @@
  * with the documented errors instead of crashing in EAL memory that is
  * gone. Its own program: nothing of EAL works after the cleanup.
  *
- *   pcpu_eal_cleanup_test [--fresh] EAL-ARGS...
+ *   pcpu_eal_cleanup_test [--fresh | --wrong-order] EAL-ARGS...
  *
- * Without --fresh, the library is used (allocations, a pool) and cleaned
- * up before rte_eal_cleanup(); with it, the first call into the library
- * comes after rte_eal_cleanup(). EAL must keep its configuration in the
+ * Without an option, the library is used (allocations, a pool) and
+ * cleaned up before rte_eal_cleanup(); with --fresh, the first call into
+ * the library comes after rte_eal_cleanup(); with --wrong-order, the
+ * library is used and left set up when rte_eal_cleanup() runs, and the
+ * calls that are not fast paths (statistics, dump, audit, reclaim, cache
+ * flush, cleanup) must then fail with EINVAL instead of reading the
+ * caches and pools in EAL memory that is gone. EAL must keep its configuration in the
  * runtime directory (the default: neither --in-memory nor --no-shconf,
  * where rte_eal_cleanup() leaves EAL's memory mapped or cannot be told).
  */
@@ -60,16 +64,54 @@ use_library(void)
 	CHECK(rte_pcpu_cleanup() == 0, "rte_pcpu_cleanup before rte_eal_cleanup");
 }
 
+/* rte_eal_cleanup() with the library still set up and holding objects */
+static int
+wrong_order_checks(void)
+{
+	struct rte_pcpu_stats st;
+	void *h = rte_pcpu_alloc(64, 0);
+
+	CHECK(h != NULL, "alloc while EAL is up");
+	CHECK(rte_pcpu_stats_get(&st) == 0 && st.nr_cur_alloc == 1,
+		"stats while EAL is up");
+	CHECK(rte_eal_cleanup() == 0, "rte_eal_cleanup, library still set up");
+	rte_errno = 0;
+	CHECK(rte_pcpu_stats_get(&st) == -1 && rte_errno == EINVAL,
+		"stats after rte_eal_cleanup: EINVAL");
+	rte_errno = 0;
+	CHECK(rte_pcpu_dump(stdout) == -1 && rte_errno == EINVAL,
+		"dump after rte_eal_cleanup: EINVAL");
+	rte_errno = 0;
+	CHECK(rte_pcpu_audit() == -1 && rte_errno == EINVAL,
+		"audit after rte_eal_cleanup: EINVAL");
+	rte_errno = 0;
+	CHECK(rte_pcpu_reclaim() == -1 && rte_errno == EINVAL,
+		"reclaim after rte_eal_cleanup: EINVAL");
+	rte_errno = 0;
+	CHECK(rte_pcpu_cache_flush() == -1 && rte_errno == EINVAL,
+		"cache flush after rte_eal_cleanup: EINVAL");
+	rte_errno = 0;
+	CHECK(rte_pcpu_mempool_lookup("any") == NULL && rte_errno == EINVAL,
+		"pool lookup after rte_eal_cleanup: EINVAL");
+	rte_errno = 0;
+	CHECK(rte_pcpu_cleanup() == -1 && rte_errno == EINVAL,
+		"cleanup after rte_eal_cleanup: EINVAL");
+	printf("%u passed, %u failed\n", passed, failed);
+	return failed == 0 ? 0 : 1;
+}
+
 int
 main(int argc, char **argv)
 {
 	struct rte_pcpu_stats st;
-	int fresh = 0, ret;
+	int fresh = 0, wrong_order = 0, ret;
 	uint64_t x = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (argc > 1 && strcmp(argv[1], "--fresh") == 0) {
-		fresh = 1;
+	if (argc > 1 && (strcmp(argv[1], "--fresh") == 0 ||
+			strcmp(argv[1], "--wrong-order") == 0)) {
+		fresh = strcmp(argv[1], "--fresh") == 0;
+		wrong_order = !fresh;
 		argv[1] = argv[0];
 		argc--;
 		argv++;
@@ -79,6 +121,8 @@ main(int argc, char **argv)
 		printf("rte_eal_init: %s\n", rte_strerror(rte_errno));
 		return 1;
 	}
+	if (wrong_order)
+		return wrong_order_checks();
 	if (!fresh)
 		use_library();
 	CHECK(rte_eal_cleanup() == 0, "rte_eal_cleanup");

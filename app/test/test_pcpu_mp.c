@@ -51,6 +51,7 @@
 
 #include <rte_pcpu.h>
 #include <rte_pcpu_mempool.h>
+#include <rte_pcpu_mempool_ops.h>
 
 #include "test.h"
 #include "test_pcpu_util.h"
@@ -920,6 +921,10 @@ sec_refuse(void)
 		"rte_pcpu_mempool_create not refused");
 	SEC_CHECK(rte_pcpu_mempool_free(mp) == -1 && rte_errno == ENOTSUP,
 		"rte_pcpu_mempool_free not refused");
+	SEC_CHECK(rte_pcpu_mempool_ops_create("mp_sec_ops", 8, 16, 0, 0, NULL,
+		NULL, NULL, NULL, SOCKET_ID_ANY, 0) == NULL &&
+		rte_errno == ENOTSUP,
+		"rte_pcpu_mempool_ops_create not refused");
 	/* the primary's figures */
 	t0 = rte_rdtsc_precise();
 	SEC_CHECK(rte_pcpu_stats_get(&st) == 0, "stats: %s",

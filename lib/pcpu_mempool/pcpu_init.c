@@ -108,6 +108,20 @@ pcpu_init_eal_running(void)
 		(uintptr_t)page), 1, &vec) == 0;
 }
 
+int
+pcpu_init_eal_gone(const char *what)
+{
+	if (!pcpu_proc_secondary() &&
+	    !__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE))
+		return 0; /* nothing of EAL's to read */
+	if (pcpu_init_eal_running())
+		return 0;
+	PCPU_LOG(ERR, "%s: EAL is not initialised, or was cleaned up (call "
+		"rte_pcpu_cleanup() before rte_eal_cleanup())", what);
+	rte_errno = EINVAL;
+	return 1;
+}
+
 void
 pcpu_init_layer_register(struct pcpu_layer *l)
 {
@@ -298,6 +312,8 @@ rte_pcpu_cleanup(void)
 {
 	uint64_t live;
 
+	if (pcpu_init_eal_gone("cleanup"))
+		return -1;
 	if (pcpu_proc_secondary())
 		return pcpu_proc_detach();
 	pthread_mutex_lock(&init_lock);

@@ -58,6 +58,17 @@ void pcpu_init_layer_register(struct pcpu_layer *l);
 int pcpu_init_eal_running(void);
 
 /**
+ * Refuse @p what when EAL's memory is gone under the library: the
+ * library was set up (or this is a secondary process) and
+ * rte_eal_cleanup() ran, so the caches, pools and the secondary's view,
+ * all in EAL memory, can no longer be read. Logs one line and sets
+ * rte_errno to EINVAL. One system call (pcpu_init_eal_running()) when
+ * the library is set up; for the entry points that are not fast paths.
+ * @return 1 if refused, 0 otherwise.
+ */
+int pcpu_init_eal_gone(const char *what);
+
+/**
  * Make sure the library is set up: rte_pcpu_init(NULL) the first time.
  * @return 0, or -1 with rte_errno from rte_pcpu_init().
  */

@@ -277,6 +277,8 @@ ops_alloc(struct rte_mempool *mp)
 	int ret;
 
 	/* rte_errno too: DPDK's callers pass the return value through */
+	if (pcpu_proc_refuse("populating a \"pcpu\" rte_mempool"))
+		return -ENOTSUP;
 	if (ops_is_mbuf_pool(mp)) {
 		OPS_LOG(ERR, "pool %s is an mbuf pool (rte_pktmbuf_pool_init()"
 			" set it up): percpu objects cannot be mbufs (one "
@@ -631,6 +633,8 @@ rte_pcpu_mempool_ops_create(const char *name, unsigned int n,
 		rte_errno = EINVAL;
 		return NULL;
 	}
+	if (pcpu_proc_refuse("rte_pcpu_mempool_ops_create"))
+		return NULL;
 	if (rte_pcpu_mempool_ops_check() != 0)
 		return NULL;
 	mp = rte_mempool_create_empty(name, n, elt_size, cache_size,

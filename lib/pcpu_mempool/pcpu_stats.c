@@ -31,6 +31,7 @@
 #include "pcpu_alloc.h"
 #include "pcpu_cache.h"
 #include "pcpu_front.h"
+#include "pcpu_init.h"
 #include "pcpu_log.h"
 #include "pcpu_mempool_audit.h"
 #include "pcpu_mempool_ops.h"
@@ -119,6 +120,8 @@ rte_pcpu_stats_get(struct rte_pcpu_stats *s)
 		return -1;
 	}
 	memset(s, 0, sizeof(*s));
+	if (pcpu_init_eal_gone("stats"))
+		return -1;
 	if (pcpu_proc_secondary())
 		return stats_remote_get(s);
 	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE))
@@ -187,6 +190,8 @@ rte_pcpu_dump(FILE *f)
 
 	if (f == NULL)
 		f = stdout;
+	if (pcpu_init_eal_gone("dump"))
+		return -1;
 	if (pcpu_proc_secondary())
 		return stats_remote_dump(f);
 	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE)) {
@@ -371,6 +376,8 @@ rte_pcpu_audit(void)
 {
 	int ret;
 
+	if (pcpu_init_eal_gone("audit"))
+		return -1;
 	if (pcpu_proc_secondary()) {
 		if (pcpu_proc_call(PCPU_PROC_OP_AUDIT, NULL, NULL, NULL,
 				NULL) == 0)

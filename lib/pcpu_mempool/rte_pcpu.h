@@ -274,14 +274,21 @@ int rte_pcpu_init(const struct rte_pcpu_conf *conf);
  * the lcore caches, and every pool with what it holds. Live handles
  * become invalid (a warning gives their number). Call it before
  * rte_eal_cleanup(): pools and lcore caches live in EAL memory. After
- * rte_eal_cleanup() the library cannot be set up again (EINVAL).
+ * rte_eal_cleanup() the library cannot be set up again (EINVAL). If
+ * rte_eal_cleanup() ran while the library was still set up, this call,
+ * rte_pcpu_stats_get(), rte_pcpu_dump(), rte_pcpu_audit(),
+ * rte_pcpu_reclaim(), rte_pcpu_cache_flush() and the pool lookups fail
+ * with EINVAL and one log line; the fast paths (allocation, free, pool
+ * get and put), which cannot afford the system call that tells, then
+ * read memory that is gone: a program error, as a use after free.
  * Attached secondary processes are told: their view of the area reads as
  * zero from then on, until the primary sets the allocator up again. In a
  * secondary process, it detaches from the primary's allocator (the
  * primary may then give memory back at once).
  *
  * @return
- *   0 on success; -1 with rte_errno = EALREADY if not set up.
+ *   0 on success; -1 with rte_errno = EALREADY if not set up, EINVAL if
+ *   rte_eal_cleanup() already ran (see above).
  *
  * Thread-safety: not MT-safe; no other thread may use the allocator.
  */

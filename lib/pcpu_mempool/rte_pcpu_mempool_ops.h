@@ -210,8 +210,9 @@ int rte_pcpu_mempool_ops_check(void);
  *   rte_pcpu_mempool_ops_check()), EINVAL (a pool that looks like an mbuf
  *   pool, or one object larger than RTE_PCPU_MAX_SIZE), ENOMEM (the
  *   percpu memory could not be allocated: the populated-bytes limit, the
- *   address space, the system; nothing is kept). Each failure logs one
- *   line.
+ *   address space, the system; nothing is kept), ENOTSUP (a secondary
+ *   process: only the primary creates and populates "pcpu" pools). Each
+ *   failure logs one line.
  *
  * Thread-safety: MT-safe, as rte_mempool_create(). Free the pool with
  * rte_mempool_free() once every object is back (see the file
