@@ -591,7 +591,8 @@ parse_args(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
+	/* leading ':': a missing argument is told from an unknown option */
+	while ((c = getopt_long(argc, argv, ":h", lopts, NULL)) != -1) {
 		switch (c) {
 		case 's': info_show |= SHOW_STATS; break;
 		case 'l': info_show |= SHOW_LCORES; break;
@@ -609,6 +610,11 @@ parse_args(int argc, char **argv)
 		case 'h':
 			usage(argv[0]);
 			exit(EXIT_SUCCESS);
+		case ':':
+			fprintf(stderr, "%s: option '%s' needs an argument\n",
+				INFO_APP, argv[optind - 1]);
+			usage(argv[0]);
+			return -1;
 		default:
 			fprintf(stderr, "%s: unknown option '%s'\n", INFO_APP,
 				argv[optind - 1]);
@@ -753,9 +759,12 @@ main(int argc, char **argv)
 	argv0 = eargv;
 	ret = rte_eal_init(eargc, eargv);
 	if (ret < 0) {
+		/* rte_eal_init() does not always set rte_errno */
 		fprintf(stderr, "%s: cannot attach to a primary process: %s "
-			"(is one running with this --file-prefix?)\n", INFO_APP,
-			rte_strerror(rte_errno));
+			"(is one running with this --file-prefix, with "
+			"hugepages and without --huge-unlink?)\n", INFO_APP,
+			rte_errno != 0 ? rte_strerror(rte_errno) :
+			"EAL initialisation failed");
 		free(argv0);
 		return EXIT_FAILURE;
 	}
@@ -769,6 +778,13 @@ main(int argc, char **argv)
 	if (!rte_eal_primary_proc_alive(NULL)) {
 		fprintf(stderr, "%s: no primary process is running\n",
 			INFO_APP);
+		ret = -1;
+		goto out;
+	}
+	if (info_pool != NULL && rte_pcpu_mempool_lookup(info_pool) == NULL) {
+		fprintf(stderr, "%s: --pool %s: %s\n", INFO_APP, info_pool,
+			rte_errno == ENOENT ? "no such pool in the primary" :
+			rte_strerror(rte_errno));
 		ret = -1;
 		goto out;
 	}

@@ -83,7 +83,8 @@ info_rc=$?
 "$pcpu_info" --file-prefix="$prefix" >"$work/info.txt" 2>&1
 text_rc=$?
 "$pcpu_info" --file-prefix="$prefix" -- --pool no_such_pool --json \
-	>"$work/nopool.json" 2>&1
+	>"$work/nopool.out" 2>&1
+echo "$?" >"$work/nopool.rc"
 query "$work/after.out"
 touch "$done_file"
 wait "$pid"
@@ -125,7 +126,8 @@ def replies(name):
 before, after = replies('before.out'), replies('after.out')
 info = json.load(open(os.path.join(work, 'info.json')))
 text = open(os.path.join(work, 'info.txt')).read()
-nopool = json.load(open(os.path.join(work, 'nopool.json')))
+nopool = open(os.path.join(work, 'nopool.out')).read()
+nopool_rc = int(open(os.path.join(work, 'nopool.rc')).read())
 fails = []
 
 
@@ -191,7 +193,8 @@ if pools:
               (k, p.get(k), tp.get(k)))
     check(p.get('lcore_caches') == len(tp.get('lcore_ids', [])),
           'pool lcore caches')
-check(nopool.get('pools') == [], '--pool of an unknown name lists none')
+check(nopool_rc != 0 and 'no_such_pool: no such pool' in nopool,
+      '--pool of an unknown name: exit %d, %r' % (nopool_rc, nopool))
 # the owners: the root and the pool's, every figure the primary's own
 owners = {o['name']: o for o in info.get('owners', [])}
 check(sorted(owners) == ['pool:tel_pool', 'root'], 'owners %s' % owners)
