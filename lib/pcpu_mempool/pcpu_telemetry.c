@@ -40,6 +40,28 @@
 #include "pcpu_log.h"
 #include "pcpu_mempool_audit.h"
 
+/* Add @p v[] under @p key as an array up to the last NUMA node with a
+ * non-zero value (node 0 at least). */
+static void
+tel_add_per_socket(struct rte_tel_data *d, const char *key,
+		const uint64_t v[RTE_MAX_NUMA_NODES])
+{
+	struct rte_tel_data *sock;
+	unsigned int i, last = 0;
+
+	for (i = 0; i < RTE_MAX_NUMA_NODES; i++)
+		if (v[i] != 0)
+			last = i;
+	sock = rte_tel_data_alloc();
+	if (sock == NULL)
+		return;
+	rte_tel_data_start_array(sock, RTE_TEL_U64_VAL);
+	for (i = 0; i <= last; i++)
+		rte_tel_data_add_array_u64(sock, v[i]);
+	if (rte_tel_data_add_dict_container(d, key, sock, 0) != 0)
+		rte_tel_data_free(sock);
+}
+
 static int
 tel_pcpu_info(const char *cmd __rte_unused, const char *params __rte_unused,
 		struct rte_tel_data *d)
@@ -78,8 +100,6 @@ tel_pcpu_stats(const char *cmd __rte_unused, const char *params __rte_unused,
 		struct rte_tel_data *d)
 {
 	struct rte_pcpu_stats s;
-	struct rte_tel_data *sock;
-	unsigned int i, last = 0;
 
 	if (rte_pcpu_stats_get(&s) != 0)
 		return -1;
@@ -110,19 +130,8 @@ tel_pcpu_stats(const char *cmd __rte_unused, const char *params __rte_unused,
 	rte_tel_data_add_dict_u64(d, "shared", s.shared);
 	rte_tel_data_add_dict_u64(d, "readers", s.readers);
 	rte_tel_data_add_dict_u64(d, "nr_depop_deferred", s.nr_depop_deferred);
-	/* per socket, up to the last socket with memory (at least socket 0) */
-	for (i = 0; i < RTE_MAX_NUMA_NODES; i++)
-		if (s.populated_bytes_socket[i] != 0)
-			last = i;
-	sock = rte_tel_data_alloc();
-	if (sock == NULL)
-		return 0;
-	rte_tel_data_start_array(sock, RTE_TEL_U64_VAL);
-	for (i = 0; i <= last; i++)
-		rte_tel_data_add_array_u64(sock, s.populated_bytes_socket[i]);
-	if (rte_tel_data_add_dict_container(d, "populated_bytes_socket", sock,
-			0) != 0)
-		rte_tel_data_free(sock);
+	tel_add_per_socket(d, "populated_bytes_socket",
+		s.populated_bytes_socket);
 	return 0;
 }
 
@@ -184,8 +193,6 @@ tel_owner_info(const char *cmd __rte_unused, const char *params,
 {
 	struct rte_pcpu_owner_stats st;
 	struct rte_pcpu_owner *o;
-	struct rte_tel_data *sock;
-	unsigned int i, last = 0;
 
 	if (params == NULL || params[0] == '\0')
 		return -EINVAL;
@@ -204,19 +211,7 @@ tel_owner_info(const char *cmd __rte_unused, const char *params,
 	rte_tel_data_add_dict_u64(d, "nr_live", st.nr_live);
 	rte_tel_data_add_dict_u64(d, "nr_fail", st.nr_fail);
 	rte_tel_data_add_dict_u64(d, "nr_lcores", st.nr_lcores);
-	/* per socket, up to the last socket with memory (at least 0) */
-	for (i = 0; i < RTE_MAX_NUMA_NODES; i++)
-		if (st.live_bytes_socket[i] != 0)
-			last = i;
-	sock = rte_tel_data_alloc();
-	if (sock == NULL)
-		return 0;
-	rte_tel_data_start_array(sock, RTE_TEL_U64_VAL);
-	for (i = 0; i <= last; i++)
-		rte_tel_data_add_array_u64(sock, st.live_bytes_socket[i]);
-	if (rte_tel_data_add_dict_container(d, "live_bytes_socket", sock,
-			0) != 0)
-		rte_tel_data_free(sock);
+	tel_add_per_socket(d, "live_bytes_socket", st.live_bytes_socket);
 	return 0;
 }
 
