@@ -25,51 +25,14 @@ fi
 dpdk_test=$1
 pcpu_info=$2
 shift 2
-telemetry=${DPDK_TELEMETRY:-/usr/bin/dpdk-telemetry.py}
-if [ ! -x "$telemetry" ] && ! command -v "$telemetry" >/dev/null; then
-	echo "skip: $telemetry not found"
-	exit 77
-fi
-
-prefix=pcpu_info_$$
-work=$(mktemp -d)
-done_file=$work/done
-log=$work/dpdk-test.log
-pid=
-cleanup() {
-	touch "$done_file"
-	if [ -n "$pid" ]; then
-		wait "$pid" 2>/dev/null
-	fi
-	rm -rf "$work"
-}
-trap cleanup EXIT
-
+. "$(dirname "$(readlink -f "$0")")/telemetry_hold.sh"
+hold_require_telemetry
+hold_setup pcpu_info
 # EAL's memory where a secondary finds it free even in an ASan build
 # (EAL's default, 4 GiB, is in ASan's shadow): see run_monitor.sh
-PCPU_TEL_DONE=$done_file DPDK_TEST=pcpu_mempool_telemetry_hold \
-	DPDK_TEST_HUGE_REQUIRED=1 \
-	stdbuf -oL "$dpdk_test" --file-prefix="$prefix" \
-		--base-virtaddr="${PRIMARY_BASE_VIRTADDR:-0x180000000000}" \
-		"$@" >"$log" 2>&1 &
-pid=$!
-for _ in $(seq 1 300); do
-	grep -q PCPU_TEL_READY "$log" && break
-	if ! kill -0 "$pid" 2>/dev/null; then
-		wait "$pid"
-		rc=$?
-		cat "$log"
-		[ $rc -eq 77 ] && exit 77
-		echo "FAIL: dpdk-test exited before the pool was ready"
-		exit 1
-	fi
-	sleep 0.1
-done
-if ! grep -q PCPU_TEL_READY "$log"; then
-	echo "FAIL: no ready line from dpdk-test:"
-	cat "$log"
-	exit 1
-fi
+hold_start "$dpdk_test" pcpu_mempool_telemetry_hold "the pool" \
+	DPDK_TEST_HUGE_REQUIRED=1 -- \
+	--base-virtaddr="${PRIMARY_BASE_VIRTADDR:-0x180000000000}" "$@"
 
 query() {
 	printf '%s\n' /pcpu/info /pcpu/stats /pcpu_mempool/info,tel_pool \
@@ -86,10 +49,7 @@ text_rc=$?
 	>"$work/nopool.out" 2>&1
 echo "$?" >"$work/nopool.rc"
 query "$work/after.out"
-touch "$done_file"
-wait "$pid"
-test_rc=$?
-pid=
+hold_stop
 
 cat "$work/info.txt"
 if [ $info_rc -ne 0 ] || [ $text_rc -ne 0 ]; then

@@ -29,12 +29,9 @@ fi
 dpdk_test=$1
 lib=$2
 shift 2
-telemetry=${DPDK_TELEMETRY:-/usr/bin/dpdk-telemetry.py}
+. "$(dirname "$(readlink -f "$0")")/telemetry_hold.sh"
+hold_require_telemetry
 proc_info=${DPDK_PROC_INFO:-/usr/bin/dpdk-proc-info}
-if [ ! -x "$telemetry" ] && ! command -v "$telemetry" >/dev/null; then
-	echo "skip: $telemetry not found"
-	exit 77
-fi
 huge=1
 for a in "$@"; do
 	[ "$a" = --no-huge ] && huge=0
@@ -72,41 +69,13 @@ plugin_place() {
 plugin=
 plugin_copy=
 
-prefix=pcpu_ops_tel_$$
-work=$(mktemp -d)
-done_file=$work/done
-log=$work/dpdk-test.log
-pid=
-cleanup() {
-	touch "$done_file"
-	if [ -n "$pid" ]; then
-		wait "$pid" 2>/dev/null
-	fi
-	rm -rf "$work"
+hold_cleanup_hook() {
 	[ -z "$plugin_copy" ] || rm -rf "$plugin_copy"
 }
-trap cleanup EXIT
-
-PCPU_TEL_DONE=$done_file DPDK_TEST=pcpu_mempool_ops_telemetry_hold \
-	stdbuf -oL "$dpdk_test" --file-prefix="$prefix" "$@" "${extra[@]}" \
-	>"$log" 2>&1 &
-pid=$!
-
-for _ in $(seq 1 300); do
-	grep -q PCPU_TEL_READY "$log" && break
-	if ! kill -0 "$pid" 2>/dev/null; then
-		echo "FAIL: dpdk-test exited before the pool was ready:"
-		cat "$log"
-		exit 1
-	fi
-	sleep 0.1
-done
-if ! grep -q PCPU_TEL_READY "$log"; then
-	echo "FAIL: no ready line from dpdk-test:"
-	cat "$log"
-	exit 1
-fi
-ops_index=$(sed -n 's/.*PCPU_TEL_READY.*ops_index=\([0-9]*\).*/\1/p' "$log")
+hold_setup pcpu_ops_tel
+hold_start "$dpdk_test" pcpu_mempool_ops_telemetry_hold "the pool" -- \
+	"$@" "${extra[@]}"
+ops_index=$(hold_ready_field ops_index)
 
 out=$work/telemetry.out
 printf '%s\n' /mempool/list /mempool/info,tel_ops /pcpu/stats |
@@ -119,10 +88,7 @@ if [ $huge = 1 ] && [ -x "$proc_info" ]; then
 	"$proc_info" --file-prefix="$prefix" --no-pci -d "$plugin" -- \
 		--show-mempool=tel_ops >"$pout" 2>&1 || prc=$?
 fi
-touch "$done_file"
-wait "$pid"
-test_rc=$?
-pid=
+hold_stop
 
 echo "--- dpdk-telemetry.py output"
 cat "$out"

@@ -20,56 +20,19 @@ if [ $# -lt 1 ]; then
 fi
 dpdk_test=$1
 shift
-telemetry=${DPDK_TELEMETRY:-/usr/bin/dpdk-telemetry.py}
-if [ ! -x "$telemetry" ] && ! command -v "$telemetry" >/dev/null; then
-	echo "skip: $telemetry not found"
-	exit 77
-fi
-
-prefix=pcpu_tel_$$
-work=$(mktemp -d)
-done_file=$work/done
-log=$work/dpdk-test.log
-pid=
-cleanup() {
-	touch "$done_file"
-	if [ -n "$pid" ]; then
-		wait "$pid" 2>/dev/null
-	fi
-	rm -rf "$work"
-}
-trap cleanup EXIT
-
-PCPU_TEL_DONE=$done_file DPDK_TEST=pcpu_mempool_telemetry_hold \
-	stdbuf -oL "$dpdk_test" --file-prefix="$prefix" "$@" >"$log" 2>&1 &
-pid=$!
-
-for _ in $(seq 1 300); do
-	grep -q PCPU_TEL_READY "$log" && break
-	if ! kill -0 "$pid" 2>/dev/null; then
-		echo "FAIL: dpdk-test exited before the pool was ready:"
-		cat "$log"
-		exit 1
-	fi
-	sleep 0.1
-done
-if ! grep -q PCPU_TEL_READY "$log"; then
-	echo "FAIL: no ready line from dpdk-test:"
-	cat "$log"
-	exit 1
-fi
-lcores=$(sed -n 's/.*PCPU_TEL_READY.*lcores=\([0-9]*\).*/\1/p' "$log")
-main_lcore=$(sed -n 's/.*PCPU_TEL_READY.*main=\([0-9]*\).*/\1/p' "$log")
+. "$(dirname "$(readlink -f "$0")")/telemetry_hold.sh"
+hold_require_telemetry
+hold_setup pcpu_tel
+hold_start "$dpdk_test" pcpu_mempool_telemetry_hold "the pool" -- "$@"
+lcores=$(hold_ready_field lcores)
+main_lcore=$(hold_ready_field main)
 
 out=$work/telemetry.out
 printf '%s\n' /pcpu/info /pcpu/stats /pcpu/audit /pcpu_mempool/list \
 	/pcpu_mempool/info,tel_pool /pcpu_mempool/info,no_such_pool |
 	"$telemetry" -f "$prefix" >"$out" 2>&1
 rc=$?
-touch "$done_file"
-wait "$pid"
-test_rc=$?
-pid=
+hold_stop
 
 echo "--- dpdk-telemetry.py output"
 cat "$out"
