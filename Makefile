@@ -7,6 +7,7 @@
 #   make deps         install the Debian 12 packages (as root), or print
 #                     the apt command to run
 #   make build        meson setup (first time) + ninja, in $(BUILDDIR)
+#                     (JOBS=N: at most N parallel jobs)
 #   make test         deps + build + the unit tests and fast autotests
 #   make demo         deps + build + the demo
 #   make bench        deps + build + the full benchmark suite, results
@@ -92,7 +93,7 @@ build:
 		echo "meson configure $(BUILDDIR) -Dwerror=$(WERROR)"; \
 		meson configure $(BUILDDIR) -Dwerror=$(WERROR) || exit 1; \
 	fi
-	ninja -C $(BUILDDIR)
+	ninja -C $(BUILDDIR) $(if $(JOBS),-j$(JOBS))
 
 test: deps build
 	@if [ ! -x $(DEVTOOLS)/run-tests.sh ]; then \
