@@ -306,6 +306,63 @@ r_zero_past_end(void)
 	return ret;
 }
 
+/* a freed 64 B object, held by the lcore's cache (still allocated for
+ * the allocator: its tag tells, as it does to a second free) */
+static int
+r_zero_freed_cached(void)
+{
+	void *h = rte_pcpu_alloc(64, 0);
+
+	if (h == NULL || rte_pcpu_free(h) != 0)
+		return WRONG_RET;
+	return ERR_M1(rte_pcpu_zero(h, 8));
+}
+
+/*
+ * An object of an rte_mempool with "pcpu" ops, a range from its element
+ * into the next object (its rte_mempool header): refused, neither the
+ * element nor the header written. Two objects of one block, the range
+ * from the lower to 8 bytes into the higher.
+ */
+static int
+r_zero_mempool_past_element(void)
+{
+	uint8_t *o[2], *lo, *hi, *c;
+	unsigned int l;
+	int ret;
+
+	if (rte_mempool_get_bulk(bi.ops_mp, (void **)o, 2) != 0)
+		return WRONG_RET;
+	lo = RTE_MIN(o[0], o[1]);
+	hi = RTE_MAX(o[0], o[1]);
+	RTE_PCPU_FOREACH(l, c, lo)
+		memset(c, 0xab, bi.ops_mp->elt_size);
+	ret = ERR_M1(rte_pcpu_zero(lo, (size_t)(hi - lo) + 8));
+	RTE_PCPU_FOREACH(l, c, lo)
+		if (c[0] != 0xab || c[bi.ops_mp->elt_size - 1] != 0xab)
+			ret = WRONG_RET;
+	if (rte_mempool_from_obj(hi) != bi.ops_mp)
+		ret = WRONG_RET;
+	rte_mempool_put_bulk(bi.ops_mp, (void **)o, 2);
+	return ret;
+}
+
+/* ... a range starting in its own rte_mempool header */
+static int
+r_zero_mempool_header(void)
+{
+	void *o;
+	int ret;
+
+	if (rte_mempool_get(bi.ops_mp, &o) != 0)
+		return WRONG_RET;
+	ret = ERR_M1(rte_pcpu_zero((uint8_t *)o - 8, 16));
+	if (rte_mempool_from_obj(o) != bi.ops_mp)
+		ret = WRONG_RET;
+	rte_mempool_put(bi.ops_mp, o);
+	return ret;
+}
+
 static int
 r_cache_stats_null(void)
 { return ERR_M1(rte_pcpu_cache_stats_get(0, 0, NULL)); }
@@ -886,6 +943,10 @@ static const struct bad_row rows[] = {
 	ROW("zero-never-allocated", SET_UP, EINVAL, r_zero_never_allocated),
 	ROW("zero-freed", SET_UP, EINVAL, r_zero_freed),
 	ROW("zero-past-end", SET_UP, EINVAL, r_zero_past_end),
+	ROW("zero-freed-cached", SET_UP, EINVAL, r_zero_freed_cached),
+	ROW("zero-mempool-past-element", SET_UP, EINVAL,
+		r_zero_mempool_past_element),
+	ROW("zero-mempool-header", SET_UP, EINVAL, r_zero_mempool_header),
 	ROW("cache-stats-null", SET_UP, EINVAL, r_cache_stats_null),
 	ROW("cache-stats-bad-lcore", SET_UP, EINVAL, r_cache_stats_bad_lcore),
 	ROW("cache-stats-bad-class", SET_UP, EINVAL, r_cache_stats_bad_class),

@@ -780,6 +780,71 @@ test_zero_after_get(void)
 	return TEST_SUCCESS;
 }
 
+static void
+zero_collect_cb(struct rte_mempool *mp __rte_unused, void *arg, void *obj,
+		unsigned int idx)
+{
+	((uint8_t **)arg)[idx] = obj;
+}
+
+/*
+ * rte_pcpu_zero() on an object of a pool of 16-byte elements stays inside
+ * the element: a range reaching past it (into the trailer, the padding or
+ * the next object's rte_mempool header) or starting before it (in its
+ * header) is refused and writes nothing; ranges inside it are zeroed.
+ * With cache-aligned objects (64 B apart) and packed ones (40 B apart).
+ */
+static int
+zero_bounds(unsigned int flags)
+{
+	struct rte_mempool *mp;
+	uint8_t *objs[8], *o, *c;
+	unsigned int i, l;
+
+	mp = rte_pcpu_mempool_ops_create("ops_zero_bounds", RTE_DIM(objs), 16,
+		0, 0, NULL, NULL, NULL, NULL, SOCKET_ID_ANY, flags);
+	TEST_ASSERT_NOT_NULL(mp, "create (flags %#x)", flags);
+	TEST_ASSERT_EQUAL(rte_mempool_obj_iter(mp, zero_collect_cb, objs),
+		RTE_DIM(objs), "objects");
+	for (i = 0; i < RTE_DIM(objs); i++) {
+		o = objs[i];
+		RTE_PCPU_FOREACH(l, c, o)
+			memset(c, 0xab, 16);
+		rte_errno = 0;
+		TEST_ASSERT_EQUAL(rte_pcpu_zero(o, 128), -1, "object %u, 128 B",
+			i);
+		TEST_ASSERT_EQUAL(rte_errno, EINVAL, "rte_errno");
+		TEST_ASSERT_EQUAL(rte_pcpu_zero(o, 17), -1, "17 B");
+		TEST_ASSERT_EQUAL(rte_pcpu_zero(o + 8, 9), -1, "[8, 17)");
+		TEST_ASSERT_EQUAL(rte_pcpu_zero(o - 8, 8), -1, "its header");
+		TEST_ASSERT_EQUAL(rte_pcpu_zero(o + 16, 8), -1, "after it");
+		RTE_PCPU_FOREACH(l, c, o)
+			TEST_ASSERT(c[0] == 0xab && c[15] == 0xab,
+				"lcore %u: refused ranges wrote nothing", l);
+		TEST_ASSERT_SUCCESS(rte_pcpu_zero(o + 8, 8), "[8, 16)");
+		RTE_PCPU_FOREACH(l, c, o)
+			TEST_ASSERT(c[7] == 0xab && c[8] == 0 && c[15] == 0,
+				"lcore %u: [8, 16) zeroed, no more", l);
+		TEST_ASSERT_SUCCESS(rte_pcpu_zero(o, mp->elt_size), "element");
+		RTE_PCPU_FOREACH(l, c, o)
+			TEST_ASSERT(c[0] == 0, "lcore %u: zeroed", l);
+	}
+	for (i = 0; i < RTE_DIM(objs); i++)
+		TEST_ASSERT_EQUAL(rte_mempool_from_obj(objs[i]), mp,
+			"header of object %u intact", i);
+	TEST_ASSERT_EQUAL(rte_mempool_avail_count(mp), RTE_DIM(objs),
+		"all in the pool");
+	rte_mempool_free(mp);
+	return TEST_SUCCESS;
+}
+
+static int
+test_zero_bounds(void)
+{
+	TEST_ASSERT_SUCCESS(zero_bounds(0), "cache-aligned objects");
+	return zero_bounds(RTE_MEMPOOL_F_NO_CACHE_ALIGN);
+}
+
 /* The populated-bytes limit reached while populating. */
 static int
 test_limit_during_populate(void)
@@ -1035,6 +1100,8 @@ static struct unit_test_suite pcpu_mempool_ops_testsuite = {
 		TEST_CASE_NAMED_ST("sizes", ops_setup, ops_reset, test_sizes),
 		TEST_CASE_NAMED_ST("zero_after_get", ops_setup, ops_reset,
 			test_zero_after_get),
+		TEST_CASE_NAMED_ST("zero_bounds", ops_setup, ops_reset,
+			test_zero_bounds),
 		TEST_CASE_NAMED_ST("limit_during_populate", ops_setup, ops_reset,
 			test_limit_during_populate),
 		TEST_CASE_NAMED_ST("mbuf_refused", ops_setup, ops_reset,

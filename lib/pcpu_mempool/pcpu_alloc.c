@@ -506,32 +506,59 @@ alloc_chunk_holds(const struct pcpu_alloc_chunk *c, uint32_t start,
 	return 1;
 }
 
+/* The first granule of the live object of chunk @p c that holds
+ * allocated granule @p b: the last object boundary at or before it (every
+ * object starts with one). Index lock held. */
+static uint32_t
+alloc_chunk_obj_start(const struct pcpu_alloc_chunk *c, uint32_t b)
+{
+	uint32_t w = b / 64;
+	uint64_t m = c->bm.bound_map[w] & (~UINT64_C(0) >> (63 - b % 64));
+
+	while (m == 0 && w > 0)
+		m = c->bm.bound_map[--w];
+	return m == 0 ? 0 : w * 64 + 63 - (uint32_t)__builtin_clzll(m);
+}
+
 int
-pcpu_alloc_zero_range(void *p, size_t size)
+pcpu_alloc_range_find(const void *p, size_t size, uintptr_t *handle,
+		uint32_t *owner)
 {
 	const struct pcpu_alloc *a = &pcpu_alloc;
 	uint64_t off = (uintptr_t)p - a->arena.base, end = off + size;
+	uint64_t chunk_mask = pcpu_alloc_chunk_bytes() - 1, start = 0;
 	const struct pcpu_alloc_chunk *c;
+	uint32_t first, id = PCPU_OWNER_NONE;
 	int ok = 0;
 
 	pcpu_alloc_index_lock();
 	if (a->initialised && off < a->arena.unit_stride &&
 	    end <= a->arena.unit_stride && end > off) {
 		c = a->chunks[off >> a->chunk_shift];
-		if (c == NULL)
-			ok = pcpu_alloc_span_holds(off, size);
-		else if (((end - 1) >> a->chunk_shift) == (off >> a->chunk_shift))
-			ok = alloc_chunk_holds(c, (uint32_t)((off &
-				(pcpu_alloc_chunk_bytes() - 1)) >>
-				PCPU_MIN_ALLOC_SHIFT), (uint32_t)((RTE_ALIGN_CEIL(
-				end, PCPU_MIN_ALLOC_SIZE) - RTE_ALIGN_FLOOR(off,
-				PCPU_MIN_ALLOC_SIZE)) >> PCPU_MIN_ALLOC_SHIFT));
+		if (c == NULL) {
+			ok = pcpu_alloc_span_holds(off, size, &start, &id);
+		} else if (((end - 1) >> a->chunk_shift) ==
+			   (off >> a->chunk_shift)) {
+			first = (uint32_t)((off & chunk_mask) >>
+				PCPU_MIN_ALLOC_SHIFT);
+			ok = alloc_chunk_holds(c, first, (uint32_t)((
+				RTE_ALIGN_CEIL(end, PCPU_MIN_ALLOC_SIZE) -
+				RTE_ALIGN_FLOOR(off, PCPU_MIN_ALLOC_SIZE)) >>
+				PCPU_MIN_ALLOC_SHIFT));
+			if (ok) {
+				first = alloc_chunk_obj_start(c, first);
+				start = (off & ~chunk_mask) +
+					((uint64_t)first << PCPU_MIN_ALLOC_SHIFT);
+				if (c->owners != NULL)
+					id = c->owners[first >> 1];
+			}
+		}
 	}
 	pcpu_alloc_index_unlock();
 	if (!ok)
 		return -EINVAL;
-	/* outside the lock: the caller owns the range */
-	pcpu_alloc_zero(p, size);
+	*handle = a->arena.base + start;
+	*owner = id;
 	return 0;
 }
 

@@ -152,10 +152,20 @@ void pcpu_alloc_lcores(uint64_t mask[RTE_PCPU_MASK_WORDS]);
  * memory, including one that is arriving. */
 void pcpu_alloc_zero(void *handle, size_t size);
 
-/** pcpu_alloc_zero() of [@p p, @p p + @p size) after checking, under the
- * index lock, that the range lies inside one live allocation on
- * populated pages (rte_pcpu_zero()). 0, or -EINVAL (nothing written). */
-int pcpu_alloc_zero_range(void *p, size_t size);
+/**
+ * The live allocation that holds [@p p, @p p + @p size) on populated
+ * pages, looked up under the index lock (rte_pcpu_zero() checks its range
+ * with it before pcpu_alloc_zero()).
+ * @param handle
+ *   Set to the allocation's handle (its first byte).
+ * @param owner
+ *   Set to the owner the allocator recorded for it: the one
+ *   pcpu_alloc_one() charged, PCPU_OWNER_NONE for the objects of the
+ *   size-class caches and of pools (they record theirs themselves).
+ * @return 0, or -EINVAL if the range is not inside one live allocation.
+ */
+int pcpu_alloc_range_find(const void *p, size_t size, uintptr_t *handle,
+		uint32_t *owner);
 
 /**
  * Give unit 0 memory even while lcore 0 is not an lcore (idempotent).

@@ -425,9 +425,10 @@ uint64_t pcpu_alloc_span_release_freed(void);
 /** Bytes of the span starting at @p handle, 0 if none. Index lock held. */
 uint64_t pcpu_alloc_span_bytes(const void *handle);
 
-/** Whether [off, off + len) of a unit lies inside one live span. Index
- * lock held. */
-int pcpu_alloc_span_holds(uint64_t off, uint64_t len);
+/** Whether [off, off + len) of a unit lies inside one live span; if so,
+ * its offset in *start and its owner's id in *owner. Index lock held. */
+int pcpu_alloc_span_holds(uint64_t off, uint64_t len, uint64_t *start,
+		uint32_t *owner);
 
 /** Populate lcore @p lcore_id's copy of every span (lcore arrival, mutex
  * held). 0, or -errno with nothing kept. */

@@ -386,7 +386,8 @@ pcpu_alloc_span_bytes(const void *handle)
 }
 
 int
-pcpu_alloc_span_holds(uint64_t off, uint64_t len)
+pcpu_alloc_span_holds(uint64_t off, uint64_t len, uint64_t *start,
+		uint32_t *owner)
 {
 	const struct pcpu_alloc *a = &pcpu_alloc;
 	const struct pcpu_alloc_span *s;
@@ -394,8 +395,12 @@ pcpu_alloc_span_holds(uint64_t off, uint64_t len)
 	if (a->spans == NULL || off >= a->arena.unit_stride)
 		return 0;
 	s = a->spans[off >> a->chunk_shift];
-	return s != NULL && !s->freed && len <= s->size &&
-		off - span_off(s) <= s->size - len;
+	if (s == NULL || s->freed || len > s->size ||
+	    off - span_off(s) > s->size - len)
+		return 0;
+	*start = span_off(s);
+	*owner = s->owner;
+	return 1;
 }
 
 int

@@ -870,6 +870,20 @@ pcpu_cache_alloc(size_t size, size_t align, uint32_t owner)
 	return (void *)h;
 }
 
+/* Why a handle whose tag is @p t is no longer its user's: freed into a
+ * cache, or its free under way; NULL if it is (LIVE), or if the tag says
+ * nothing (0: not a cache object, the allocator's maps decide). The
+ * check of both rte_pcpu_free() and rte_pcpu_zero(). */
+static inline const char *
+cache_tag_freed(uint16_t t)
+{
+	if ((t & TAG_FREEING) == TAG_FREEING)
+		return "already freed, its free is under way";
+	if (t & TAG_CACHED)
+		return "already freed, held by a cache";
+	return NULL;
+}
+
 static int
 cache_refuse(void *handle, const char *why)
 {
@@ -892,12 +906,10 @@ cache_free_tagged(void *handle, uintptr_t off)
 	tp = &pcpu_caches.tags[off >> TAG_SHIFT];
 	t = __atomic_load_n(tp, __ATOMIC_RELAXED);
 	if (unlikely((t & TAG_FREEING) != TAG_LIVE)) {
-		if ((t & TAG_FREEING) == TAG_FREEING)
-			return cache_refuse(handle,
-				"already freed, its free is under way");
-		if (t & TAG_CACHED)
-			return cache_refuse(handle,
-				"already freed, held by a cache");
+		const char *why = cache_tag_freed(t);
+
+		if (why != NULL)
+			return cache_refuse(handle, why);
 		/* not a cache object: no tag to drop */
 		return pcpu_alloc_free(handle);
 	}
@@ -947,6 +959,20 @@ pcpu_cache_free(void *handle)
 	    (off & ((1u << TAG_SHIFT) - 1)) != 0 || !cache_chunk_tagged(off))
 		return pcpu_alloc_free(handle);
 	return cache_free_tagged(handle, off);
+}
+
+const char *
+pcpu_cache_obj_freed(const void *handle)
+{
+	uintptr_t off = (uintptr_t)handle - pcpu_caches.base;
+
+	/* the tests of pcpu_cache_free(): where it reads no tag, none is */
+	if (__atomic_load_n(&pcpu_caches.state, __ATOMIC_ACQUIRE) != CACHE_ON ||
+	    off >= pcpu_caches.limit || (off & ((1u << TAG_SHIFT) - 1)) != 0 ||
+	    !cache_chunk_tagged(off))
+		return NULL;
+	return cache_tag_freed(__atomic_load_n(&pcpu_caches.tags[off >>
+		TAG_SHIFT], __ATOMIC_RELAXED));
 }
 
 /* ---------------------------------------------------------------------- */

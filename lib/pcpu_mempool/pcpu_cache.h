@@ -55,6 +55,15 @@ void *pcpu_cache_alloc(size_t size, size_t align, uint32_t owner);
  */
 int pcpu_cache_free(void *handle);
 
+/**
+ * Whether the live allocation at @p handle (its first byte, from
+ * pcpu_alloc_range_find()) was freed into the caches: the tag check
+ * pcpu_cache_free() makes, for rte_pcpu_zero(). Lock-free.
+ * @return NULL while its user holds it (or it is no cache object), or
+ *   why not: held by a cache, or its free under way.
+ */
+const char *pcpu_cache_obj_freed(const void *handle);
+
 /** Give every object of lcore @p lcore_id's caches back and reset its
  * classes; the lcore must not use them meanwhile. @return Objects given
  * back. */

@@ -14,7 +14,9 @@
  *   rte_pcpu_alloc() charges the root (pcpu_owner.h)
  *   rte_pcpu_free()   -> pcpu_cache_free()  -> [flush]  pcpu_alloc_free_bulk()
  *                                           -> pcpu_alloc_free() (others)
- *   rte_pcpu_zero()   -> pcpu_alloc_zero_range()
+ *   rte_pcpu_zero()   -> pcpu_alloc_range_find(), pcpu_cache_obj_freed(),
+ *                        [a mempool's block] the registered check,
+ *                        then pcpu_alloc_zero()
  *
  * Sizes above RTE_PCPU_CHUNK_OBJ_MAX_SIZE become spans inside the
  * allocator (pcpu_alloc_span.c); nothing here tells them apart.
@@ -150,9 +152,50 @@ rte_pcpu_free(void *handle)
 	return pcpu_cache_free(handle);
 }
 
+/* The check of the blocks of "pcpu" mempools (pcpu_mempool_ops.c). */
+static pcpu_front_zero_check_t *front_zero_check;
+
+void
+pcpu_front_zero_check_register(pcpu_front_zero_check_t *check)
+{
+	__atomic_store_n(&front_zero_check, check, __ATOMIC_RELEASE);
+}
+
+/*
+ * Why [obj, obj + size) is not one user's to zero, or NULL: it must lie
+ * inside one live allocation (the allocator's maps), that allocation must
+ * not sit freed in an lcore cache (its tag, as rte_pcpu_free() reads it),
+ * and inside a mempool's block it must stay within one element (the
+ * registered check): headers, trailers and other objects are not the
+ * user's.
+ */
+static const char *
+front_zero_refusal(const void *obj, size_t size)
+{
+	pcpu_front_zero_check_t *check;
+	uintptr_t handle;
+	uint32_t owner;
+	const char *why;
+
+	if (pcpu_alloc_range_find(obj, size, &handle, &owner) != 0)
+		return "no live allocation holds it";
+	why = pcpu_cache_obj_freed((const void *)handle);
+	if (why != NULL)
+		return why;
+	if (owner == PCPU_OWNER_NONE ||
+	    __atomic_load_n(&pcpu_owners.rec[owner].kind, __ATOMIC_ACQUIRE) !=
+	    PCPU_OWNER_KIND_MEMPOOL)
+		return NULL;
+	check = __atomic_load_n(&front_zero_check, __ATOMIC_ACQUIRE);
+	return check == NULL ? "a mempool's block, and no layer checks it" :
+		check(handle, owner, (uintptr_t)obj, size);
+}
+
 int
 rte_pcpu_zero(void *obj, size_t size)
 {
+	const char *why;
+
 	if (pcpu_proc_refuse("rte_pcpu_zero"))
 		return -1;
 	if (obj == NULL || size == 0) {
@@ -161,12 +204,15 @@ rte_pcpu_zero(void *obj, size_t size)
 		rte_errno = EINVAL;
 		return -1;
 	}
-	if (pcpu_alloc_zero_range(obj, size) != 0) {
-		PCPU_LOG(ERR, "zero: [%p, +%zu) is not inside a live allocation",
-			obj, size);
+	why = front_zero_refusal(obj, size);
+	if (why != NULL) {
+		PCPU_LOG(ERR, "zero: [%p, +%zu) is not inside one live "
+			"allocation: %s", obj, size, why);
 		rte_errno = EINVAL;
 		return -1;
 	}
+	/* outside any lock: the caller owns the range */
+	pcpu_alloc_zero(obj, size);
 	return 0;
 }
 

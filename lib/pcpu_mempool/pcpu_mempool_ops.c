@@ -68,6 +68,7 @@
 #include "rte_pcpu_mempool_ops.h"
 #include "pcpu_alloc.h"
 #include "pcpu_fault.h"
+#include "pcpu_front.h"
 #include "pcpu_init.h"
 #include "pcpu_log.h"
 #include "pcpu_mempool_ops.h"
@@ -261,6 +262,59 @@ static inline size_t
 ops_block_bytes(const struct ops_pool *p, uint32_t k)
 {
 	return (size_t)p->lead + (size_t)(k - 1) * p->stride + p->tail;
+}
+
+/* The listed or quarantined pool whose blocks are charged to owner @p id,
+ * or NULL. Registry lock held. */
+static const struct ops_pool *
+ops_pool_of_owner(uint32_t id)
+{
+	const struct ops_pool *p;
+
+	TAILQ_FOREACH(p, &ops_pools.pools, next)
+		if (p->owner != NULL && p->owner->id == id)
+			return p;
+	TAILQ_FOREACH(p, &ops_pools.quarantine, next)
+		if (p->owner != NULL && p->owner->id == id)
+			return p;
+	return NULL;
+}
+
+/*
+ * rte_pcpu_zero() of [@p p, +@p size) inside block @p handle, charged to
+ * owner @p owner (pcpu_front_zero_check_t). The owner names the pool (one
+ * per pool, charged by nothing else), and the pool's layout places object
+ * k of a block at lead + k * stride, elt_size bytes of element each; what
+ * lies between (rte_mempool's header before each, the trailer and padding
+ * after) is not the user's. The allocator found the range inside the
+ * block, so an object it starts in exists.
+ */
+static const char *
+ops_zero_check(uintptr_t handle, uint32_t owner, uintptr_t p, size_t size)
+{
+	const struct ops_pool *op;
+	const char *why;
+	uint64_t in, elt;
+
+	pthread_mutex_lock(&ops_pools.lock);
+	op = ops_pool_of_owner(owner);
+	if (op == NULL) {
+		why = "a block of no mempool with \"pcpu\" ops";
+	} else {
+		elt = op->tail - OPS_TRAILER_SIZE;
+		in = p - handle;
+		in = in < op->lead ? UINT64_MAX : (in - op->lead) % op->stride;
+		if (in >= elt)
+			why = "it starts outside every element of a mempool's "
+				"objects (in an rte_mempool header or trailer)";
+		else if (size > elt - in)
+			why = "it runs past the end of a mempool object's "
+				"element (elt_size bytes)";
+		else
+			why = NULL;
+	}
+	pthread_mutex_unlock(&ops_pools.lock);
+	return why;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -610,6 +664,7 @@ RTE_INIT_PRIO(pcpu_mempool_ops_register, CLASS)
 
 	ops_pools.register_ret = ret < 0 ? ret : 0;
 	ops_pools.ops_index = ret;
+	pcpu_front_zero_check_register(ops_zero_check);
 	if (ret < 0)
 		OPS_LOG(ERR, "cannot register mempool ops \"%s\": %s",
 			RTE_PCPU_MEMPOOL_OPS_NAME, strerror(-ret));

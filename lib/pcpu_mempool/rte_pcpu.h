@@ -361,9 +361,13 @@ int rte_pcpu_free(void *handle);
  * the object keeps what its previous user left on every lcore), or a
  * part of an object that is recycled in place.
  *
- * The range may start anywhere inside a live allocation (an object of a
- * "pcpu" mempool lies inside one of the driver's blocks) but must not
- * leave it.
+ * The range may start anywhere inside a live allocation but must not
+ * leave it. An allocation freed with rte_pcpu_free() is not live, even
+ * while an lcore cache holds it for the next rte_pcpu_alloc() (the check
+ * rte_pcpu_free() makes against a double free). An object of a "pcpu"
+ * mempool counts as its element alone (the mempool's elt_size bytes from
+ * the object): its rte_mempool header and trailer and the other objects
+ * of the driver's block are not the user's.
  *
  * @param obj
  *   Address in lcore 0's copy (a handle, or a handle plus an offset).
@@ -371,8 +375,10 @@ int rte_pcpu_free(void *handle);
  *   Bytes per copy, at least 1.
  * @return
  *   0; -1 with rte_errno = EINVAL and one log line if @p obj is NULL,
- *   @p size is 0, or the range is not inside one live allocation (nothing
- *   is written then); ENOTSUP in a secondary process.
+ *   @p size is 0, or the range is not inside one live allocation (never
+ *   allocated, freed, leaving its allocation, or for a "pcpu" mempool's
+ *   object leaving its element): nothing is written then. ENOTSUP in a
+ *   secondary process.
  *
  * Thread-safety: MT-safe for the allocator, but it writes every lcore's
  * copy without synchronisation: call it only while no lcore uses the

@@ -67,7 +67,8 @@
  * rte_mempool_get() never zeroes: an object comes back with what its last
  * user left on every lcore. Call rte_pcpu_zero(obj, elt_size) after the
  * get (before publishing the handle) when the next user expects zeros,
- * say for counters.
+ * say for counters. It refuses (EINVAL) a range that leaves the object's
+ * element: the header, the trailer and the next object are rte_mempool's.
  *
  * Lcores that appear later (rte_thread_register()) find their copies of
  * every object zero; obj_init is not called for them (rte_mempool has no
