@@ -57,6 +57,9 @@ struct pcpu_arena {
 	/** Hugepage files: the 4 KiB file behind the ranges that fell back
 	 * to small pages (same offsets), or -1. */
 	int shm_small_fd;
+	/** A punch of the files failed once: pages may be left in ranges
+	 * not mapped, so each mapping punches its range first. */
+	int shm_stale;
 	/** Hugepage files: which 2 MiB pages of the area shm_small_fd
 	 * backs (shared memory; readers map by it). */
 	struct pcpu_arena_small_map *shm_small;

@@ -118,15 +118,17 @@ shm_off(const struct pcpu_arena *a, const void *addr)
 }
 
 /* Free the file's pages of [off, off + len): they read as zero again.
- * 0, or -ENOMEM (logged: the memory stays in the file). */
+ * 0, or -ENOMEM (logged: the memory stays in the file, and the area is
+ * marked: from then on every mapping punches its range first). */
 static int
-shm_punch(int fd, uint64_t off, uint64_t len)
+shm_punch(struct pcpu_arena *a, int fd, uint64_t off, uint64_t len)
 {
 	if (fd < 0 || len == 0)
 		return 0;
 	if (pcpu_fault_fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 			(off_t)off, (off_t)len) == 0)
 		return 0;
+	a->shm_stale = 1;
 	PCPU_LOG(ERR, "shared area: cannot give back %" PRIu64 " bytes at "
 		"offset %#" PRIx64 ": %s", len, off, strerror(errno));
 	return -ENOMEM;
@@ -135,11 +137,13 @@ shm_punch(int fd, uint64_t off, uint64_t len)
 /*
  * Map [addr, addr + len) of file @p fd read-write over the reservation.
  *
- * The range of the file is punched first: a range given back while the
- * owner no longer mapped it (to the reservation, or at the destruction of
- * a chunk) keeps its pages if punching failed then, and they must not
- * show through as memory that reads zero. That failure was logged; this
- * punch frees them.
+ * Once a punch has failed (shm_stale), the range of the file is punched
+ * first: a range given back while the owner no longer mapped it (to the
+ * reservation, or at the destruction of a chunk) keeps its pages if
+ * punching failed then, and they must not show through as memory that
+ * reads zero. That failure was logged; this punch frees them. Until a
+ * punch fails every range not mapped is a hole already, and mapping pays
+ * no extra system call.
  */
 static int
 shm_map_file(struct pcpu_arena *a, int fd, void *addr, uint64_t len,
@@ -148,9 +152,11 @@ shm_map_file(struct pcpu_arena *a, int fd, void *addr, uint64_t len,
 	void *p;
 	int ret;
 
-	ret = shm_punch(fd, shm_off(a, addr), len);
-	if (ret != 0)
-		return ret;
+	if (a->shm_stale) {
+		ret = shm_punch(a, fd, shm_off(a, addr), len);
+		if (ret != 0)
+			return ret;
+	}
 	p = pcpu_fault_mmap(addr, len, PROT_READ | PROT_WRITE,
 		MAP_SHARED | MAP_FIXED | (noreserve ? MAP_NORESERVE : 0), fd,
 		(off_t)shm_off(a, addr));
@@ -443,8 +449,8 @@ pcpu_arena_shm_unmap(struct pcpu_arena *a, void *addr, uint64_t len)
 	uint64_t off = shm_off(a, addr);
 
 	pcpu_arena_rereserve(addr, len);
-	shm_punch(a->shm_fd, off, len);
-	shm_punch(a->shm_small_fd, off, len);
+	shm_punch(a, a->shm_fd, off, len);
+	shm_punch(a, a->shm_small_fd, off, len);
 }
 
 /* Whether any page of [off, off + len) fell back to the 4 KiB file. */
@@ -525,7 +531,7 @@ shm_populate_file(struct pcpu_arena *a, int fd, int socket, void *addr,
 	ret = pcpu_arena_touch(addr, len, step);
 	if (ret != 0) {
 		pcpu_arena_rereserve(addr, len);
-		shm_punch(fd, shm_off(a, addr), len);
+		shm_punch(a, fd, shm_off(a, addr), len);
 	}
 	return ret;
 }
@@ -567,7 +573,7 @@ pcpu_arena_shm_populate(struct pcpu_arena *a, int socket, void *addr,
 	case PCPU_BACKING_MAPPED:
 		ret = pcpu_arena_touch(addr, len, PCPU_SMALL_PAGE_SIZE);
 		if (ret != 0)
-			shm_punch(a->shm_fd, off, len);
+			shm_punch(a, a->shm_fd, off, len);
 		return ret;
 	case PCPU_BACKING_HUGE:
 		if (shm_small_any(a, off, len))
@@ -609,9 +615,9 @@ pcpu_arena_shm_depopulate(struct pcpu_arena *a, void *addr, uint64_t len,
 	uint64_t off = shm_off(a, addr);
 
 	if (how == PCPU_BACKING_MAPPED)
-		return shm_punch(a->shm_fd, off, len);
+		return shm_punch(a, a->shm_fd, off, len);
 	pcpu_arena_rereserve(addr, len);
-	shm_punch(a->shm_fd, off, len);
-	shm_punch(a->shm_small_fd, off, len);
+	shm_punch(a, a->shm_fd, off, len);
+	shm_punch(a, a->shm_small_fd, off, len);
 	return 0;
 }
