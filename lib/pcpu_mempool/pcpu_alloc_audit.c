@@ -301,6 +301,28 @@ audit_counters(const struct pcpu_alloc_counters *sum, char *msg, size_t len)
 }
 
 int
+pcpu_alloc_audit_lock(void)
+{
+	struct pcpu_alloc *a = &pcpu_alloc;
+
+	pthread_mutex_lock(&a->mutex);
+	if (!a->initialised) {
+		pthread_mutex_unlock(&a->mutex);
+		return 0;
+	}
+	pcpu_alloc_index_lock();
+	pcpu_alloc_settle();
+	return 1;
+}
+
+void
+pcpu_alloc_audit_unlock(void)
+{
+	pcpu_alloc_index_unlock();
+	pthread_mutex_unlock(&pcpu_alloc.mutex);
+}
+
+int
 pcpu_alloc_audit(struct pcpu_alloc_counters *s, char *msg, size_t len)
 {
 	struct pcpu_alloc *a = &pcpu_alloc;
@@ -310,13 +332,8 @@ pcpu_alloc_audit(struct pcpu_alloc_counters *s, char *msg, size_t len)
 
 	memset(s, 0, sizeof(*s));
 	memset(&sum, 0, sizeof(sum));
-	pthread_mutex_lock(&a->mutex);
-	if (!a->initialised) {
-		pthread_mutex_unlock(&a->mutex);
+	if (!pcpu_alloc_audit_lock())
 		return 0;
-	}
-	pcpu_alloc_index_lock();
-	pcpu_alloc_settle();
 	for (idx = 0; ret == 0 && idx < a->nr_chunk_max; idx++) {
 		struct pcpu_alloc_chunk *c = a->chunks[idx];
 
@@ -334,7 +351,6 @@ pcpu_alloc_audit(struct pcpu_alloc_counters *s, char *msg, size_t len)
 		ret = audit_counters(&sum, msg, len);
 	audit_counters_locked(s);
 	s->live_objs = sum.live_objs;
-	pcpu_alloc_index_unlock();
-	pthread_mutex_unlock(&a->mutex);
+	pcpu_alloc_audit_unlock();
 	return ret;
 }

@@ -287,6 +287,17 @@ void pcpu_alloc_apply_effect(struct pcpu_alloc_chunk *c,
  * reading hints or page counts. */
 void pcpu_alloc_settle(void);
 
+/**
+ * For the audits: take the population mutex and the index lock and settle
+ * every pending free, so that the chunks read as their maps say.
+ * @return 1 with both held (release them with pcpu_alloc_audit_unlock()),
+ *   0 with nothing held when the allocator is not set up.
+ */
+int pcpu_alloc_audit_lock(void);
+
+/** Release what pcpu_alloc_audit_lock() took. */
+void pcpu_alloc_audit_unlock(void);
+
 /** Settle chunk @p c if it is pending, and apply what its frees did. */
 void pcpu_alloc_settle_chunk(struct pcpu_alloc_chunk *c);
 

@@ -131,19 +131,13 @@ pcpu_alloc_owner_audit(struct pcpu_alloc_owner_sums *s, char *msg, size_t len)
 	int ret = 0;
 
 	memset(s, 0, sizeof(*s));
-	pthread_mutex_lock(&a->mutex);
-	if (!a->initialised) {
-		pthread_mutex_unlock(&a->mutex);
+	if (!pcpu_alloc_audit_lock())
 		return 0;
-	}
-	pcpu_alloc_index_lock();
-	pcpu_alloc_settle();
 	for (idx = 0; ret == 0 && idx < a->nr_chunk_max; idx++)
 		if (a->chunks[idx] != NULL)
 			ret = owner_audit_chunk(a->chunks[idx], s, msg, len);
 	if (ret == 0)
 		ret = pcpu_alloc_span_owner_sums(s, msg, len);
-	pcpu_alloc_index_unlock();
-	pthread_mutex_unlock(&a->mutex);
+	pcpu_alloc_audit_unlock();
 	return ret;
 }
