@@ -293,6 +293,7 @@ rte_pcpu_init(const struct rte_pcpu_conf *conf)
 		return -1;
 	}
 	__atomic_store_n(&init_done, 1, __ATOMIC_RELEASE);
+	pcpu_proc_primary_set(1);
 	pthread_mutex_unlock(&init_lock);
 	return 0;
 }
@@ -323,6 +324,7 @@ rte_pcpu_cleanup(void)
 		return -1;
 	}
 	__atomic_store_n(&init_done, 0, __ATOMIC_RELEASE);
+	pcpu_proc_primary_set(0);
 	/* first: secondaries stop reading what goes away */
 	pcpu_proc_unpublish();
 	live = init_unwind(NULL);

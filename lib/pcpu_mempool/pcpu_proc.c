@@ -118,8 +118,16 @@ static struct {
 	.attach_lock = PTHREAD_MUTEX_INITIALIZER,
 };
 
+int pcpu_proc_primary_ready;
+
+void
+pcpu_proc_primary_set(int ready)
+{
+	__atomic_store_n(&pcpu_proc_primary_ready, ready, __ATOMIC_RELAXED);
+}
+
 int
-pcpu_proc_refuse(const char *what)
+pcpu_proc_refuse_slow(const char *what)
 {
 	if (!pcpu_proc_secondary())
 		return 0;

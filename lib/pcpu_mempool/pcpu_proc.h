@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_eal.h>
 
 /** Whether this process is a DPDK secondary process. */
@@ -34,11 +35,31 @@ pcpu_proc_secondary(void)
 	return rte_eal_process_type() == RTE_PROC_SECONDARY;
 }
 
+/** Non-zero while this process is a primary with the library set up
+ * (pcpu_proc_primary_set()): the writers' check is then one load. */
+extern int pcpu_proc_primary_ready;
+
+/** pcpu_proc_refuse() when the process is not known to be a primary. */
+int pcpu_proc_refuse_slow(const char *what);
+
+/** Called by the life cycle (pcpu_init.c) in a primary: @p ready 1 once
+ * the library is set up, 0 when it is cleaned up. */
+void pcpu_proc_primary_set(int ready);
+
 /**
  * In a secondary process: log that @p what only reads there, set
- * rte_errno to ENOTSUP and return 1. In a primary: 0.
+ * rte_errno to ENOTSUP and return 1. In a primary: 0. On the allocation
+ * and free paths: one load while the library is set up in a primary (the
+ * EAL's process type is a call into EAL otherwise).
  */
-int pcpu_proc_refuse(const char *what);
+static inline int
+pcpu_proc_refuse(const char *what)
+{
+	if (likely(__atomic_load_n(&pcpu_proc_primary_ready,
+			__ATOMIC_RELAXED)))
+		return 0;
+	return pcpu_proc_refuse_slow(what);
+}
 
 /** Whether the area can be shared: a primary with EAL's multi-process
  * channel (not --no-shconf, not --in-memory). */
