@@ -100,7 +100,7 @@ fc_usage(const char *prog)
 		"    [--exit-on-idle MS] [--no-count] [--lookup-only]\n"
 		"    [--flow-cache N] [--no-defer] [--pipeline] [--mbufs N]\n"
 		"    [--help]\n"
-		"       %s --proc-type=secondary --file-prefix PREFIX [-l LCORE]\n"
+		"       %s --proc-type=secondary --file-prefix PREFIX [-l LCORE] --no-pci\n"
 		"    -- --monitor [--monitor-count N] [--stats-interval MS]\n"
 		"    [--stats-format table|json] [--stats-file FILE] [--top N]\n"
 		"    [--flow-dump FILE|-]\n"
@@ -386,11 +386,28 @@ fc_parse_args(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	bool counters_set = false;
-	int c, s;
+	const char *forwarding_opt = NULL; /* the first one a monitor lacks */
+	int c, s, li;
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":p:Ph", lopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":p:Ph", lopts, &li)) != -1) {
+		switch (c) {
+		case FC_OPT_MONITOR: case FC_OPT_MONITOR_COUNT:
+		case FC_OPT_STATS_INTERVAL: case FC_OPT_STATS_FORMAT:
+		case FC_OPT_STATS_FILE: case FC_OPT_TOP: case FC_OPT_FLOW_DUMP:
+		case 'h': case ':': case '?':
+			break;
+		case 'p':
+			forwarding_opt = forwarding_opt ? forwarding_opt : "-p";
+			break;
+		case 'P':
+			forwarding_opt = forwarding_opt ? forwarding_opt : "-P";
+			break;
+		default:
+			if (forwarding_opt == NULL)
+				forwarding_opt = lopts[li].name;
+		}
 		switch (c) {
 		case 'p':
 			fc_opt.portmask = (uint32_t)fc_parse_u64("-p", optarg,
@@ -536,6 +553,11 @@ fc_parse_args(int argc, char **argv)
 			"a secondary process only monitors: add --monitor");
 	if (fc_opt.monitor_count != 0 && !fc_opt.monitor)
 		fc_fail("--monitor-count goes with --monitor");
+	if (fc_opt.monitor && forwarding_opt != NULL)
+		fc_fail("%s%s is an option of the forwarding process: --monitor "
+			"takes --monitor-count, --stats-interval, --stats-format, "
+			"--stats-file, --top and --flow-dump only",
+			forwarding_opt[0] == '-' ? "" : "--", forwarding_opt);
 	if (fc_opt.no_count && fc_opt.dump_file != NULL)
 		fc_fail("--flow-dump needs counting: drop --no-count");
 	if (fc_opt.lookup_only && fc_opt.dump_file != NULL)

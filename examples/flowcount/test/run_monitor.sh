@@ -167,6 +167,15 @@ if ! wait_for '^lcore 1: RX port' "$TMP/p.log"; then
 	exit 1
 fi
 sleep 0.3
+# an option of the forwarding process is refused, not ignored
+monitor --monitor-count 1 --max-flows 5 > "$TMP/m_opt.log" 2>&1
+rc=$?
+if [ $rc -ne 1 ] || ! grep -q -- '--max-flows is an option of the forwarding' \
+		"$TMP/m_opt.log"; then
+	echo "FAIL traffic: --monitor with --max-flows: exit $rc"
+	cat "$TMP/m_opt.log"
+	fail=1
+fi
 monitor --stats-interval 0 > "$TMP/m_kill.log" 2>&1 &
 MON=$!
 monitor --monitor-count 5 --stats-interval 100 --stats-format json \
