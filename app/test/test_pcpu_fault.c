@@ -79,6 +79,7 @@
 #include <rte_pcpu_owner.h>
 
 #include "pcpu_fault.h"
+#include "test_pcpu_eal_usage.h"
 
 /* AddressSanitizer's count of bytes the program holds (weak: absent
  * without ASan, then mallinfo2() counts glibc's heap) */
@@ -183,9 +184,7 @@ sweep_log_start(void)
 /* What is held: EAL memory, mappings, the C heap. */
 
 struct sweep_usage {
-	uint64_t eal_blocks;
-	uint64_t eal_bytes;
-	unsigned int memzones;
+	struct pcpu_test_eal_usage eal; /* heap blocks, bytes, memzones */
 	int64_t mapped;
 	size_t heap;
 	unsigned int fds;           /* open file descriptors (memfds) */
@@ -209,26 +208,10 @@ count_fds(void)
 }
 
 static void
-count_memzone(const struct rte_memzone *mz __rte_unused, void *arg)
-{
-	(*(unsigned int *)arg)++;
-}
-
-static void
 sweep_usage_get(struct sweep_usage *u)
 {
-	struct rte_malloc_socket_stats s;
-	unsigned int i;
-
 	memset(u, 0, sizeof(*u));
-	for (i = 0; i < rte_socket_count(); i++) {
-		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i),
-				&s) != 0)
-			continue;
-		u->eal_blocks += s.alloc_count;
-		u->eal_bytes += s.heap_allocsz_bytes;
-	}
-	rte_memzone_walk(count_memzone, &u->memzones);
+	pcpu_test_eal_usage_get(&u->eal);
 	u->mapped = pcpu_fault_mapped_bytes();
 	u->fds = count_fds();
 	if (__sanitizer_get_current_allocated_bytes != NULL)
@@ -1158,15 +1141,13 @@ done:
 				"%" PRId64 " bytes, %" PRId64 " before",
 				after.mapped, base->mapped);
 		}
-		if (after.eal_blocks != base->eal_blocks ||
-		    after.eal_bytes != base->eal_bytes ||
-		    after.memzones != base->memzones)
+		if (!pcpu_test_eal_usage_equal(&after.eal, &base->eal))
 			sweep_violation(&x, "EAL memory leaked: %" PRIu64
 				" blocks, %" PRIu64 " bytes, %u memzones; "
 				"before %" PRIu64 ", %" PRIu64 ", %u",
-				after.eal_blocks, after.eal_bytes,
-				after.memzones, base->eal_blocks,
-				base->eal_bytes, base->memzones);
+				after.eal.blocks, after.eal.bytes,
+				after.eal.memzones, base->eal.blocks,
+				base->eal.bytes, base->eal.memzones);
 		if (after.heap != base->heap)
 			sweep_violation(&x, "C heap leaked: %zu bytes held, "
 				"%zu before", after.heap, base->heap);

@@ -43,6 +43,7 @@
 #include <rte_pcpu_mempool.h>
 
 #include "test.h"
+#include "test_pcpu_eal_usage.h"
 #include "test_pcpu_util.h"
 
 static void
@@ -68,37 +69,6 @@ regress_worker(void)
 	RTE_LCORE_FOREACH_WORKER(l)
 		return l;
 	return RTE_MAX_LCORE;
-}
-
-/* What EAL's memory holds: heap blocks (memzones are heap blocks too) and
- * their bytes, summed over the sockets, and the memzones. */
-struct eal_usage {
-	uint64_t blocks;
-	uint64_t bytes;
-	unsigned int memzones;
-};
-
-static void
-count_memzone(const struct rte_memzone *mz __rte_unused, void *arg)
-{
-	(*(unsigned int *)arg)++;
-}
-
-static void
-eal_usage_get(struct eal_usage *u)
-{
-	struct rte_malloc_socket_stats s;
-	unsigned int i;
-
-	memset(u, 0, sizeof(*u));
-	for (i = 0; i < rte_socket_count(); i++) {
-		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(i),
-				&s) != 0)
-			continue;
-		u->blocks += s.alloc_count;
-		u->bytes += s.heap_allocsz_bytes;
-	}
-	rte_memzone_walk(count_memzone, &u->memzones);
 }
 
 /*
@@ -135,7 +105,7 @@ test_rcu_cleanup_pending(void)
 {
 	struct rte_pcpu_mempool_rcu_config cfg = { 0 };
 	struct rte_pcpu_mempool_stats st;
-	struct eal_usage before, after;
+	struct pcpu_test_eal_usage before, after;
 	struct rte_pcpu_mempool *mp;
 	unsigned int worker = regress_worker();
 	void *objs[8];
@@ -154,7 +124,7 @@ test_rcu_cleanup_pending(void)
 	 * first rte_pcpu_init() and kept for the life of the process */
 	TEST_ASSERT_SUCCESS(rte_pcpu_init(NULL), "first init");
 	TEST_ASSERT_SUCCESS(rte_pcpu_cleanup(), "first cleanup");
-	eal_usage_get(&before);
+	pcpu_test_eal_usage_get(&before);
 	TEST_ASSERT_SUCCESS(rte_pcpu_init(NULL), "init");
 	mp = rte_pcpu_mempool_create("regress_dq", 8, 16, 4, 0, NULL, NULL, 0);
 	TEST_ASSERT_NOT_NULL(mp, "create");
@@ -181,13 +151,12 @@ test_rcu_cleanup_pending(void)
 		printf("cleanup: %s\n", rte_strerror(rte_errno));
 		goto out;
 	}
-	eal_usage_get(&after);
+	pcpu_test_eal_usage_get(&after);
 	printf("EAL heap before init: %" PRIu64 " blocks, %" PRIu64
 		" bytes, %u memzones; after cleanup: %" PRIu64 ", %" PRIu64
 		", %u\n", before.blocks, before.bytes, before.memzones,
 		after.blocks, after.bytes, after.memzones);
-	if (after.blocks != before.blocks || after.bytes != before.bytes ||
-	    after.memzones != before.memzones) {
+	if (!pcpu_test_eal_usage_equal(&after, &before)) {
 		printf("rte_pcpu_cleanup() left EAL memory behind (the defer "
 			"queue?)\n");
 		goto out;
