@@ -122,19 +122,19 @@ alloc_used_clear(struct pcpu_alloc_chunk *c, uint32_t ps, uint32_t pe)
  */
 static unsigned int
 alloc_in_chunk(struct pcpu_alloc_chunk *c, uint32_t bits, uint32_t align_bits,
-		unsigned int n, int pop_only, uint32_t *offs)
+		unsigned int n, int pop_only, uint32_t run_bits, uint32_t *offs)
 {
 	uint32_t before = c->bm.nr_empty_pop_pages;
 	unsigned int got;
 	int off;
 
-	if (n == 1 && !pop_only) {
+	if (n == 1 && !pop_only && run_bits == 0) {
 		off = pcpu_chunk_alloc(&c->bm, bits, align_bits, 0);
 		offs[0] = (uint32_t)off;
 		got = off >= 0;
 	} else {
 		got = pcpu_chunk_alloc_batch(&c->bm, bits, align_bits, n,
-			pop_only, offs);
+			pop_only, run_bits, offs);
 	}
 	pcpu_alloc_empty_track(c, before);
 	return got;
@@ -143,13 +143,14 @@ alloc_in_chunk(struct pcpu_alloc_chunk *c, uint32_t bits, uint32_t align_bits,
 /*
  * Search the existing chunks for space for up to @p n objects: fitting
  * active slots, then sidelined chunks, then the spare free chunk; with
- * @p pop_only, on populated pages only. Index lock held. Returns how many
+ * @p pop_only, on populated pages only; with @p run_bits, a stretch of
+ * their own (pcpu_chunk_alloc_batch()). Index lock held. Returns how many
  * were allocated (0: none fits), their start bits in @p offs and the
  * chunk in *cp.
  */
 static unsigned int
 alloc_find_space(size_t size, uint32_t bits, uint32_t align_bits,
-		unsigned int n, int pop_only, uint32_t *offs,
+		unsigned int n, int pop_only, uint32_t run_bits, uint32_t *offs,
 		struct pcpu_alloc_chunk **cp)
 {
 	struct pcpu_alloc *a = &pcpu_alloc;
@@ -169,7 +170,7 @@ alloc_find_space(size_t size, uint32_t bits, uint32_t align_bits,
 		for (c = TAILQ_FIRST(&a->lists[slot]); c != NULL; c = tmp) {
 			tmp = TAILQ_NEXT(c, next);
 			got = alloc_in_chunk(c, bits, align_bits, n, pop_only,
-				offs);
+				run_bits, offs);
 			if (got != 0)
 				goto found;
 			/* the search may have refreshed a stale
@@ -184,7 +185,8 @@ alloc_find_space(size_t size, uint32_t bits, uint32_t align_bits,
 		}
 	}
 	TAILQ_FOREACH(c, &a->lists[PCPU_LIST_SIDELINED], next) {
-		got = alloc_in_chunk(c, bits, align_bits, n, pop_only, offs);
+		got = alloc_in_chunk(c, bits, align_bits, n, pop_only,
+			run_bits, offs);
 		if (got != 0) {
 			/* reintegrate */
 			pcpu_alloc_list_move(c, pcpu_chunk_slot(&c->bm), 1);
@@ -192,7 +194,8 @@ alloc_find_space(size_t size, uint32_t bits, uint32_t align_bits,
 		}
 	}
 	TAILQ_FOREACH(c, &a->lists[PCPU_LIST_FREE], next) {
-		got = alloc_in_chunk(c, bits, align_bits, n, pop_only, offs);
+		got = alloc_in_chunk(c, bits, align_bits, n, pop_only,
+			run_bits, offs);
 		if (got != 0)
 			goto found;
 	}
@@ -210,8 +213,8 @@ alloc_find_area(size_t size, uint32_t bits, uint32_t align_bits,
 {
 	uint32_t off;
 
-	return alloc_find_space(size, bits, align_bits, 1, 0, &off, cp) != 0 ?
-		(int)off : -1;
+	return alloc_find_space(size, bits, align_bits, 1, 0, 0, &off,
+		cp) != 0 ? (int)off : -1;
 }
 
 /* Undo a found area. Index lock held. */
@@ -694,14 +697,15 @@ alloc_batch_limit(struct pcpu_alloc_chunk *c, const uint32_t *offs,
  */
 static unsigned int
 alloc_batch_fast(size_t size, uint32_t bits, uint32_t align_bits,
-		unsigned int n, int user, void **objs, uint64_t *dirty)
+		unsigned int n, int user, uint32_t run_bits, void **objs,
+		uint64_t *dirty)
 {
 	uint32_t offs[PCPU_BULK_GROUP];
 	struct pcpu_alloc_chunk *c;
 	unsigned int k;
 
 	pcpu_alloc_index_lock();
-	k = alloc_find_space(size, bits, align_bits, n, 1, offs, &c);
+	k = alloc_find_space(size, bits, align_bits, n, 1, run_bits, offs, &c);
 	if (k != 0)
 		alloc_commit_batch(c, offs, k, size, bits, user, objs, dirty);
 	pcpu_alloc_index_unlock();
@@ -710,12 +714,15 @@ alloc_batch_fast(size_t size, uint32_t bits, uint32_t align_bits,
 
 /*
  * A batch anywhere, creating a chunk if needed, its pages populated
- * (within the populated-bytes limit, which may shorten it). Mutex held,
- * index lock not. Returns how many, or 0 with rte_errno = ENOMEM.
+ * (within the populated-bytes limit, which may shorten it): a stretch of
+ * its own (@p run_bits) if the chunks have one, else in any free space
+ * before a new chunk is made. Mutex held, index lock not. Returns how
+ * many, or 0 with rte_errno = ENOMEM.
  */
 static unsigned int
 alloc_batch_slow(size_t size, uint32_t bits, uint32_t align_bits,
-		unsigned int n, int user, void **objs, uint64_t *dirty)
+		unsigned int n, int user, uint32_t run_bits, void **objs,
+		uint64_t *dirty)
 {
 	struct pcpu_alloc *a = &pcpu_alloc;
 	uint32_t offs[PCPU_BULK_GROUP], ps, pe, needed;
@@ -723,8 +730,10 @@ alloc_batch_slow(size_t size, uint32_t bits, uint32_t align_bits,
 	unsigned int k, keep;
 
 	pcpu_alloc_index_lock();
-	while ((k = alloc_find_space(size, bits, align_bits, n, 0, offs,
-			&c)) == 0) {
+	while ((k = alloc_find_space(size, bits, align_bits, n, 0, run_bits,
+			offs, &c)) == 0 &&
+	       (run_bits == 0 || (k = alloc_find_space(size, bits,
+			align_bits, n, 0, 0, offs, &c)) == 0)) {
 		if (!TAILQ_EMPTY(&a->lists[PCPU_LIST_FREE]))
 			goto nomem; /* a whole free chunk cannot hold one */
 		pcpu_alloc_index_unlock();
@@ -797,10 +806,11 @@ alloc_batch_finish(void * const *objs, unsigned int k, size_t size,
 
 unsigned int
 pcpu_alloc_bulk(size_t size, size_t align, void **objs, unsigned int n,
-		int user)
+		int user, size_t run)
 {
 	uint32_t bits = alloc_size_bits(size);
 	uint32_t align_bits = (uint32_t)(align >> PCPU_MIN_ALLOC_SHIFT);
+	uint32_t run_bits = (uint32_t)(run >> PCPU_MIN_ALLOC_SHIFT);
 	uint64_t dirty[PCPU_BULK_GROUP / 64];
 	unsigned int i = 0, k, want;
 	int fast = 0;
@@ -808,14 +818,14 @@ pcpu_alloc_bulk(size_t size, size_t align, void **objs, unsigned int n,
 	while (i < n) {
 		want = RTE_MIN(n - i, (unsigned int)PCPU_BULK_GROUP);
 		k = alloc_batch_fast(size, bits, align_bits, want, user,
-			objs + i, dirty);
+			run_bits, objs + i, dirty);
 		if (k != 0) {
 			fast = 1;
 		} else {
 			pthread_mutex_lock(&pcpu_alloc.mutex);
 			alloc_balance_if_needed();
 			k = alloc_batch_slow(size, bits, align_bits, want, user,
-				objs + i, dirty);
+				run_bits, objs + i, dirty);
 			pthread_mutex_unlock(&pcpu_alloc.mutex);
 			if (k == 0)
 				break;

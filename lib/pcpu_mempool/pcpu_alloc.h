@@ -85,12 +85,15 @@ void *pcpu_alloc_one(size_t size, size_t align, uint32_t owner);
  * Allocate up to @p n objects of @p size bytes aligned to @p align into
  * @p objs, in ascending address order as far as the chunks allow; every
  * copy zeroed. @p user: @p size is one a user asked for (a pool's) and
- * counts in the size statistics; 0 for a cache refill's class size. No
- * owner is charged or recorded: the caller (a pool, the caches) does it.
+ * counts in the size statistics; 0 for a cache refill's class size.
+ * @p run (bytes, a power of two, 0 for none): each group of the batch
+ * starts @p run free bytes of its own at a multiple of @p run, where the
+ * chunks have such a stretch (else anywhere, before a new chunk is made).
+ * No owner is charged or recorded: the caller (a pool, the caches) does it.
  * @return How many were allocated (fewer on error, with rte_errno).
  */
 unsigned int pcpu_alloc_bulk(size_t size, size_t align, void **objs,
-		unsigned int n, int user);
+		unsigned int n, int user, size_t run);
 
 /**
  * Free one object, and uncharge its owner if the allocator recorded one

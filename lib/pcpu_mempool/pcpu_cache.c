@@ -134,8 +134,19 @@ static const uint32_t cache_init_high[RTE_PCPU_CACHE_NB_CLASSES] = {
 #define TAG_OWNER_SHIFT 6
 /* Low bit of a cached handle: the object was used (zero it on alloc). */
 #define OBJ_DIRTY ((uintptr_t)1)
-/* One tag byte per this many bytes of a unit. */
+/* One tag per this many bytes of a unit. */
 #define TAG_SHIFT 3
+/*
+ * Bytes of a unit whose tags fill CACHE_TAG_RUN_LINES cache lines. A refill
+ * starts a stretch this long of its own (pcpu_alloc_bulk()'s run), so the
+ * tags an lcore writes on every alloc and free do not share their lines
+ * with another lcore's objects until flushes mix the objects up: with
+ * shared lines, each alloc and free moved the line between the two cores
+ * (2 lcores each allocating and freeing 16 B: 3.5x the time per pair).
+ */
+#define CACHE_TAG_RUN_LINES 1u
+#define CACHE_TAG_RUN ((RTE_CACHE_LINE_SIZE * CACHE_TAG_RUN_LINES / \
+	sizeof(uint16_t)) << TAG_SHIFT)
 
 enum cache_event { EV_NONE, EV_UNDERFLOW, EV_OVERFLOW };
 
@@ -422,7 +433,7 @@ cache_alloc_source(void *arg, uintptr_t *dst, unsigned int n)
 	unsigned int ci = *(const unsigned int *)arg, i, got;
 
 	got = pcpu_alloc_bulk(cache_class_size[ci],
-		pcpu_caches.class_align[ci], (void **)dst, n, 0);
+		pcpu_caches.class_align[ci], (void **)dst, n, 0, CACHE_TAG_RUN);
 	for (i = 0; i < got; i++) {
 		cache_mark_chunk_used(dst[i]);
 		pcpu_asan_poison((void *)dst[i], cache_class_size[ci]);
@@ -726,7 +737,24 @@ cache_lcore_epoch(struct cache_lcore *lc)
 	}
 }
 
-/* An alloc found len <= low: refill up to the midpoint. 0 or -1. */
+/*
+ * @p need objects of class @p ci rounded up to fill the tag stretches a
+ * refill starts (CACHE_TAG_RUN), within @p room: a refill that ends
+ * inside a stretch would leave the next one to start a stretch further
+ * on, a hole between the two.
+ */
+static uint32_t
+cache_refill_whole_runs(unsigned int ci, uint32_t need, uint32_t room)
+{
+	uint32_t per_run = (uint32_t)(CACHE_TAG_RUN / cache_class_size[ci]);
+
+	if (per_run > 1)
+		need = RTE_ALIGN_MUL_CEIL(need, per_run);
+	return RTE_MIN(need, RTE_MAX(room, 1u));
+}
+
+/* An alloc found len <= low: refill up to the midpoint (rounded up to
+ * whole tag stretches). 0 or -1. */
 static __rte_noinline int
 cache_class_refill(struct cache_lcore *lc, unsigned int ci)
 {
@@ -739,6 +767,7 @@ cache_class_refill(struct cache_lcore *lc, unsigned int ci)
 		cache_class_grow(lc, cc, ci);
 	cc->last_event = EV_UNDERFLOW;
 	need = cc->mid > cc->oc.len ? cc->mid - cc->oc.len : 1;
+	need = cache_refill_whole_runs(ci, need, cc->oc.capacity - cc->oc.len);
 	pcpu_objcache_refill(&cc->oc, need, cache_alloc_source, &ci);
 	if (cc->oc.len == 0) {
 		STAT_ADD(lc->nr_fail, 1);

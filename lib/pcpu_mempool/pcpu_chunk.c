@@ -1064,15 +1064,19 @@ chunk_commit_run(struct pcpu_chunk *c, uint32_t off, uint32_t bits,
 
 unsigned int
 pcpu_chunk_alloc_batch(struct pcpu_chunk *c, uint32_t bits,
-		uint32_t align_bits, unsigned int n, int pop_only, uint32_t *offs)
+		uint32_t align_bits, unsigned int n, int pop_only,
+		uint32_t run_bits, uint32_t *offs)
 {
 	uint32_t step, lim, pe, k;
 	uint64_t p;
 	int64_t off;
 
-	if (n == 0)
+	if (n == 0 || (run_bits & (run_bits - 1)) != 0)
 		return 0;
-	off = chunk_find_fit(c, bits, align_bits, pop_only);
+	/* a stretch of its own: the first object where a free area of
+	 * run_bits aligned to run_bits would go */
+	off = chunk_find_fit(c, bits > run_bits ? bits : run_bits,
+		align_bits > run_bits ? align_bits : run_bits, pop_only);
 	if (off < 0)
 		return 0;
 	/* the free run that holds the first object ends at the next

@@ -161,6 +161,12 @@ int pcpu_chunk_alloc(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits,
  * on populated pages: the first as pcpu_chunk_alloc() with pop_only puts
  * it, the run cut at the first unpopulated page.
  *
+ * With @p run_bits (a power of two, 0 for none), the batch starts a free
+ * stretch of its own: the first object at a multiple of @p run_bits, with
+ * at least @p run_bits bits free from there. The size-class caches ask
+ * for it so that no other lcore's objects share the cache lines of their
+ * tags (pcpu_cache.c).
+ *
  * @param offs
  *   Filled with the start bits, ascending (room for @p n).
  * @return
@@ -168,7 +174,8 @@ int pcpu_chunk_alloc(struct pcpu_chunk *c, uint32_t bits, uint32_t align_bits,
  *   chunk cannot fit one.
  */
 unsigned int pcpu_chunk_alloc_batch(struct pcpu_chunk *c, uint32_t bits,
-		uint32_t align_bits, unsigned int n, int pop_only, uint32_t *offs);
+		uint32_t align_bits, unsigned int n, int pop_only,
+		uint32_t run_bits, uint32_t *offs);
 
 /**
  * Free the object that starts at bit @p off.

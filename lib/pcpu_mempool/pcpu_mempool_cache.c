@@ -324,7 +324,7 @@ pcpu_pool_grow(struct pcpu_pool *p, unsigned int want, unsigned int need)
 	want = k;
 	/* the shared stack has room for n: the new ones go on its top */
 	dst = (void **)&p->free_objs[p->nb_free];
-	got = pcpu_alloc_bulk(p->elt_size, p->pub.align, dst, want, 1);
+	got = pcpu_alloc_bulk(p->elt_size, p->pub.align, dst, want, 1, 0);
 	if (got < want)
 		pcpu_owner_refund_any(owner, (uint64_t)(want - got) *
 			p->charge_size, want - got);

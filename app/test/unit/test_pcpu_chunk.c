@@ -615,7 +615,7 @@ test_alloc_batch(void)
 
 	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, 64 * KIB, 4096), 0);
 	/* 16 objects of 16 B (4 bits) aligned to 8 B: one map word */
-	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 4, 2, 16, 0, offs), 16u);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 4, 2, 16, 0, 0, offs), 16u);
 	for (i = 0; i < 16; i++)
 		CU_ASSERT_EQUAL(offs[i], 4 * i);
 	CU_ASSERT_EQUAL(c.alloc_map[0], ~0ULL);
@@ -626,7 +626,7 @@ test_alloc_batch(void)
 	check_block(&c, 0, 960, 64, 0, 960, 0, 0);
 	audit_ok(&c);
 	/* 12 B objects aligned to 16 B: a free granule after each */
-	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 3, 4, 8, 0, offs), 8u);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 3, 4, 8, 0, 0, offs), 8u);
 	for (i = 0; i < 8; i++) {
 		CU_ASSERT_EQUAL(offs[i], 64 + 4 * i);
 		CU_ASSERT_EQUAL(pcpu_chunk_obj_bits(&c, offs[i]), 3u);
@@ -641,13 +641,13 @@ test_alloc_batch(void)
 	for (i = 0; i < 3; i++)
 		CU_ASSERT_EQUAL(pcpu_chunk_alloc(&c, 4, 1, 0), (int)(4 * i));
 	CU_ASSERT_EQUAL(pcpu_chunk_free(&c, 4), 4);
-	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 1, 1, 300, 0, offs), 4u);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 1, 1, 300, 0, 0, offs), 4u);
 	for (i = 0; i < 4; i++)
 		CU_ASSERT_EQUAL(offs[i], 4 + i);
 	audit_ok(&c);
 	/* across blocks: the whole block in between becomes full; the gap
 	 * before the first (alignment) stays free */
-	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 8, 8, 300, 0, offs), 300u);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 8, 8, 300, 0, 0, offs), 300u);
 	CU_ASSERT_EQUAL(offs[0], 16);
 	CU_ASSERT_EQUAL(offs[299], 2408);
 	CU_ASSERT_EQUAL(pcpu_chunk_obj_bits(&c, 2408), 8u);
@@ -675,7 +675,7 @@ test_alloc_batch(void)
 	}
 	for (total = 0, batches = 0; total < 110; total += k, batches++) {
 		k = pcpu_chunk_alloc_batch(&c, 6, 2, 110 - total > 64 ?
-			64 : 110 - total, 0, offs);
+			64 : 110 - total, 0, 0, offs);
 		CU_ASSERT_FATAL(k > 0);
 		for (i = 0; i < k; i++)
 			CU_ASSERT_EQUAL(pcpu_chunk_alloc(&ref, 6, 2, 0),
@@ -711,20 +711,20 @@ test_alloc_batch(void)
 	/* pop_only: populated pages only, cut at the first unpopulated one;
 	 * empty populated pages are counted as they fill */
 	CU_ASSERT_EQUAL_FATAL(pcpu_chunk_init(&c, 64 * KIB, 4096), 0);
-	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 4, 2, 8, 1, offs), 0u);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 4, 2, 8, 1, 0, offs), 0u);
 	pcpu_chunk_set_populated(&c, 2, 4);
 	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 2u);
-	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 64, 16, 1000, 1, offs), 32u);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 64, 16, 1000, 1, 0, offs), 32u);
 	CU_ASSERT_EQUAL(offs[0], 2048);
 	CU_ASSERT_EQUAL(offs[31], 4032);
 	CU_ASSERT_EQUAL(c.nr_empty_pop_pages, 0u);
-	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 4, 2, 8, 1, offs), 0u);
-	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 4, 2, 8, 0, offs), 8u);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 4, 2, 8, 1, 0, offs), 0u);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 4, 2, 8, 0, 0, offs), 8u);
 	CU_ASSERT_EQUAL(offs[0], 0);
 	audit_ok(&c);
 	/* nothing fits: nothing changes */
-	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 16 * KIB, 1, 1, 0, offs), 0u);
-	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 4, 2, 0, 0, offs), 0u);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 16 * KIB, 1, 1, 0, 0, offs), 0u);
+	CU_ASSERT_EQUAL(pcpu_chunk_alloc_batch(&c, 4, 2, 0, 0, 0, offs), 0u);
 	audit_ok(&c);
 	pcpu_chunk_fini(&c);
 }
@@ -915,18 +915,30 @@ model_alloc_batch(struct pcpu_chunk *c, uint64_t *model, struct mobj *live,
 {
 	const uint32_t nbits = c->map_bits;
 	uint32_t offs[64], n = 1 + (uint32_t)(rng() % 64), k, i, j, next;
+	/* half of the batches start a stretch of their own of 8 .. 64 bits */
+	uint32_t run = rng() % 2 ? 0 : 8u << (rng() % 4);
+	uint32_t first_bits = bits > run ? bits : run;
+	uint32_t first_align = align > run ? align : run;
 
-	k = pcpu_chunk_alloc_batch(c, bits, align, n, pop, offs);
+	k = pcpu_chunk_alloc_batch(c, bits, align, n, pop, run, offs);
 	CU_ASSERT_FATAL(k <= n);
 	if (k == 0) {
 		int fits;
-		uint32_t max = model_max_run(model, nbits, align, bits, &fits);
+		uint32_t max = model_max_run(model, nbits, first_align,
+			first_bits, &fits);
 
-		if (!pop && max >= bits + align - 1) {
+		if (!pop && max >= first_bits + first_align - 1) {
 			CU_FAIL("batch failed with room");
 			return -1;
 		}
 		return 0;
+	}
+	if (run != 0) {
+		/* its own stretch: run bits free at a multiple of run */
+		CU_ASSERT_EQUAL_FATAL(offs[0] % run, 0);
+		CU_ASSERT_FATAL(offs[0] + run <= nbits);
+		if (m_next(model, offs[0] + run, offs[0], 1) < offs[0] + run)
+			CU_FAIL_FATAL("a stretch of its own was not free");
 	}
 	for (i = 0; i < k; i++) {
 		CU_ASSERT_EQUAL_FATAL(offs[i] % align, 0);
