@@ -258,7 +258,7 @@ alloc_commit_area(struct pcpu_alloc_chunk *c, int off, size_t size,
 	struct pcpu_alloc *a = &pcpu_alloc;
 
 	if (owner != PCPU_OWNER_NONE)
-		pcpu_alloc_owner_set(c, (uint32_t)off, owner);
+		pcpu_alloc_owner_set(c, (uint32_t)off, bits, owner);
 	alloc_count(a, 1, size, user);
 	*dirty = alloc_used_mark(c, (uint32_t)off, bits);
 	return (void *)(a->arena.base +
@@ -866,13 +866,14 @@ alloc_refuse(const void *handle, enum pcpu_refusal why)
 }
 
 /*
- * Free the objects at bits @p offs[0 .. n) of chunk @p c (none a pool's).
- * Returns how many were freed: n, or the index of the first that is not a
- * live object. Index lock held.
+ * Free the objects at bits @p offs[0 .. n) of chunk @p c (none a pool's),
+ * their bytes per unit added to *@p bytes. Returns how many were freed:
+ * n, or the index of the first that is not a live object. Index lock
+ * held.
  */
 static unsigned int
 alloc_free_in_chunk(struct pcpu_alloc_chunk *c, const uint32_t *offs,
-		unsigned int n)
+		unsigned int n, uint32_t *bytes)
 {
 	struct pcpu_alloc *a = &pcpu_alloc;
 	struct pcpu_chunk_free_effect eff;
@@ -889,6 +890,7 @@ alloc_free_in_chunk(struct pcpu_alloc_chunk *c, const uint32_t *offs,
 	}
 	done = pcpu_chunk_free_batch(&c->bm, offs, n, &eff);
 	a->nr_dealloc += eff.nr_objs;
+	*bytes += eff.bytes;
 	/* only what became visible moves the chunk: frees pending in one
 	 * block change neither hints nor page counts */
 	if (eff.settled != 0)
@@ -913,7 +915,7 @@ static inline uint32_t
 alloc_free_one(struct pcpu_alloc_chunk *c, uint32_t bit)
 {
 	struct pcpu_alloc *a = &pcpu_alloc;
-	uint32_t bits;
+	uint32_t bits, bytes = 0;
 
 	/* AddressSanitizer builds poison on the general path */
 	if (!PCPU_ASAN_ON &&
@@ -926,8 +928,10 @@ alloc_free_one(struct pcpu_alloc_chunk *c, uint32_t bit)
 			pcpu_alloc_settle_chunk(c);
 		return bits;
 	}
-	bits = pcpu_chunk_obj_bits(&c->bm, bit);
-	return bits != 0 && alloc_free_in_chunk(c, &bit, 1) == 1 ? bits : 0;
+	/* the batch of one says how large the object was */
+	if (alloc_free_in_chunk(c, &bit, 1, &bytes) != 1)
+		return 0;
+	return bytes >> PCPU_MIN_ALLOC_SHIFT;
 }
 
 int
@@ -950,7 +954,7 @@ pcpu_alloc_free(void *handle)
 		if (unlikely(alloc_pool_owned(c, bit)))
 			why = PCPU_REFUSE_POOL;
 		else if (likely((bits = alloc_free_one(c, bit)) != 0))
-			owner = pcpu_alloc_owner_take(c, bit);
+			owner = pcpu_alloc_owner_take(c, bit, bits);
 	}
 	pcpu_alloc_index_unlock();
 	if (likely(bits != 0)) {
@@ -998,7 +1002,7 @@ unsigned int
 pcpu_alloc_free_bulk(void * const *handles, unsigned int n,
 		pcpu_alloc_freed_cb_t *freed_cb, void *arg)
 {
-	uint32_t offs[PCPU_FREE_GROUP], bit = 0;
+	uint32_t offs[PCPU_FREE_GROUP], bit = 0, bytes = 0;
 	unsigned int i = 0, k, got, done = 0;
 	struct pcpu_alloc_chunk *c;
 
@@ -1012,7 +1016,7 @@ pcpu_alloc_free_bulk(void * const *handles, unsigned int n,
 			i++;
 			continue;
 		}
-		got = alloc_free_in_chunk(c, offs, k);
+		got = alloc_free_in_chunk(c, offs, k, &bytes);
 		done += got;
 		i += got;
 		if (got < k) {

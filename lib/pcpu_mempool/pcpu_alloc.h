@@ -163,8 +163,9 @@ void pcpu_alloc_zero(void *handle, size_t size);
  *   Set to the allocation's handle (its first byte).
  * @param owner
  *   Set to the owner the allocator recorded for it: the one
- *   pcpu_alloc_one() charged, PCPU_OWNER_NONE for the objects of the
- *   size-class caches and of pools (they record theirs themselves).
+ *   pcpu_alloc_one() charged, PCPU_OWNER_NONE for the root's objects
+ *   (counted, not recorded) and for the objects of the size-class caches
+ *   and of pools (they record theirs themselves).
  * @return 0, or -EINVAL if the range is not inside one live allocation.
  */
 int pcpu_alloc_range_find(const void *p, size_t size, uintptr_t *handle,

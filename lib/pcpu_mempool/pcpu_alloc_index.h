@@ -104,14 +104,20 @@ struct pcpu_alloc_chunk {
 	/**
 	 * Owner vector (pcpu_alloc_owner.c): the owner id (pcpu_owner.h) of
 	 * every object the allocator handed to a user itself
-	 * (pcpu_alloc_one()), at index start bit / 2 (objects start on
-	 * 8-byte boundaries): 2 bytes per 8-byte slot of the chunk, mapped
-	 * with the chunk and backed only where such objects lie. 0 for free
-	 * space and for the objects of the size-class caches and of pools,
+	 * (pcpu_alloc_one()) for an owner other than the root, at index
+	 * start bit / 2 (objects start on 8-byte boundaries): 2 bytes per
+	 * 8-byte slot of the chunk, mapped with the chunk and backed only
+	 * where such objects lie. 0 for free space, for the root's objects
+	 * (counted in pcpu_alloc.root_bytes instead: most objects are the
+	 * root's, and a vector entry costs a cache miss on their alloc and
+	 * free) and for the objects of the size-class caches and of pools,
 	 * which record their owners themselves (in their tags, and per
 	 * pool).
 	 */
 	uint16_t *owners;
+	/** Entries of the owner vector that are not 0: while none is, a
+	 * free does not read the vector. */
+	uint32_t nr_owner_ids;
 };
 
 TAILQ_HEAD(pcpu_chunk_list, pcpu_alloc_chunk);
@@ -161,6 +167,10 @@ struct pcpu_alloc {
 	uint64_t nr_dealloc;      /**< Objects given back to them. */
 	uint64_t nr_max_alloc;
 	uint64_t nr_alloc_fail;
+	/** The root's objects from pcpu_alloc_one() in the chunks (bytes
+	 * per copy, count): the owner vectors leave them out. */
+	uint64_t root_bytes;
+	uint64_t root_objs;
 	uint32_t nr_chunks;
 	uint32_t nr_max_chunks;
 	uint64_t min_alloc_size;  /**< Of user sizes (UINT64_MAX: none). */
@@ -347,24 +357,39 @@ int pcpu_alloc_owner_map_new(struct pcpu_alloc_chunk *c);
 /** Unmap chunk @p c's owner vector. */
 void pcpu_alloc_owner_map_free(struct pcpu_alloc_chunk *c);
 
-/** Record owner @p owner (not PCPU_OWNER_NONE) of the object at bit
- * @p bit of chunk @p c. Index lock held. */
+/** Record owner @p owner (not PCPU_OWNER_NONE) of the object of @p bits
+ * at bit @p bit of chunk @p c, handed out by pcpu_alloc_one(): in the
+ * vector, or in the root's count. Index lock held. */
 static inline void
-pcpu_alloc_owner_set(struct pcpu_alloc_chunk *c, uint32_t bit, uint32_t owner)
+pcpu_alloc_owner_set(struct pcpu_alloc_chunk *c, uint32_t bit, uint32_t bits,
+		uint32_t owner)
 {
+	if (owner == PCPU_OWNER_ROOT) {
+		pcpu_alloc.root_bytes += (uint64_t)bits << PCPU_MIN_ALLOC_SHIFT;
+		pcpu_alloc.root_objs++;
+		return;
+	}
 	c->owners[bit >> 1] = (uint16_t)owner;
+	c->nr_owner_ids++;
 }
 
-/** The owner of the object freed at bit @p bit of chunk @p c, whose entry
- * is cleared. Index lock held. */
+/** The owner of the object of @p bits freed at bit @p bit of chunk @p c,
+ * one pcpu_alloc_one() handed out (every live object of a chunk that is
+ * neither a pool's nor tagged by the caches), and its record dropped.
+ * Index lock held. */
 static inline uint32_t
-pcpu_alloc_owner_take(struct pcpu_alloc_chunk *c, uint32_t bit)
+pcpu_alloc_owner_take(struct pcpu_alloc_chunk *c, uint32_t bit, uint32_t bits)
 {
-	uint32_t owner = c->owners[bit >> 1];
+	uint32_t owner;
 
-	if (owner != 0)
+	if (c->nr_owner_ids != 0 && (owner = c->owners[bit >> 1]) != 0) {
 		c->owners[bit >> 1] = 0;
-	return owner;
+		c->nr_owner_ids--;
+		return owner;
+	}
+	pcpu_alloc.root_bytes -= (uint64_t)bits << PCPU_MIN_ALLOC_SHIFT;
+	pcpu_alloc.root_objs--;
+	return PCPU_OWNER_ROOT;
 }
 
 /*
