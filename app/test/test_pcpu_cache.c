@@ -223,6 +223,113 @@ test_cache_refill_order(void)
 }
 
 /*
+ * Lines of their own: the objects two lcores hold never share the bytes
+ * of a unit whose tags fill one cache line (2-byte tags per 8 bytes), so
+ * that their allocs and frees do not move a line between their cores.
+ * Two workers in turn allocate objects of a class (refill after refill),
+ * the first frees every other one of its objects and flushes its cache
+ * (holes inside its lines), the second allocates again: the lines of the
+ * objects each holds are disjoint.
+ */
+#define LINE_UNIT_BYTES ((uintptr_t)RTE_CACHE_LINE_SIZE / 2 * 8)
+#define LINE_OBJS 96u
+
+struct line_arg {
+	size_t size;
+	void **objs;       /* room for 2 * LINE_OBJS */
+	unsigned int n;    /* held */
+	int op;            /* 0: allocate LINE_OBJS more, 1: free every other */
+	int ret;
+};
+
+static int
+line_worker(void *p)
+{
+	struct line_arg *a = p;
+	unsigned int i, k, end = a->n + LINE_OBJS;
+
+	a->ret = 0;
+	if (a->op == 0) {
+		for (; a->n < end; a->n++) {
+			a->objs[a->n] = rte_pcpu_alloc(a->size, 0);
+			if (a->objs[a->n] == NULL)
+				a->ret = -1;
+		}
+		return 0;
+	}
+	for (i = 0, k = 0; i < a->n; i++) {
+		if (i % 2 == 0 && rte_pcpu_free(a->objs[i]) != 0)
+			a->ret = -1;
+		else if (i % 2 != 0)
+			a->objs[k++] = a->objs[i];
+	}
+	a->n = k;
+	rte_pcpu_cache_flush();
+	return 0;
+}
+
+static int
+line_run(unsigned int lcore, struct line_arg *a, int op)
+{
+	a->op = op;
+	TEST_ASSERT_SUCCESS(rte_eal_remote_launch(line_worker, a, lcore),
+		"launch");
+	rte_eal_wait_lcore(lcore);
+	TEST_ASSERT_SUCCESS(a->ret, "lcore %u: %s", lcore,
+		op == 0 ? "alloc" : "free");
+	return TEST_SUCCESS;
+}
+
+static int
+test_cache_refill_lines(void)
+{
+	static const size_t sizes[] = { 8, 16, 24, 64, 256 };
+	struct rte_pcpu_conf conf = { .page_policy = RTE_PCPU_PAGE_NORMAL };
+	unsigned int wa, wb, k, i, j, shared = 0;
+	void **objs = calloc(4 * LINE_OBJS, sizeof(*objs));
+	struct line_arg a = { .objs = objs }, b = { .objs = objs + 2 * LINE_OBJS };
+
+	TEST_ASSERT_NOT_NULL(objs, "no memory");
+	wa = rte_get_next_lcore(-1, 1, 0);
+	wb = rte_get_next_lcore(wa, 1, 0);
+	if (wb >= RTE_MAX_LCORE) {
+		free(objs);
+		printf("lines of their own: needs 2 worker lcores\n");
+		return TEST_SKIPPED;
+	}
+	for (k = 0; k < RTE_DIM(sizes); k++) {
+		TEST_ASSERT_SUCCESS(pcpu_test_reinit(&conf), "reinit");
+		a.size = b.size = sizes[k];
+		a.n = b.n = 0;
+		TEST_ASSERT_SUCCESS(line_run(wa, &a, 0), "a");
+		TEST_ASSERT_SUCCESS(line_run(wb, &b, 0), "b");
+		TEST_ASSERT_SUCCESS(line_run(wa, &a, 1), "a frees");
+		TEST_ASSERT_SUCCESS(line_run(wb, &b, 0), "b again");
+		for (i = 0; i < a.n; i++)
+			for (j = 0; j < b.n; j++)
+				shared += (uintptr_t)a.objs[i] / LINE_UNIT_BYTES ==
+					(uintptr_t)b.objs[j] / LINE_UNIT_BYTES;
+		TEST_ASSERT_EQUAL(shared, 0u, "%zu B: %u pairs of objects of "
+			"two lcores share the tag line of %" PRIuPTR " bytes",
+			sizes[k], shared, LINE_UNIT_BYTES);
+		/* the workers' caches flushed: nothing left behind */
+		for (i = 0; i < a.n; i++)
+			TEST_ASSERT_SUCCESS(rte_pcpu_free(a.objs[i]), "free");
+		for (j = 0; j < b.n; j++)
+			TEST_ASSERT_SUCCESS(rte_pcpu_free(b.objs[j]), "free");
+		a.n = b.n = 0;
+		TEST_ASSERT_SUCCESS(line_run(wa, &a, 1), "flush a");
+		TEST_ASSERT_SUCCESS(line_run(wb, &b, 1), "flush b");
+		TEST_ASSERT_SUCCESS(case_end(0), "end");
+	}
+	printf("lines of their own: objects of 2 lcores in %zu classes never "
+		"share a %" PRIuPTR "-byte tag line\n", RTE_DIM(sizes),
+		LINE_UNIT_BYTES);
+	free(objs);
+	return TEST_SUCCESS;
+}
+
+/*
  * Zeroed on reuse: every lcore writes a pattern into its copy of objects
  * of every class, the main lcore frees them (into its cache), allocates
  * again, and every lcore must read zeros in its copy of what comes back.
@@ -1050,6 +1157,7 @@ static struct unit_test_suite pcpu_cache_suite = {
 		TEST_CASE(test_cache_mass_free),
 		TEST_CASE(test_cache_size_stats),
 		TEST_CASE(test_cache_refill_order),
+		TEST_CASE(test_cache_refill_lines),
 		TEST_CASES_END()
 	}
 };
