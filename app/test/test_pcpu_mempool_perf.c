@@ -58,11 +58,19 @@ perf_lcores_with_memory(void)
 	return n;
 }
 
-enum pair_kind { PAIR_RTE_MEMPOOL, PAIR_PCPU_POOL };
+/*
+ * PAIR_RTE_MEMPOOL_ZERO: what a user of rte_mempool who keeps one copy of
+ * an object per lcore does to hand out a zeroed object: its element holds
+ * one cache line per lcore with memory (padded, so that lcores do not
+ * share lines), and a get zeroes the 16 B of each copy. The pool's zero
+ * on get writes the same bytes, in each lcore's unit.
+ */
+enum pair_kind { PAIR_RTE_MEMPOOL, PAIR_RTE_MEMPOOL_ZERO, PAIR_PCPU_POOL };
 
 struct pair_arg {
 	enum pair_kind kind;
 	struct rte_mempool *ref;
+	unsigned int nb_copies;  /* PAIR_RTE_MEMPOOL_ZERO: lines per element */
 	struct rte_pcpu_mempool *pool;
 	volatile int *start;
 	/* cycles per pair of the thread's CPU time (see pair_measure()):
@@ -85,7 +93,7 @@ pair_measure(struct pair_arg *a, uint64_t limit)
 
 	/* warm the cache */
 	for (i = 0; i < PAIR_BATCH; i++) {
-		if (a->kind == PAIR_RTE_MEMPOOL) {
+		if (a->kind != PAIR_PCPU_POOL) {
 			if (rte_mempool_get(a->ref, &o) != 0)
 				a->err = 1;
 			else
@@ -106,6 +114,19 @@ pair_measure(struct pair_arg *a, uint64_t limit)
 					a->err = 1;
 					continue;
 				}
+				rte_mempool_put(a->ref, o);
+			}
+		} else if (a->kind == PAIR_RTE_MEMPOOL_ZERO) {
+			for (i = 0; i < PAIR_BATCH; i++) {
+				unsigned int l;
+
+				if (unlikely(rte_mempool_get(a->ref, &o) != 0)) {
+					a->err = 1;
+					continue;
+				}
+				for (l = 0; l < a->nb_copies; l++)
+					memset((char *)o + l * RTE_CACHE_LINE_SIZE,
+						0, 16);
 				rte_mempool_put(a->ref, o);
 			}
 		} else {
@@ -189,6 +210,7 @@ pair_run_once(enum pair_kind kind, struct rte_mempool *ref,
 		struct rte_pcpu_mempool *pool, int all, double *mpps,
 		double *cyc)
 {
+	unsigned int nb_copies = perf_lcores_with_memory();
 	static volatile int start;
 	unsigned int l, n = 0;
 	double sum_rate = 0, sum_cyc = 0;
@@ -198,7 +220,8 @@ pair_run_once(enum pair_kind kind, struct rte_mempool *ref,
 		if (!all && l != rte_get_main_lcore())
 			continue;
 		pair_args[l] = (struct pair_arg){ .kind = kind, .ref = ref,
-			.pool = pool, .start = &start };
+			.pool = pool, .start = &start,
+			.nb_copies = nb_copies };
 		if (l != rte_get_main_lcore() &&
 		    rte_eal_remote_launch(pair_loop, &pair_args[l], l) != 0)
 			return -1;
@@ -236,13 +259,15 @@ test_perf_pool_vs_mempool(void)
 		{ "obj_init", "perf_pool_init", 0, 1 },
 		{ "zero on get (default)", "perf_pool_zero", 0, 0 },
 	};
-	enum { NB_CONF = 1 + RTE_DIM(modes) };
-	/* [0]: rte_mempool, [1 + m]: modes[m]; [all]; [round] */
+	enum { NB_REF = 2, NB_CONF = NB_REF + RTE_DIM(modes) };
+	/* [0]: rte_mempool, [1]: rte_mempool and zeroing, [NB_REF + m]:
+	 * modes[m]; [all]; [round] */
 	static double cyc[NB_CONF][2][PAIR_ROUNDS], mpps[NB_CONF][2][PAIR_ROUNDS];
 	double x[PAIR_ROUNDS], hz = (double)rte_get_tsc_hz();
+	double zm, zl, zh;
 	struct rte_pcpu_mempool *pools[RTE_DIM(modes)] = { NULL };
-	struct rte_mempool *ref;
-	unsigned int n = 8192, m, k, r;
+	struct rte_mempool *ref, *ref_zero, *refs[NB_REF];
+	unsigned int n = 8192, m, k, r, nl;
 	int all, ret = TEST_SUCCESS;
 
 	if (rte_pcpu_init(NULL) != 0 && rte_errno != EALREADY)
@@ -253,6 +278,17 @@ test_perf_pool_vs_mempool(void)
 		NULL, NULL, SOCKET_ID_ANY, 0);
 	if (ref == NULL)
 		TEST_SKIP("rte_mempool_create: %s", rte_strerror(rte_errno));
+	/* one padded line per lcore copy (see PAIR_RTE_MEMPOOL_ZERO) */
+	nl = perf_lcores_with_memory();
+	ref_zero = rte_mempool_create("perf_ref_zero", n - 1,
+		nl * RTE_CACHE_LINE_SIZE, 256, 0, NULL, NULL, NULL, NULL,
+		SOCKET_ID_ANY, 0);
+	if (ref_zero == NULL) {
+		rte_mempool_free(ref);
+		TEST_SKIP("rte_mempool_create: %s", rte_strerror(rte_errno));
+	}
+	refs[0] = ref;
+	refs[1] = ref_zero;
 	for (m = 0; m < RTE_DIM(modes); m++) {
 		pools[m] = rte_pcpu_mempool_create(modes[m].pool_name, n, 16,
 			256, 0, modes[m].init ? perf_noop_init : NULL, NULL,
@@ -270,8 +306,11 @@ test_perf_pool_vs_mempool(void)
 		for (all = 0; all < 2; all++)
 			for (k = 0; k < NB_CONF; k++) {
 				if (pair_run_once(k == 0 ? PAIR_RTE_MEMPOOL :
-						PAIR_PCPU_POOL, ref,
-						k == 0 ? NULL : pools[k - 1],
+						k == 1 ? PAIR_RTE_MEMPOOL_ZERO :
+						PAIR_PCPU_POOL,
+						k < NB_REF ? refs[k] : NULL,
+						k < NB_REF ? NULL :
+						pools[k - NB_REF],
 						all, &mpps[k][all][r],
 						&cyc[k][all][r]) != 0) {
 					printf("pairs failed\n");
@@ -295,21 +334,27 @@ test_perf_pool_vs_mempool(void)
 				x[r] = cyc[k][all][r] / cyc[0][all][r];
 			if (k > 0)
 				xm = pcpu_perf_median(x, PAIR_ROUNDS, &xl, &xh);
+			for (r = 0; r < PAIR_ROUNDS; r++)
+				x[r] = cyc[k][all][r] / cyc[1][all][r];
+			zm = pcpu_perf_median(x, PAIR_ROUNDS, &zl, &zh);
 			mm = pcpu_perf_median(mpps[k][all], PAIR_ROUNDS, &ml,
 				&mh);
 			cm = pcpu_perf_median(cyc[k][all], PAIR_ROUNDS, &cl,
 				&ch);
 			printf("  %-24s %-7s %6.1f [%5.1f-%5.1f] %5.1f [%4.1f-%5.1f]"
 				" %5.2f [%4.2f-%5.2f]\n",
-				k == 0 ? "rte_mempool" : modes[k - 1].name,
+				k == 0 ? "rte_mempool" : k == 1 ?
+				"rte_mempool + zeroing" : modes[k - NB_REF].name,
 				all ? "all" : "1", mm, ml, mh, cm, cl, ch, xm, xl,
 				xh);
 			/* the figure the pool target is about */
 			if (k == NB_CONF - 1 && all)
 				printf("  => default pool (zero on get), every "
 					"lcore at once: %.2fx rte_mempool "
-					"[%.2f-%.2f] (target <= 1.2x), %.1f ns "
-					"per pair\n", xm, xl, xh,
+					"[%.2f-%.2f] (target <= 1.2x), %.2fx "
+					"rte_mempool + zeroing the same %u "
+					"copies [%.2f-%.2f], %.1f ns per pair\n",
+					xm, xl, xh, zm, nl, zl, zh,
 					cm / hz * 1e9);
 		}
 	}
@@ -324,6 +369,7 @@ out:
 			ret = TEST_FAILED;
 	}
 	rte_mempool_free(ref);
+	rte_mempool_free(ref_zero);
 	return ret;
 }
 
