@@ -330,6 +330,78 @@ test_cache_refill_lines(void)
 }
 
 /*
+ * A refill under the populated-bytes limit: with no free stretch of its
+ * own on populated pages and no page left to populate, a refill takes a
+ * hole on a populated page instead of failing. A thread without an lcore
+ * id (it allocates from the allocator, no cache) fills two pages with
+ * 200 B objects; one in the middle is freed (a 200 B hole: no 256-byte
+ * stretch fits in it); a 16 B allocation on the main lcore must land in
+ * the hole.
+ */
+#define HOLE_OBJ 200u
+#define HOLE_MAX 64u
+
+struct hole_arg {
+	void *objs[HOLE_MAX];
+	unsigned int n;
+};
+
+static void *
+hole_fill(void *p)
+{
+	struct hole_arg *a = p;
+
+	while (a->n < HOLE_MAX &&
+	       (a->objs[a->n] = rte_pcpu_alloc(HOLE_OBJ, 0)) != NULL)
+		a->n++;
+	return NULL;
+}
+
+static int
+test_cache_refill_populated_limit(void)
+{
+	struct rte_pcpu_conf conf = { .page_policy = RTE_PCPU_PAGE_NORMAL };
+	struct hole_arg a = { .n = 0 };
+	uintptr_t hole;
+	unsigned int i;
+	pthread_t t;
+	void *h;
+	int ret = TEST_SUCCESS;
+
+	conf.max_populated = (uint64_t)2 * 4096 * pcpu_test_mem_lcores();
+	TEST_ASSERT_SUCCESS(pcpu_test_reinit(&conf), "reinit");
+	TEST_ASSERT_SUCCESS(pthread_create(&t, NULL, hole_fill, &a),
+		"pthread_create");
+	pthread_join(t, NULL);
+	if (a.n < 3 || a.n == HOLE_MAX) {
+		printf("populated limit: %u objects of %u B in 2 pages\n",
+			a.n, HOLE_OBJ);
+		ret = TEST_FAILED;
+		goto out;
+	}
+	hole = (uintptr_t)a.objs[a.n / 2];
+	rte_pcpu_free(a.objs[a.n / 2]);
+	a.objs[a.n / 2] = NULL;
+	h = rte_pcpu_alloc(16, 0);
+	if (h == NULL || (uintptr_t)h < hole ||
+	    (uintptr_t)h + 16 > hole + HOLE_OBJ) {
+		printf("populated limit: 16 B at %p (%s), the hole is [%#"
+			PRIxPTR ", +%u)\n", h, h == NULL ?
+			rte_strerror(rte_errno) : "allocated", hole, HOLE_OBJ);
+		ret = TEST_FAILED;
+	}
+	rte_pcpu_free(h);
+	if (ret == TEST_SUCCESS)
+		printf("populated limit: %u objects of %u B filled 2 pages, a "
+			"16 B refill took the hole one left\n", a.n, HOLE_OBJ);
+out:
+	for (i = 0; i < a.n; i++)
+		rte_pcpu_free(a.objs[i]);
+	TEST_ASSERT_SUCCESS(ret, "refill under the populated-bytes limit");
+	return case_end(0);
+}
+
+/*
  * Zeroed on reuse: every lcore writes a pattern into its copy of objects
  * of every class, the main lcore frees them (into its cache), allocates
  * again, and every lcore must read zeros in its copy of what comes back.
@@ -1158,6 +1230,7 @@ static struct unit_test_suite pcpu_cache_suite = {
 		TEST_CASE(test_cache_size_stats),
 		TEST_CASE(test_cache_refill_order),
 		TEST_CASE(test_cache_refill_lines),
+		TEST_CASE(test_cache_refill_populated_limit),
 		TEST_CASES_END()
 	}
 };

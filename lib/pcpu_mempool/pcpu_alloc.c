@@ -826,6 +826,12 @@ pcpu_alloc_bulk(size_t size, size_t align, void **objs, unsigned int n,
 			alloc_balance_if_needed();
 			k = alloc_batch_slow(size, bits, align_bits, want, user,
 				run_bits, objs + i, dirty);
+			/* a stretch of its own may need pages the
+			 * populated-bytes limit refuses, where populated
+			 * space elsewhere would do */
+			if (k == 0 && run_bits != 0)
+				k = alloc_batch_slow(size, bits, align_bits,
+					want, user, 0, objs + i, dirty);
 			pthread_mutex_unlock(&pcpu_alloc.mutex);
 			if (k == 0)
 				break;
