@@ -1689,7 +1689,7 @@ mp_one(const char *variant, struct rte_pcpu_mempool *mp,
 {
 	const char *name = pcpu_fault_name((enum pcpu_fault_point)point);
 	int serve = strcmp(variant, "serve") == 0, r, fired;
-	unsigned int i;
+	unsigned int i, fds = count_fds();
 
 	sweep_log_clear();
 	pcpu_fault_reset();
@@ -1730,6 +1730,14 @@ mp_one(const char *variant, struct rte_pcpu_mempool *mp,
 			"%d\n--- log of the primary ---\n%s--- end of log ---\n",
 			variant, nth != 0 ? name : "no fault,", nth, r,
 			sweep_log.buf);
+		mp_counts.violations++;
+		return -1;
+	}
+	/* an answer's descriptors are closed once it is sent */
+	if (count_fds() != fds) {
+		printf("VIOLATION attach_%s, %s call %" PRIu64 ": the primary "
+			"holds %u open descriptors, %u before\n", variant, name,
+			nth, count_fds(), fds);
 		mp_counts.violations++;
 		return -1;
 	}

@@ -216,6 +216,11 @@ pcpu_fault_realloc(void *p, size_t size)
 	(pcpu_fault_hit(PCPU_FAULT_MEMFD_CREATE) ? (errno = ENOMEM, -1) : \
 		memfd_create(name, flags))
 
+/** fdopen(3), which allocates its FILE: the malloc point, ENOMEM. */
+#define pcpu_fault_fdopen(fd, mode) \
+	(pcpu_fault_hit(PCPU_FAULT_MALLOC) ? (errno = ENOMEM, (FILE *)NULL) : \
+		fdopen(fd, mode))
+
 /** fallocate(2) (needs _GNU_SOURCE): ENOSPC. */
 #define pcpu_fault_fallocate(fd, mode, off, len) \
 	(pcpu_fault_hit(PCPU_FAULT_FALLOCATE) ? (errno = ENOSPC, -1) : \

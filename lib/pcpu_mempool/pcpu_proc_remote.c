@@ -128,7 +128,7 @@ remote_serve(const struct remote_item *it)
 	struct remote_rep rep = { .ret = -1, .err = EPROTO };
 	struct pcpu_proc_op *op;
 	FILE *f = NULL;
-	int fd = -1;
+	int fd = -1, answer_fd, err;
 
 	for (op = remote_ops; op != NULL; op = op->next)
 		if ((uint32_t)op->id == it->req.op)
@@ -136,8 +136,17 @@ remote_serve(const struct remote_item *it)
 	if (op != NULL) {
 		fd = pcpu_fault_memfd_create("pcpu_mempool_answer",
 			MFD_CLOEXEC);
-		if (fd >= 0)
-			f = fdopen(dup(fd), "w");
+		/* the stream closes its own descriptor; the memfd stays
+		 * open to be sent */
+		answer_fd = fd >= 0 ? dup(fd) : -1;
+		if (answer_fd >= 0) {
+			f = pcpu_fault_fdopen(answer_fd, "w");
+			if (f == NULL) {
+				err = errno;
+				close(answer_fd);
+				errno = err;
+			}
+		}
 		if (f == NULL) {
 			/* the secondary gets the error, the line is here */
 			PCPU_LOG(ERR, "cannot answer a secondary process's "
