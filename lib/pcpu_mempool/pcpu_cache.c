@@ -140,9 +140,12 @@ static const uint32_t cache_init_high[RTE_PCPU_CACHE_NB_CLASSES] = {
  * Bytes of a unit whose tags fill CACHE_TAG_RUN_LINES cache lines. A refill
  * starts a stretch this long of its own (pcpu_alloc_bulk()'s run), so the
  * tags an lcore writes on every alloc and free do not share their lines
- * with another lcore's objects until flushes mix the objects up: with
- * shared lines, each alloc and free moved the line between the two cores
- * (2 lcores each allocating and freeing 16 B: 3.5x the time per pair).
+ * with another lcore's objects: with shared lines, each alloc and free
+ * moved the line between the two cores (2 lcores each allocating and
+ * freeing 16 B: 4 to 7 times the time per pair of one lcore). A refill
+ * also avoids the holes other lcores' flushes leave in their lines. An
+ * object freed on another lcore than the one it came from still goes to
+ * the freeing lcore's cache, in a line of the other's, until a flush.
  */
 #define CACHE_TAG_RUN_LINES 1u
 #define CACHE_TAG_RUN ((RTE_CACHE_LINE_SIZE * CACHE_TAG_RUN_LINES / \
