@@ -375,7 +375,8 @@ pcpu_alloc_owner_set(struct pcpu_alloc_chunk *c, uint32_t bit, uint32_t bits,
 
 /** The owner of the object of @p bits freed at bit @p bit of chunk @p c,
  * one pcpu_alloc_one() handed out (every live object of a chunk that is
- * neither a pool's nor tagged by the caches), and its record dropped.
+ * neither a pool's nor tagged by the caches), and its record dropped;
+ * PCPU_OWNER_NONE if neither the vector nor the root's count holds it.
  * Index lock held. */
 static inline uint32_t
 pcpu_alloc_owner_take(struct pcpu_alloc_chunk *c, uint32_t bit, uint32_t bits)
@@ -387,6 +388,10 @@ pcpu_alloc_owner_take(struct pcpu_alloc_chunk *c, uint32_t bit, uint32_t bits)
 		c->nr_owner_ids--;
 		return owner;
 	}
+	/* none of the root's either: an object the allocator did not hand
+	 * out itself (a pool's that could not be marked as the pool's) */
+	if (unlikely(pcpu_alloc.root_objs == 0))
+		return PCPU_OWNER_NONE;
 	pcpu_alloc.root_bytes -= (uint64_t)bits << PCPU_MIN_ALLOC_SHIFT;
 	pcpu_alloc.root_objs--;
 	return PCPU_OWNER_ROOT;
