@@ -260,6 +260,20 @@ cache_chunk_tagged(uintptr_t off)
 			__ATOMIC_RELAXED) >> (idx % 64)) & 1;
 }
 
+/*
+ * Whether the handle at offset @p off of lcore 0's unit may have a tag:
+ * the caches are on, it lies in the tag map at a slot's start, in a chunk
+ * whose tags were ever written. Where this says no, the tag reads 0 (no
+ * cache object): the test of rte_pcpu_free() and of rte_pcpu_zero().
+ */
+static __rte_always_inline int
+cache_has_tag(uintptr_t off)
+{
+	return likely(__atomic_load_n(&pcpu_caches.state, __ATOMIC_ACQUIRE) ==
+			CACHE_ON) && off < pcpu_caches.limit &&
+		(off & ((1u << TAG_SHIFT) - 1)) == 0 && cache_chunk_tagged(off);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Set-up. */
 
@@ -986,9 +1000,7 @@ pcpu_cache_free(void *handle)
 {
 	uintptr_t off = (uintptr_t)handle - pcpu_caches.base;
 
-	if (unlikely(__atomic_load_n(&pcpu_caches.state, __ATOMIC_ACQUIRE) !=
-			CACHE_ON) || off >= pcpu_caches.limit ||
-	    (off & ((1u << TAG_SHIFT) - 1)) != 0 || !cache_chunk_tagged(off))
+	if (!cache_has_tag(off))
 		return pcpu_alloc_free(handle);
 	return cache_free_tagged(handle, off);
 }
@@ -998,10 +1010,7 @@ pcpu_cache_obj_freed(const void *handle)
 {
 	uintptr_t off = (uintptr_t)handle - pcpu_caches.base;
 
-	/* the tests of pcpu_cache_free(): where it reads no tag, none is */
-	if (__atomic_load_n(&pcpu_caches.state, __ATOMIC_ACQUIRE) != CACHE_ON ||
-	    off >= pcpu_caches.limit || (off & ((1u << TAG_SHIFT) - 1)) != 0 ||
-	    !cache_chunk_tagged(off))
+	if (!cache_has_tag(off))
 		return NULL;
 	return cache_tag_freed(__atomic_load_n(&pcpu_caches.tags[off >>
 		TAG_SHIFT], __ATOMIC_RELAXED));

@@ -219,7 +219,8 @@ rte_pcpu_zero(void *obj, size_t size)
 int64_t
 rte_pcpu_reclaim(void)
 {
-	if (pcpu_proc_refuse("rte_pcpu_reclaim") || pcpu_init_eal_gone("rte_pcpu_reclaim"))
+	if (pcpu_proc_refuse("rte_pcpu_reclaim") ||
+	    pcpu_init_eal_gone("rte_pcpu_reclaim"))
 		return -1;
 	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE)) {
 		rte_errno = EALREADY;
@@ -231,7 +232,8 @@ rte_pcpu_reclaim(void)
 int
 rte_pcpu_cache_flush(void)
 {
-	if (pcpu_proc_refuse("rte_pcpu_cache_flush") || pcpu_init_eal_gone("rte_pcpu_cache_flush"))
+	if (pcpu_proc_refuse("rte_pcpu_cache_flush") ||
+	    pcpu_init_eal_gone("rte_pcpu_cache_flush"))
 		return -1;
 	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE)) {
 		rte_errno = EALREADY;
