@@ -15,9 +15,10 @@
  * library is used and left set up when rte_eal_cleanup() runs, and the
  * calls that are not fast paths (statistics, dump, audit, reclaim, cache
  * flush, cleanup) must then fail with EINVAL instead of reading the
- * caches and pools in EAL memory that is gone. EAL must keep its configuration in the
- * runtime directory (the default: neither --in-memory nor --no-shconf,
- * where rte_eal_cleanup() leaves EAL's memory mapped or cannot be told).
+ * caches and pools in EAL memory that is gone. EAL must keep its
+ * configuration in the runtime directory (the default: neither
+ * --in-memory nor --no-shconf, where rte_eal_cleanup() leaves EAL's
+ * memory mapped or cannot be told).
  */
 
 #include <stdio.h>
@@ -41,6 +42,21 @@ static unsigned int passed, failed;
 		passed++; \
 	} \
 } while (0)
+
+/* CHECK() that a call failed (@p fails: its result says so) with
+ * rte_errno @p err, which is cleared before the call. */
+#define CHECK_ERR(fails, err, what) do { \
+	rte_errno = 0; \
+	CHECK((fails) && rte_errno == (err), what); \
+} while (0)
+
+/* The totals; the exit status: 0 if every check passed. */
+static int
+report(void)
+{
+	printf("%u passed, %u failed\n", passed, failed);
+	return failed == 0 ? 0 : 1;
+}
 
 /* Use everything once, then take the library down before EAL. */
 static void
@@ -75,29 +91,21 @@ wrong_order_checks(void)
 	CHECK(rte_pcpu_stats_get(&st) == 0 && st.nr_cur_alloc == 1,
 		"stats while EAL is up");
 	CHECK(rte_eal_cleanup() == 0, "rte_eal_cleanup, library still set up");
-	rte_errno = 0;
-	CHECK(rte_pcpu_stats_get(&st) == -1 && rte_errno == EINVAL,
+	CHECK_ERR(rte_pcpu_stats_get(&st) == -1, EINVAL,
 		"stats after rte_eal_cleanup: EINVAL");
-	rte_errno = 0;
-	CHECK(rte_pcpu_dump(stdout) == -1 && rte_errno == EINVAL,
+	CHECK_ERR(rte_pcpu_dump(stdout) == -1, EINVAL,
 		"dump after rte_eal_cleanup: EINVAL");
-	rte_errno = 0;
-	CHECK(rte_pcpu_audit() == -1 && rte_errno == EINVAL,
+	CHECK_ERR(rte_pcpu_audit() == -1, EINVAL,
 		"audit after rte_eal_cleanup: EINVAL");
-	rte_errno = 0;
-	CHECK(rte_pcpu_reclaim() == -1 && rte_errno == EINVAL,
+	CHECK_ERR(rte_pcpu_reclaim() == -1, EINVAL,
 		"reclaim after rte_eal_cleanup: EINVAL");
-	rte_errno = 0;
-	CHECK(rte_pcpu_cache_flush() == -1 && rte_errno == EINVAL,
+	CHECK_ERR(rte_pcpu_cache_flush() == -1, EINVAL,
 		"cache flush after rte_eal_cleanup: EINVAL");
-	rte_errno = 0;
-	CHECK(rte_pcpu_mempool_lookup("any") == NULL && rte_errno == EINVAL,
+	CHECK_ERR(rte_pcpu_mempool_lookup("any") == NULL, EINVAL,
 		"pool lookup after rte_eal_cleanup: EINVAL");
-	rte_errno = 0;
-	CHECK(rte_pcpu_cleanup() == -1 && rte_errno == EINVAL,
+	CHECK_ERR(rte_pcpu_cleanup() == -1, EINVAL,
 		"cleanup after rte_eal_cleanup: EINVAL");
-	printf("%u passed, %u failed\n", passed, failed);
-	return failed == 0 ? 0 : 1;
+	return report();
 }
 
 int
@@ -127,25 +135,18 @@ main(int argc, char **argv)
 		use_library();
 	CHECK(rte_eal_cleanup() == 0, "rte_eal_cleanup");
 
-	rte_errno = 0;
-	CHECK(rte_pcpu_init(NULL) == -1 && rte_errno == EINVAL,
+	CHECK_ERR(rte_pcpu_init(NULL) == -1, EINVAL,
 		"init after rte_eal_cleanup: EINVAL");
-	rte_errno = 0;
-	CHECK(rte_pcpu_alloc(16, 0) == NULL && rte_errno == EINVAL,
+	CHECK_ERR(rte_pcpu_alloc(16, 0) == NULL, EINVAL,
 		"alloc after rte_eal_cleanup: EINVAL");
-	rte_errno = 0;
-	CHECK(rte_pcpu_mempool_create("after", 8, 16, 4, 0, NULL, NULL, 0) ==
-		NULL && rte_errno == EINVAL,
-		"pool create after rte_eal_cleanup: EINVAL");
-	rte_errno = 0;
-	CHECK(rte_pcpu_free(&x) == -1 && rte_errno == EINVAL,
+	CHECK_ERR(rte_pcpu_mempool_create("after", 8, 16, 4, 0, NULL, NULL,
+		0) == NULL, EINVAL, "pool create after rte_eal_cleanup: EINVAL");
+	CHECK_ERR(rte_pcpu_free(&x) == -1, EINVAL,
 		"free of a non-handle after rte_eal_cleanup: EINVAL");
 	CHECK(rte_pcpu_free(NULL) == 0, "free(NULL): no-op");
-	rte_errno = 0;
-	CHECK(rte_pcpu_reclaim() == -1 && rte_errno == EALREADY,
+	CHECK_ERR(rte_pcpu_reclaim() == -1, EALREADY,
 		"reclaim: EALREADY (not set up)");
-	rte_errno = 0;
-	CHECK(rte_pcpu_cleanup() == -1 && rte_errno == EALREADY,
+	CHECK_ERR(rte_pcpu_cleanup() == -1, EALREADY,
 		"cleanup: EALREADY (not set up)");
 	memset(&st, 0xff, sizeof(st));
 	CHECK(rte_pcpu_stats_get(&st) == 0 && st.nr_alloc == 0 &&
@@ -153,6 +154,5 @@ main(int argc, char **argv)
 	CHECK(rte_pcpu_audit() == 0, "audit: clean");
 	CHECK(rte_pcpu_mempool_lookup("eal_cleanup") == NULL,
 		"no pool left");
-	printf("%u passed, %u failed\n", passed, failed);
-	return failed == 0 ? 0 : 1;
+	return report();
 }

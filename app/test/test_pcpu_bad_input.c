@@ -233,25 +233,34 @@ static int r_free_misaligned(void)
 static int r_free_interior_big(void)
 { return ERR_M1(rte_pcpu_free((char *)bi.live_big + 512)); }
 
-static int
-r_free_never_allocated(void)
+/* A handle far into lcore 0's unit: no chunk there. */
+static void *
+never_allocated(void)
 {
-	/* far into lcore 0's unit: no chunk there */
 	struct rte_pcpu_stats s;
 
 	rte_pcpu_stats_get(&s);
-	return ERR_M1(rte_pcpu_free((void *)(rte_pcpu_shared.base +
-		s.unit_stride - 4096)));
+	return (void *)(rte_pcpu_shared.base + s.unit_stride - 4096);
+}
+
+static int r_free_never_allocated(void)
+{ return ERR_M1(rte_pcpu_free(never_allocated())); }
+
+/* A handle of @p size bytes, allocated and freed; NULL if either failed. */
+static void *
+freed_handle(size_t size)
+{
+	void *h = rte_pcpu_alloc(size, 0);
+
+	return h != NULL && rte_pcpu_free(h) == 0 ? h : NULL;
 }
 
 static int
 double_free(size_t size)
 {
-	void *h = rte_pcpu_alloc(size, 0);
+	void *h = freed_handle(size);
 
-	if (h == NULL || rte_pcpu_free(h) != 0)
-		return WRONG_RET;
-	return ERR_M1(rte_pcpu_free(h));
+	return h == NULL ? WRONG_RET : ERR_M1(rte_pcpu_free(h));
 }
 
 static int r_free_double_cached(void) { return double_free(16); }
@@ -269,25 +278,18 @@ r_zero_outside(void)
 	return x == 1 ? ret : WRONG_RET;
 }
 
-static int
-r_zero_never_allocated(void)
-{
-	struct rte_pcpu_stats s;
-
-	rte_pcpu_stats_get(&s);
-	return ERR_M1(rte_pcpu_zero((void *)(rte_pcpu_shared.base +
-		s.unit_stride - 4096), 8));
-}
+static int r_zero_never_allocated(void)
+{ return ERR_M1(rte_pcpu_zero(never_allocated(), 8)); }
 
 static int
-r_zero_freed(void)
+zero_freed(size_t size)
 {
-	void *h = rte_pcpu_alloc(1024, 0);
+	void *h = freed_handle(size);
 
-	if (h == NULL || rte_pcpu_free(h) != 0)
-		return WRONG_RET;
-	return ERR_M1(rte_pcpu_zero(h, 8));
+	return h == NULL ? WRONG_RET : ERR_M1(rte_pcpu_zero(h, 8));
 }
+
+static int r_zero_freed(void) { return zero_freed(1024); }
 
 /* 8 bytes past the end of a 64 B object: refused, nothing written */
 static int
@@ -308,15 +310,7 @@ r_zero_past_end(void)
 
 /* a freed 64 B object, held by the lcore's cache (still allocated for
  * the allocator: its tag tells, as it does to a second free) */
-static int
-r_zero_freed_cached(void)
-{
-	void *h = rte_pcpu_alloc(64, 0);
-
-	if (h == NULL || rte_pcpu_free(h) != 0)
-		return WRONG_RET;
-	return ERR_M1(rte_pcpu_zero(h, 8));
-}
+static int r_zero_freed_cached(void) { return zero_freed(64); }
 
 /*
  * An object of an rte_mempool with "pcpu" ops, a range from its element

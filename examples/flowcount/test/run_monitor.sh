@@ -77,6 +77,18 @@ wait_for() {   # wait_for PATTERN FILE: up to 20 s
 	return 1
 }
 
+refused() {   # refused NAME PATTERN CMD...: CMD exits 1, PATTERN in its output
+	local what=$1 want=$2 rc
+	shift 2
+	"$@" > "$TMP/refused.log" 2>&1
+	rc=$?
+	if [ $rc -ne 1 ] || ! grep -q -- "$want" "$TMP/refused.log"; then
+		echo "FAIL $what: exit $rc"
+		cat "$TMP/refused.log"
+		fail=1
+	fi
+}
+
 stop_primary() {   # stop_primary NAME: SIGINT, exit 0 wanted
 	kill -INT "$FC_PID"
 	wait "$FC_PID"
@@ -168,14 +180,9 @@ if ! wait_for '^lcore 1: RX port' "$TMP/p.log"; then
 fi
 sleep 0.3
 # an option of the forwarding process is refused, not ignored
-monitor --monitor-count 1 --max-flows 5 > "$TMP/m_opt.log" 2>&1
-rc=$?
-if [ $rc -ne 1 ] || ! grep -q -- '--max-flows is an option of the forwarding' \
-		"$TMP/m_opt.log"; then
-	echo "FAIL traffic: --monitor with --max-flows: exit $rc"
-	cat "$TMP/m_opt.log"
-	fail=1
-fi
+refused "traffic: --monitor with --max-flows" \
+	'--max-flows is an option of the forwarding' \
+	monitor --monitor-count 1 --max-flows 5
 monitor --stats-interval 0 > "$TMP/m_kill.log" 2>&1 &
 MON=$!
 monitor --monitor-count 5 --stats-interval 100 --stats-format json \
@@ -208,13 +215,7 @@ if ! grep -q '^flow dump: .* written' "$TMP/p.log"; then
 fi
 
 # ---- refused ----
-run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO" -- --monitor > "$TMP/e1" 2>&1
-rc=$?
-if [ $rc -ne 1 ] || ! grep -q -- '--monitor runs as a secondary process' \
-		"$TMP/e1"; then
-	echo "FAIL: --monitor in a primary: exit $rc"
-	cat "$TMP/e1"
-	fail=1
-fi
+refused "--monitor in a primary" '--monitor runs as a secondary process' \
+	run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO" -- --monitor
 
 exit $fail
