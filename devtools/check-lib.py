@@ -42,6 +42,7 @@ LAYERS = [
     "pcpu_objcache",    # the cache engine
     "pcpu_alloc",       # the allocator
     "pcpu_owner",       # owners and their charges
+    "pcpu_fence",       # asymmetric fences (membarrier)
     "pcpu_chunk",       # the chunk bitmap (no EAL)
     "pcpu_arena",       # the reserved area
 ]

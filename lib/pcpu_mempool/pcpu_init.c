@@ -30,6 +30,7 @@
 #include "pcpu_alloc.h"
 #include "pcpu_arena.h"
 #include "pcpu_cache.h"
+#include "pcpu_fence.h"
 #include "pcpu_init.h"
 #include "pcpu_log.h"
 #include "pcpu_owner.h"
@@ -263,7 +264,9 @@ rte_pcpu_init(const struct rte_pcpu_conf *conf)
 		rte_errno = EALREADY;
 		return -1;
 	}
-	/* the owners first: the allocator charges them from its start */
+	/* the fences first (the owners' stocks and the pools' caches use
+	 * them), then the owners: the allocator charges them from its start */
+	pcpu_fence_init();
 	pcpu_owner_init();
 	if (pcpu_alloc_init(&c, shared) != 0) {
 		pcpu_owner_cleanup();

@@ -14,11 +14,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
-#include <linux/membarrier.h>
-
 #include <rte_common.h>
 #include <rte_eal_memconfig.h>
 #include <rte_errno.h>
@@ -29,6 +24,7 @@
 #include "pcpu_alloc.h"
 #include "pcpu_asan.h"
 #include "pcpu_fault.h"
+#include "pcpu_fence.h"
 #include "pcpu_front.h"
 #include "pcpu_init.h"
 #include "pcpu_mempool.h"
@@ -212,7 +208,7 @@ pool_alloc(const char *name, unsigned int n, size_t elt_size,
 	p->n = n;
 	p->elt_size = elt_size;
 	p->pub.align = pcpu_front_natural_align(elt_size);
-	p->pub.fence_needed = (uint32_t)pcpu_pools.fence_needed;
+	p->pub.fence_needed = (uint32_t)pcpu_fence_fallback;
 	p->cache_size = cache_size;
 	p->flags = flags;
 	p->max_bytes = max_bytes;
@@ -519,23 +515,10 @@ static struct pcpu_lcore_listener pool_listener = {
 	.leave = pool_lcore_leave,
 };
 
-/* The pools' set-up, once per rte_pcpu_init(): membarrier(2) registration
- * (or the fallback) and the lcore listener. */
+/* The pools' set-up, once per rte_pcpu_init(): the lcore listener. */
 static int
 pool_layer_init(void)
 {
-	long q;
-
-	/* the environment variable forces the fallback, for tests */
-	q = getenv("PCPU_MEMPOOL_NO_MEMBARRIER") != NULL ? -1 :
-		syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
-	pcpu_pools.fence_needed = q < 0 ||
-		!(q & MEMBARRIER_CMD_PRIVATE_EXPEDITED) ||
-		syscall(__NR_membarrier,
-			MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0;
-	if (pcpu_pools.fence_needed)
-		MP_LOG(INFO, "membarrier(2) unavailable: pool caches use a "
-			"full fence per operation");
 	pcpu_alloc_listener_register(&pool_listener);
 	return 0;
 }

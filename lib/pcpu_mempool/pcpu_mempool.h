@@ -25,9 +25,6 @@
 struct pcpu_pool_registry {
 	pthread_mutex_t lock;       /**< The list (primary). */
 	unsigned int next_id;
-	/** membarrier(2) is unavailable: owners of caches fence for real.
-	 * Set by the layer's init, before the first pool exists. */
-	int fence_needed;
 };
 
 extern struct pcpu_pool_registry pcpu_pools;

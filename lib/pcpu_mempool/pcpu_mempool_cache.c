@@ -22,25 +22,16 @@
  * the getter *steals* every other lcore's cache into the shared stack. The
  * owner's fast path takes no lock and executes no atomic read-modify-
  * write; it only marks itself active with a plain store. Stealer and owner
- * meet as in Dekker's algorithm made asymmetric: the owner stores 'active'
- * then loads 'steal' with only a compiler barrier between them, the
- * stealer stores 'steal' then calls
- * membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED), which runs a full memory
- * barrier on every thread of the process, then waits for 'active' to
+ * meet in the asymmetric handshake of pcpu_fence.h: the owner stores
+ * 'active' then loads 'steal' across pcpu_fence_light(), the stealer
+ * stores 'steal' then runs pcpu_fence_heavy() and waits for 'active' to
  * drop. Either the owner sees 'steal' and takes the locked slow path, or
- * the stealer sees it active and waits. (The asymmetric fence idea is that
- * of liburcu's membarrier flavour and of tcmalloc's per-CPU cache
- * draining.) Without membarrier(2) the owner uses a real fence instead:
- * correct, a few ns slower.
+ * the stealer sees it active and waits.
  */
 
 #include <errno.h>
 #include <sched.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
-#include <linux/membarrier.h>
 
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
@@ -52,6 +43,7 @@
 #include "pcpu_alloc.h"
 #include "pcpu_asan.h"
 #include "pcpu_fault.h"
+#include "pcpu_fence.h"
 #include "pcpu_mempool_cache.h"
 #include "pcpu_objcache.h"
 #include "pcpu_proc.h"
@@ -151,20 +143,6 @@ pcpu_pool_push_shared(struct pcpu_pool *p, void * const *objs, unsigned int n)
 /* ---------------------------------------------------------------------- */
 /* Stealing. */
 
-/* The stealer's full barrier on every thread. */
-static void
-pool_heavy_fence(const struct pcpu_pool *p)
-{
-	if (p->pub.fence_needed) {
-		rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
-		return;
-	}
-	if (syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0)
-	    != 0)
-		rte_panic("pcpu_mempool: membarrier failed after registration: %s\n",
-			strerror(errno));
-}
-
 void
 pcpu_pool_cache_freeze(struct pcpu_pool *p,
 		const struct rte_pcpu_mempool_cache *self)
@@ -177,7 +155,7 @@ pcpu_pool_cache_freeze(struct pcpu_pool *p,
 		if (c != NULL && c != self)
 			__atomic_store_n(&c->steal, 1, __ATOMIC_RELAXED);
 	}
-	pool_heavy_fence(p);
+	pcpu_fence_heavy();
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
 		c = p->pub.caches[l];
 		if (c == NULL || c == self)
