@@ -13,8 +13,9 @@
  * limit fails exactly when its charge would go above the limit. Reclaim,
  * cache flushes and the audit run between the operations. Other cases:
  * an lcore that appears later (charges grow), freeing owners (EBUSY,
- * EPERM), the pools' owners and budgets, threads without an lcore id,
- * spans, reused owner ids, and chunk utilisation with and without owners.
+ * EPERM), the pools' owners and budgets, the lcores' stocks of owners
+ * with a limit, threads without an lcore id, spans, reused owner ids, and
+ * chunk utilisation with and without owners.
  *
  * pcpu_owner_telemetry_hold is not a test but the helper of
  * pcpu_owner_telemetry.sh: it sets owners up, prints a ready line and
@@ -753,6 +754,127 @@ test_owner_utilisation(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Stocks (pcpu_owner.h): an lcore that allocated and freed keeps bytes
+ * reserved for the owner; another lcore still gets every allocation the
+ * limit lets in (it drains the stock), and not one more. Then lcores
+ * allocating and freeing at the limit at once: the live bytes never go
+ * above it, some allocations fail, and the audit finds the reservation
+ * equal to the live bytes and the stocks.
+ */
+#define STOCK_ROOM 40u          /* objects of 64 B the limit lets in */
+#define STOCK_OPS 20000u
+
+struct stock_arg {
+	struct rte_pcpu_owner *o;
+	uint64_t limit;
+	unsigned int nr_ok;     /* allocations that succeeded */
+	/* objects the churning lcores hold: raised after an allocation,
+	 * lowered before a free, so never above what the owner holds */
+	unsigned int held;
+	volatile int over;      /* held seen above the room */
+	void *h[STOCK_ROOM + 1];
+};
+
+/* Allocate 64 B objects until refused (at most one more than the room);
+ * free them all if @p free_all. */
+static unsigned int
+stock_fill(struct stock_arg *a, int free_all)
+{
+	unsigned int n = 0, i;
+
+	while (n < STOCK_ROOM + 1 &&
+	       (a->h[n] = rte_pcpu_alloc_owner(64, 0, a->o)) != NULL)
+		n++;
+	if (free_all)
+		for (i = n; i > 0; i--)
+			rte_pcpu_free(a->h[i - 1]);
+	return n;
+}
+
+static int
+stock_fill_free_lcore(void *arg)
+{
+	struct stock_arg *a = arg;
+
+	a->nr_ok = stock_fill(a, 1);
+	return 0;
+}
+
+static int
+stock_churn_lcore(void *arg)
+{
+	struct stock_arg *a = arg;
+	uint64_t seed = rte_lcore_id() + 1;
+	void *h[STOCK_ROOM];
+	unsigned int i, n = 0;
+
+	for (i = 0; i < STOCK_OPS; i++) {
+		if (n < STOCK_ROOM && pcpu_test_rnd(&seed) % 2 == 0) {
+			h[n] = rte_pcpu_alloc_owner(64, 0, a->o);
+			if (h[n] == NULL)
+				continue;
+			n++;
+			if (__atomic_add_fetch(&a->held, 1, __ATOMIC_SEQ_CST) >
+			    STOCK_ROOM)
+				a->over = 1;
+		} else if (n > 0) {
+			__atomic_sub_fetch(&a->held, 1, __ATOMIC_SEQ_CST);
+			rte_pcpu_free(h[--n]);
+		}
+	}
+	__atomic_sub_fetch(&a->held, n, __ATOMIC_SEQ_CST);
+	while (n > 0)
+		rte_pcpu_free(h[--n]);
+	return 0;
+}
+
+static int
+test_owner_stocks(void)
+{
+	unsigned int nl = pcpu_test_mem_lcores(), other, l, n, nb = 0;
+	struct stock_arg a = { 0 }, b;
+
+	other = rte_get_next_lcore(rte_lcore_id(), 1, 0);
+	if (other >= RTE_MAX_LCORE)
+		TEST_SKIP("needs two lcores");
+	a.limit = (uint64_t)64 * STOCK_ROOM * nl;
+	a.o = rte_pcpu_owner_create("stock_lim", a.limit);
+	TEST_ASSERT_NOT_NULL(a.o, "create");
+	/* the other lcore fills to the limit and frees: its stock keeps
+	 * some of the room reserved */
+	b = a;
+	TEST_ASSERT_SUCCESS(owner_run_on(other, stock_fill_free_lcore, &b),
+		"launch");
+	TEST_ASSERT_EQUAL(b.nr_ok, STOCK_ROOM, "the other lcore: the room");
+	TEST_ASSERT_EQUAL(ostats(a.o).live_bytes, UINT64_C(0), "all freed");
+	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit with a stock held");
+	/* this lcore still gets all the room, and not one object more */
+	n = stock_fill(&a, 0);
+	TEST_ASSERT_EQUAL(n, STOCK_ROOM, "this lcore: the room (drained)");
+	TEST_ASSERT_EQUAL(ostats(a.o).nr_fail, UINT64_C(2), "two failures");
+	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit at the limit");
+	while (n > 0)
+		rte_pcpu_free(a.h[--n]);
+	/* every worker lcore at the limit at once */
+	RTE_LCORE_FOREACH_WORKER(l) {
+		if (rte_eal_remote_launch(stock_churn_lcore, &a, l) == 0)
+			nb++;
+	}
+	rte_eal_mp_wait_lcore();
+	TEST_ASSERT(nb >= 1, "launched %u lcores", nb);
+	TEST_ASSERT(!a.over, "more objects held than the limit lets in");
+	TEST_ASSERT_EQUAL(ostats(a.o).live_bytes, UINT64_C(0), "all freed");
+	printf("stocks: %u lcores at the limit, %" PRIu64 " allocations, %"
+		PRIu64 " refused\n", nb, ostats(a.o).nr_alloc,
+		ostats(a.o).nr_fail);
+	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit after the churn");
+	/* freeing the owner takes its stocks back */
+	TEST_ASSERT_SUCCESS(rte_pcpu_owner_free(a.o), "free");
+	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit after the free");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite pcpu_owner_suite = {
 	.suite_name = "pcpu_owner_autotest: owners of percpu memory",
 	.setup = NULL,
@@ -765,6 +887,7 @@ static struct unit_test_suite pcpu_owner_suite = {
 		TEST_CASE_ST(owner_setup, owner_teardown,
 			test_owner_free_rules),
 		TEST_CASE_ST(owner_setup, owner_teardown, test_owner_pools),
+		TEST_CASE_ST(owner_setup, owner_teardown, test_owner_stocks),
 		TEST_CASE_ST(owner_setup, owner_teardown,
 			test_owner_spans_threads),
 		TEST_CASE_ST(owner_setup, owner_teardown,

@@ -34,6 +34,7 @@
 #include "pcpu_alloc_index.h"
 #include "pcpu_fault.h"
 #include "pcpu_log.h"
+#include "pcpu_owner.h"
 
 /* Populate [off, off + len) of one lcore's unit backed as @p how, or with
  * 4 KiB pages when hugepages run out under the auto policy. */
@@ -361,6 +362,9 @@ populate_lcore_init_cb(unsigned int lcore_id, void *arg __rte_unused)
 	/* now readers may see it: its copies are all set up */
 	__atomic_fetch_or(&rte_pcpu_shared.lcore_mask[lcore_id / 64],
 		UINT64_C(1) << (lcore_id % 64), __ATOMIC_RELEASE);
+	/* the limits per copy shrank: stocks reserved against the old
+	 * ones go back */
+	pcpu_owner_lcores_grew();
 	return 0;
 }
 

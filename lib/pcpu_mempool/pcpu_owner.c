@@ -16,11 +16,14 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <sched.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
+#include <rte_pause.h>
 #include <rte_string_fns.h>
 
 #include "pcpu_fault.h"
@@ -41,6 +44,8 @@ pcpu_owner_pending_register(const struct pcpu_owner_pending_ops *ops)
 }
 
 #define OWNER_READ(field) __atomic_load_n(&(field), __ATOMIC_RELAXED)
+
+static void owner_drain_locked(uint32_t id);
 
 static const char *
 owner_kind_name(uint32_t kind)
@@ -98,7 +103,8 @@ pcpu_owner_cleanup(void)
 
 	pthread_mutex_lock(&pcpu_owners.lock);
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
-		rte_free(pcpu_owners.lcores[l]);
+		if (pcpu_owners.lcores[l] != NULL)
+			rte_free(pcpu_owner_stock_of(pcpu_owners.lcores[l]));
 		pcpu_owners.lcores[l] = NULL;
 	}
 	memset(pcpu_owners.rec, 0, sizeof(pcpu_owners.rec));
@@ -106,12 +112,20 @@ pcpu_owner_cleanup(void)
 	pthread_mutex_unlock(&pcpu_owners.lock);
 }
 
+/* One lcore's stock and counters: the stock first, the counters in the
+ * lines after it. */
+#define OWNER_LCORE_AREA (sizeof(struct pcpu_owner_stock) + \
+	PCPU_OWNER_NB * sizeof(struct pcpu_owner_lcore))
+
 struct pcpu_owner_lcore *
 pcpu_owner_lcore_counters(unsigned int lcore_id)
 {
+	struct pcpu_owner_stock *st = NULL;
 	struct pcpu_owner_lcore *lc;
 	unsigned int socket;
 
+	RTE_BUILD_BUG_ON(sizeof(struct pcpu_owner_stock) %
+		RTE_CACHE_LINE_SIZE != 0);
 	if (lcore_id >= RTE_MAX_LCORE)
 		return NULL;
 	lc = __atomic_load_n(&pcpu_owners.lcores[lcore_id], __ATOMIC_ACQUIRE);
@@ -121,19 +135,21 @@ pcpu_owner_lcore_counters(unsigned int lcore_id)
 	lc = pcpu_owners.lcores[lcore_id];
 	if (lc == NULL && pcpu_owners.initialised) {
 		socket = rte_lcore_to_socket_id(lcore_id);
-		lc = pcpu_fault_rte_zmalloc_socket("pcpu_owner_lcore",
-			PCPU_OWNER_NB * sizeof(*lc), RTE_CACHE_LINE_SIZE,
+		st = pcpu_fault_rte_zmalloc_socket("pcpu_owner_lcore",
+			OWNER_LCORE_AREA, RTE_CACHE_LINE_SIZE,
 			socket < RTE_MAX_NUMA_NODES ? (int)socket :
 			SOCKET_ID_ANY);
-		if (lc == NULL)
-			lc = pcpu_fault_rte_zmalloc("pcpu_owner_lcore",
-				PCPU_OWNER_NB * sizeof(*lc), RTE_CACHE_LINE_SIZE);
-		if (lc == NULL)
+		if (st == NULL)
+			st = pcpu_fault_rte_zmalloc("pcpu_owner_lcore",
+				OWNER_LCORE_AREA, RTE_CACHE_LINE_SIZE);
+		if (st == NULL) {
 			PCPU_LOG(WARNING, "owners: no memory for lcore %u's "
 				"counters: it charges the shared ones", lcore_id);
-		else
+		} else {
+			lc = (struct pcpu_owner_lcore *)(void *)(st + 1);
 			__atomic_store_n(&pcpu_owners.lcores[lcore_id], lc,
 				__ATOMIC_RELEASE);
+		}
 	}
 	pthread_mutex_unlock(&pcpu_owners.lock);
 	return lc;
@@ -180,6 +196,7 @@ owner_reset_counters(struct rte_pcpu_owner *o)
 			memset(&pcpu_owners.lcores[l][o->id], 0,
 				sizeof(struct pcpu_owner_lcore));
 	o->copy_bytes = 0;
+	o->reserved = 0;
 	o->peak_copy = 0;
 	o->nr_fail = 0;
 	o->other_alloc = 0;
@@ -263,8 +280,11 @@ pcpu_owner_free(struct rte_pcpu_owner *o, unsigned int kinds)
 		goto fail;
 	}
 	/* nobody charges it any more (its runs in the caches may still be
-	 * credited: the next owner with this id resets the counters) */
+	 * credited: the next owner with this id resets the counters); what
+	 * the stocks hold for it goes back, so that no slot keeps its id */
 	__atomic_store_n(&o->kind, PCPU_OWNER_KIND_FREE, __ATOMIC_RELEASE);
+	if (o->id >= PCPU_OWNER_LIMITED)
+		owner_drain_locked(o->id);
 	owner_reset_counters(o);
 	o->limit = 0;
 	memset(o->name, 0, sizeof(o->name));
@@ -318,27 +338,236 @@ pcpu_owner_walk(void (*fn)(struct rte_pcpu_owner *o, void *arg), void *arg)
 /* ---------------------------------------------------------------------- */
 /* Charges. */
 
+/* Owner @p o's limit per copy: (reserved + b) x nl <= limit <=>
+ * reserved + b <= limit / nl. */
+static uint64_t
+owner_cap(const struct rte_pcpu_owner *o, uint64_t nl)
+{
+	return nl != 0 ? o->limit / nl : UINT64_MAX;
+}
+
+/*
+ * Reserve as many lots of @p bytes per copy against owner @p o's limit as
+ * fit, at most @p want, and @p extra bytes more if room is left after
+ * them (the stock's batch: up to @p extra, and at most half the room left
+ * per lcore with memory). Lock-free.
+ * @return The lots reserved (0 when fewer than @p need fit: nothing
+ *   reserved); *extra_got: the extra bytes reserved.
+ */
+static uint32_t
+owner_reserve(struct rte_pcpu_owner *o, uint64_t bytes, uint32_t need,
+		uint32_t want, uint64_t extra, uint64_t *extra_got)
+{
+	uint64_t nl = pcpu_owner_nr_lcores(), cap = owner_cap(o, nl);
+	uint64_t cur = OWNER_READ(o->reserved), k, x;
+
+	do {
+		k = cur >= cap ? 0 : bytes == 0 ? want :
+			RTE_MIN((cap - cur) / bytes, (uint64_t)want);
+		if (k < need || k == 0)
+			return 0;
+		x = cap - cur - k * bytes;
+		x = RTE_MIN(extra, x / (2 * RTE_MAX(nl, UINT64_C(1))));
+	} while (!__atomic_compare_exchange_n(&o->reserved, &cur,
+			cur + k * bytes + x, 0, __ATOMIC_RELAXED,
+			__ATOMIC_RELAXED));
+	if (extra_got != NULL)
+		*extra_got = x;
+	return (uint32_t)k;
+}
+
+/* Give @p bytes per copy back to owner @p id's reservation. */
+static void
+owner_unreserve(uint32_t id, uint64_t bytes)
+{
+	if (bytes != 0)
+		__atomic_fetch_sub(&pcpu_owners.rec[id].reserved, bytes,
+			__ATOMIC_RELAXED);
+}
+
+/* What the lcores' stocks hold for owner @p id (racy: a hint). */
+static uint64_t
+owner_stocked(uint32_t id)
+{
+	const struct pcpu_owner_stock_slot *sl;
+	uint64_t sum = 0;
+	unsigned int l;
+
+	for (l = 0; l < RTE_MAX_LCORE; l++) {
+		struct pcpu_owner_lcore *lc = __atomic_load_n(
+			&pcpu_owners.lcores[l], __ATOMIC_ACQUIRE);
+
+		if (lc == NULL)
+			continue;
+		sl = &pcpu_owner_stock_of(lc)->slot[id % PCPU_OWNER_STOCK_SLOTS];
+		if (__atomic_load_n(&sl->id, __ATOMIC_RELAXED) == id)
+			sum += __atomic_load_n(&sl->bytes, __ATOMIC_RELAXED);
+	}
+	return sum;
+}
+
+/* Whether slot @p sl holds something a drain of @p id (PCPU_OWNER_NONE:
+ * of every owner) takes back. */
+static int
+owner_slot_drained(const struct pcpu_owner_stock_slot *sl, uint32_t id)
+{
+	uint32_t held = __atomic_load_n(&sl->id, __ATOMIC_RELAXED);
+
+	return held != PCPU_OWNER_NONE && (id == PCPU_OWNER_NONE || held == id);
+}
+
+/*
+ * Take back what every lcore's stock holds for owner @p id (or, with
+ * PCPU_OWNER_NONE, for every owner) into the reservations: the drainer's
+ * side of the handshake of pcpu_fence.h. Owners' lock held; the caller is
+ * in no stock.
+ */
+static void
+owner_drain_locked(uint32_t id)
+{
+	struct pcpu_owner_stock *st[RTE_MAX_LCORE];
+	struct pcpu_owner_stock_slot *sl;
+	unsigned int l, n = 0, i, k, spins;
+
+	for (l = 0; l < RTE_MAX_LCORE; l++) {
+		if (pcpu_owners.lcores[l] == NULL)
+			continue;
+		st[n] = pcpu_owner_stock_of(pcpu_owners.lcores[l]);
+		/* a slot that takes the owner after this look was filled
+		 * by a reservation made after it: nothing to take back */
+		for (k = 0; k < PCPU_OWNER_STOCK_SLOTS; k++)
+			if (owner_slot_drained(&st[n]->slot[k], id))
+				break;
+		if (k == PCPU_OWNER_STOCK_SLOTS)
+			continue;
+		__atomic_store_n(&st[n]->drain, 1, __ATOMIC_RELAXED);
+		n++;
+	}
+	if (n == 0)
+		return;
+	pcpu_fence_heavy();
+	for (i = 0; i < n; i++) {
+		spins = 0;
+		while (__atomic_load_n(&st[i]->busy, __ATOMIC_ACQUIRE) != 0) {
+			/* the lcore may be preempted: let it run */
+			if (++spins < 64)
+				rte_pause();
+			else
+				sched_yield();
+		}
+		for (k = 0; k < PCPU_OWNER_STOCK_SLOTS; k++) {
+			sl = &st[i]->slot[k];
+			if (!owner_slot_drained(sl, id))
+				continue;
+			owner_unreserve(sl->id, sl->bytes);
+			__atomic_store_n(&sl->bytes, 0, __ATOMIC_RELAXED);
+			__atomic_store_n(&sl->id, PCPU_OWNER_NONE,
+				__ATOMIC_RELAXED);
+		}
+		__atomic_store_n(&st[i]->drain, 0, __ATOMIC_RELEASE);
+	}
+}
+
+void
+pcpu_owner_lcores_grew(void)
+{
+	pthread_mutex_lock(&pcpu_owners.lock);
+	owner_drain_locked(PCPU_OWNER_NONE);
+	pthread_mutex_unlock(&pcpu_owners.lock);
+}
+
+/*
+ * Reserve @p need to @p want lots of @p bytes for owner @p o exactly (no
+ * batch). When fewer than @p need fit and the stocks hold what is
+ * missing, drain them and try again: a failure then means the live
+ * bytes leave no room. The caller is in no stock.
+ */
+static uint32_t
+owner_reserve_exact(struct rte_pcpu_owner *o, uint64_t bytes, uint32_t need,
+		uint32_t want)
+{
+	uint64_t nl, cap, cur;
+	uint32_t k;
+
+	k = owner_reserve(o, bytes, need, want, 0, NULL);
+	if (k != 0)
+		return k;
+	nl = pcpu_owner_nr_lcores();
+	cap = owner_cap(o, nl);
+	cur = OWNER_READ(o->reserved);
+	/* the stocks cannot make room for @p need lots: no drain */
+	if (cur + need * bytes > cap + owner_stocked(o->id))
+		return 0;
+	pthread_mutex_lock(&pcpu_owners.lock);
+	owner_drain_locked(o->id);
+	pthread_mutex_unlock(&pcpu_owners.lock);
+	return owner_reserve(o, bytes, need, want, 0, NULL);
+}
+
+/* An allocation refused at owner @p o's limit. */
+static int
+owner_refuse(struct rte_pcpu_owner *o)
+{
+	__atomic_fetch_add(&o->nr_fail, 1, __ATOMIC_RELAXED);
+	rte_errno = ENOMEM;
+	return -1;
+}
+
+/*
+ * Refill the slot of owner @p o in the stock of the lcore whose counters
+ * are @p lc: reserve @p bytes for the charge under way and a batch for the
+ * slot, giving back first what the slot held for another owner.
+ * @return 0, or -1 (nothing reserved: the limit or a drain is in the way).
+ */
+static int
+owner_stock_refill(struct pcpu_owner_lcore *lc, struct rte_pcpu_owner *o,
+		uint64_t bytes)
+{
+	struct pcpu_owner_stock *st = pcpu_owner_stock_of(lc);
+	struct pcpu_owner_stock_slot *sl =
+		&st->slot[o->id % PCPU_OWNER_STOCK_SLOTS];
+	uint64_t batch = 0, held;
+	int ret = -1;
+
+	if (!pcpu_owner_stock_enter(st))
+		goto out;
+	held = sl->id == o->id ? sl->bytes : 0;
+	if (owner_reserve(o, bytes, 1, 1, PCPU_OWNER_STOCK_MAX - held,
+			&batch) != 1)
+		goto out;
+	/* the slot takes the owner only now, when its reservation is
+	 * within its limit: a free never puts bytes into the slot of an
+	 * owner above its limit (after lcores arrived) */
+	if (sl->id != o->id) {
+		owner_unreserve(sl->id, sl->bytes);
+		__atomic_store_n(&sl->id, o->id, __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&sl->bytes, (uint32_t)(held + batch),
+		__ATOMIC_RELAXED);
+	ret = 0;
+out:
+	pcpu_owner_stock_leave(st);
+	return ret;
+}
+
 int
 pcpu_owner_charge_limited(struct pcpu_owner_lcore *lc, uint32_t id,
 		uint64_t bytes, uint32_t nr)
 {
 	struct rte_pcpu_owner *o = &pcpu_owners.rec[id];
-	uint64_t nl = pcpu_owner_nr_lcores();
-	uint64_t cur = OWNER_READ(o->copy_bytes);
 
-	do {
-		if ((cur + bytes) * nl > o->limit) {
-			__atomic_fetch_add(&o->nr_fail, 1, __ATOMIC_RELAXED);
-			rte_errno = ENOMEM;
-			return -1;
-		}
-	} while (!__atomic_compare_exchange_n(&o->copy_bytes, &cur,
-			cur + bytes, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-	owner_peak(o, cur + bytes);
-	if (lc != NULL)
-		PCPU_OWNER_STAT_ADD(lc[id].nr_alloc, nr);
-	else
+	if (lc != NULL && owner_stock_refill(lc, o, bytes) == 0) {
+		pcpu_owner_count_alloc(lc, id, bytes, nr);
+		return 0;
+	}
+	if (owner_reserve_exact(o, bytes, 1, 1) == 0)
+		return owner_refuse(o);
+	if (lc != NULL) {
+		pcpu_owner_count_alloc(lc, id, bytes, nr);
+	} else {
+		__atomic_fetch_add(&o->copy_bytes, bytes, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&o->other_alloc, nr, __ATOMIC_RELAXED);
+	}
 	return 0;
 }
 
@@ -348,26 +577,38 @@ pcpu_owner_uncharge_limited(struct pcpu_owner_lcore *lc, uint32_t id,
 {
 	struct rte_pcpu_owner *o = &pcpu_owners.rec[id];
 
-	__atomic_fetch_sub(&o->copy_bytes, bytes, __ATOMIC_RELAXED);
-	if (lc != NULL) {
-		if (refund)
-			PCPU_OWNER_STAT_ADD(lc[id].nr_alloc, -(uint64_t)nr);
-		else
-			PCPU_OWNER_STAT_ADD(lc[id].nr_free, nr);
-	} else {
+	/* the stock is tried first by the inline uncharge, not a refund's */
+	if (!refund || lc == NULL || !pcpu_owner_stock_move(lc, id, bytes, 1))
+		owner_unreserve(id, bytes);
+	if (lc == NULL) {
+		__atomic_fetch_sub(&o->copy_bytes, bytes, __ATOMIC_RELAXED);
 		__atomic_fetch_add(refund ? &o->other_alloc : &o->other_free,
 			refund ? -(uint64_t)nr : nr, __ATOMIC_RELAXED);
+	} else if (refund) {
+		PCPU_OWNER_STAT_ADD(lc[id].nr_alloc, -(uint64_t)nr);
+		PCPU_OWNER_STAT_ADD(lc[id].bytes, -(int64_t)bytes);
+	} else {
+		pcpu_owner_count_free(lc, id, bytes, nr);
 	}
 }
 
-void
+/* out of line even under LTO: rare, and its sum would cost the fast
+ * paths that inline the call their registers */
+__rte_noinline void
 pcpu_owner_peak_sample(struct pcpu_owner_lcore *c, uint32_t id)
 {
+	const struct rte_pcpu_owner *o = &pcpu_owners.rec[id];
+	int64_t step = PCPU_OWNER_PEAK_STEP;
 	struct pcpu_owner_sum s;
+	uint64_t nl;
 
 	/* raises the peak to the sum of every lcore's count */
 	pcpu_owner_sum(id, &s);
-	c->peak_at = c->bytes + PCPU_OWNER_PEAK_STEP;
+	if (o->limit != 0) {
+		nl = RTE_MAX(pcpu_owner_nr_lcores(), 1u);
+		step = RTE_MIN(step, (int64_t)(o->limit / nl / 16 / nl) + 1);
+	}
+	c->peak_at = c->bytes + step;
 }
 
 int
@@ -423,31 +664,39 @@ pcpu_owner_charge_upto(uint32_t id, uint64_t bytes, uint32_t need,
 {
 	struct rte_pcpu_owner *o = &pcpu_owners.rec[id];
 	struct pcpu_owner_lcore *lc;
-	uint64_t nl, cap, cur, k;
+	uint32_t k;
 
 	if (want == 0)
 		return 0;
 	if (id < PCPU_OWNER_LIMITED)
 		return pcpu_owner_charge_any(id, bytes * want, want) == 0 ?
 			want : 0;
-	nl = pcpu_owner_nr_lcores();
-	/* (cur + k x bytes) x nl <= limit <=> cur + k x bytes <= limit / nl */
-	cap = nl != 0 ? o->limit / nl : UINT64_MAX;
-	cur = OWNER_READ(o->copy_bytes);
-	do {
-		k = cur >= cap ? 0 : bytes == 0 ? want :
-			RTE_MIN((cap - cur) / bytes, (uint64_t)want);
-		if (k < need || k == 0)
-			return 0;
-	} while (!__atomic_compare_exchange_n(&o->copy_bytes, &cur,
-			cur + k * bytes, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-	owner_peak(o, cur + k * bytes);
+	k = owner_reserve_exact(o, bytes, RTE_MAX(need, 1u), want);
+	if (k == 0)
+		return 0;
 	lc = pcpu_owner_lcore_counters(rte_lcore_id());
-	if (lc != NULL)
-		PCPU_OWNER_STAT_ADD(lc[id].nr_alloc, k);
-	else
+	if (lc != NULL) {
+		pcpu_owner_count_alloc(lc, id, k * bytes, k);
+	} else {
+		__atomic_fetch_add(&o->copy_bytes, k * bytes,
+			__ATOMIC_RELAXED);
 		__atomic_fetch_add(&o->other_alloc, k, __ATOMIC_RELAXED);
-	return (uint32_t)k;
+	}
+	return k;
+}
+
+int
+pcpu_owner_audit_reserved(uint32_t id, uint64_t live, char *msg, size_t len)
+{
+	const struct rte_pcpu_owner *o = &pcpu_owners.rec[id];
+	uint64_t stocked = owner_stocked(id);
+
+	if (id < PCPU_OWNER_LIMITED || o->reserved == live + stocked)
+		return 0;
+	snprintf(msg, len, "owner %s has %" PRIu64 " bytes per copy reserved "
+		"against its limit, but %" PRIu64 " live and %" PRIu64
+		" in the lcores' stocks", o->name, o->reserved, live, stocked);
+	return -1;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -469,7 +718,6 @@ pcpu_owner_sum(uint32_t id, struct pcpu_owner_sum *s)
 
 		if (lc == NULL)
 			continue;
-		/* an owner with a limit keeps no bytes here: they are 0 */
 		s->copy_bytes += (uint64_t)OWNER_READ(lc[id].bytes);
 		s->nr_alloc += OWNER_READ(lc[id].nr_alloc);
 		s->nr_free += OWNER_READ(lc[id].nr_free);

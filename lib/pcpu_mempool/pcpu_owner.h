@@ -34,26 +34,50 @@
  * lcore's count (which goes below zero on an lcore that frees what others
  * allocated), the runs pending, and its shared count, which threads
  * without an lcore id update with atomic adds. Its peak is sampled: when
- * an lcore's count rises PCPU_OWNER_PEAK_STEP above where it last
- * sampled, that lcore sums all counts and raises the peak, so the peak
- * misses at most PCPU_OWNER_PEAK_STEP per lcore (a sum reads every
- * lcore's counters and runs: some thousand instructions, once per
- * 256 KiB per copy charged). An owner with a limit
- * keeps its live bytes in the shared count only, charged object by object
- * with a compare-and-swap that checks the limit, so the limit holds
- * exactly and its peak is exact.
+ * an lcore's count rises a step above where it last sampled
+ * (PCPU_OWNER_PEAK_STEP; for an owner with a smaller limit, a sixteenth
+ * of its limit per copy shared among the lcores), that lcore sums all
+ * counts and raises the peak, and so does every read of the figures (a
+ * sum reads every lcore's counters and runs: some thousand instructions,
+ * once per step).
+ *
+ * Limits and stocks. An owner with a limit is counted in the same
+ * counters (its objects are never in a run: each is charged on its own),
+ * and in one more shared figure, its *reservation*: the bytes per copy
+ * taken against the limit, changed with a compare-and-swap that checks
+ * (reservation + bytes) x lcores <= limit, so the limit is never
+ * exceeded. To keep that atomic off the fast path, each lcore holds a
+ * *stock* (the idea of memcg_stock in Linux's mm/memcontrol.c): a few
+ * slots, one per owner (direct-mapped by id), of bytes reserved in
+ * advance. A charge takes its bytes from the slot, a free puts them back
+ * (up to PCPU_OWNER_STOCK_MAX per slot); only when the slot is empty does
+ * the lcore reserve again, for the charge and a batch (at most
+ * PCPU_OWNER_STOCK_MAX, and at most half the room left shared among the
+ * lcores, so that stocks shrink near the limit). So the reservation is
+ * the live bytes plus the stocks, which rte_pcpu_audit() checks.
+ *
+ * A charge that the reservation refuses is exact all the same: if the
+ * stocks of the lcores hold what it misses, it *drains* them
+ * (owner_drain() in pcpu_owner.c) and tries again, so an allocation fails
+ * only when the live bytes leave no room. The drain takes another lcore's
+ * slot with the asymmetric handshake of pcpu_fence.h: the lcore marks its
+ * stock busy around each use (plain stores) and keeps off it while a
+ * drain is wanted; the drainer marks it wanted, runs the heavy fence and
+ * waits until it is not busy. A drain costs a membarrier(2) system call
+ * and happens only when it can turn a failure into a success.
  *
  * Ids are reused: an id is given to a new owner only when no run refers
  * to it (a run of a freed owner is credited to its record, which the new
  * owner's creation resets).
  *
- * Locks: pcpu_owners.lock (a mutex) guards creating and freeing owners
- * and the per-lcore arrays; nothing is called with it held. The charge
- * functions take no lock. Lock order of the library: pool registry,
+ * Locks: pcpu_owners.lock (a mutex) guards creating and freeing owners,
+ * the per-lcore arrays and drains; nothing is called with it held. The
+ * charge functions take no lock but that of a drain. Lock order of the library: pool registry,
  * pool, this lock; charges are made with any lock but the allocator's
  * index lock held (an lcore's first charge may allocate its array).
  */
 
+#include <stddef.h>
 #include <stdint.h>
 #include <pthread.h>
 
@@ -63,6 +87,7 @@
 
 #include "rte_pcpu.h"
 #include "rte_pcpu_owner.h"
+#include "pcpu_fence.h"
 
 /** Id of no owner: free space, the size-class caches' own objects. */
 #define PCPU_OWNER_NONE 0u
@@ -78,6 +103,11 @@
  * between two samples of the owner's peak. */
 #define PCPU_OWNER_PEAK_STEP (INT64_C(256) << 10)
 
+/** Slots of an lcore's stock, direct-mapped by owner id. */
+#define PCPU_OWNER_STOCK_SLOTS 4u
+/** Most bytes per copy one slot of a stock holds. */
+#define PCPU_OWNER_STOCK_MAX (UINT32_C(16) << 10)
+
 /** Who holds an owner. */
 enum pcpu_owner_kind {
 	PCPU_OWNER_KIND_FREE = 0,  /**< Record not in use. */
@@ -91,21 +121,41 @@ enum pcpu_owner_kind {
  * them, with relaxed stores. */
 struct pcpu_owner_lcore {
 	int64_t bytes;      /**< Bytes per copy charged minus uncharged
-			      *  here (no limit only). */
+			      *  here. */
 	int64_t peak_at;    /**< Sample the peak when bytes reaches it. */
 	uint64_t nr_alloc;  /**< Allocations charged here. */
 	uint64_t nr_free;   /**< Frees uncharged here. */
 };
+
+/** One slot of an lcore's stock. */
+struct pcpu_owner_stock_slot {
+	uint32_t id;     /**< Owner with a limit, or PCPU_OWNER_NONE. */
+	uint32_t bytes;  /**< Bytes per copy reserved for it, unused. */
+};
+
+/**
+ * One lcore's stock (see the top of the file; 64 bytes, just before the
+ * lcore's counters in the same allocation). The lcore writes the slots
+ * only with @c busy set and @c drain clear; a drainer only once it saw
+ * @c busy clear after setting @c drain and running the heavy fence.
+ */
+struct pcpu_owner_stock {
+	uint32_t busy;   /**< The lcore is using its slots. */
+	uint32_t drain;  /**< A drainer wants the slots. */
+	struct pcpu_owner_stock_slot slot[PCPU_OWNER_STOCK_SLOTS];
+} __rte_cache_aligned;
 
 /** An owner's record: the public struct rte_pcpu_owner. */
 struct rte_pcpu_owner {
 	uint32_t kind;        /**< enum pcpu_owner_kind; FREE when unused. */
 	uint32_t id;          /**< Its index in pcpu_owners.rec[]. */
 	uint64_t limit;       /**< Bytes, all lcores; 0: none. */
-	/** Limit: live bytes per copy, exact. No limit: those of threads
-	 * without an lcore id (modulo 2^64: they may free more than they
-	 * allocated). */
+	/** Live bytes per copy of threads without an lcore id (modulo
+	 * 2^64: they may free more than they allocated). */
 	uint64_t copy_bytes;
+	/** With a limit: bytes per copy reserved against it (live bytes
+	 * and the lcores' stocks). */
+	uint64_t reserved;
 	uint64_t peak_copy;   /**< High-water mark of the bytes per copy. */
 	uint64_t nr_fail;     /**< Allocations refused at the limit. */
 	uint64_t other_alloc; /**< Allocations of threads without counters. */
@@ -116,8 +166,8 @@ struct rte_pcpu_owner {
 /** The owners. */
 struct pcpu_owners {
 	struct rte_pcpu_owner rec[PCPU_OWNER_NB]; /**< By id. */
-	/** Each lcore's counters, PCPU_OWNER_NB entries; NULL until the
-	 * lcore first charges. */
+	/** Each lcore's counters, PCPU_OWNER_NB entries after the lcore's
+	 * stock; NULL until the lcore first charges. */
 	struct pcpu_owner_lcore *lcores[RTE_MAX_LCORE];
 	pthread_mutex_t lock;
 	int initialised;
@@ -219,6 +269,15 @@ struct pcpu_owner_sum {
  * it meanwhile); updates its peak. */
 void pcpu_owner_sum(uint32_t id, struct pcpu_owner_sum *s);
 
+/**
+ * The audit's check of owner @p id with a limit, whose live bytes per copy
+ * are @p live (pcpu_owner_sum()): its reservation is those and what the
+ * lcores' stocks hold. Not MT-safe (nobody charges the owner meanwhile).
+ * @return 0, or -1 with the difference written to @p msg.
+ */
+int pcpu_owner_audit_reserved(uint32_t id, uint64_t live, char *msg,
+		size_t len);
+
 /** rte_pcpu_owner_stats_get() of a valid owner. */
 void pcpu_owner_stats(const struct rte_pcpu_owner *o,
 		struct rte_pcpu_owner_stats *st);
@@ -238,6 +297,15 @@ struct pcpu_owner_pending_ops {
 
 /** Register (or, with NULL, unregister) the caches' pending provider. */
 void pcpu_owner_pending_register(const struct pcpu_owner_pending_ops *ops);
+
+/**
+ * An lcore gained memory (its bit is published): every charge grew by
+ * its copies, so the limits per copy shrank. Take back every lcore's
+ * stock, which was reserved against the old limits, so that an owner now
+ * above its limit allocates nothing more. Takes pcpu_owners.lock; a
+ * membarrier(2) system call if any stock holds something.
+ */
+void pcpu_owner_lcores_grew(void);
 
 /** Lcores with memory: those whose copies the charges count. */
 static inline uint32_t
@@ -268,10 +336,91 @@ void pcpu_owner_peak_sample(struct pcpu_owner_lcore *c, uint32_t id);
 #define PCPU_OWNER_STAT_ADD(field, v) \
 	__atomic_store_n(&(field), (field) + (v), __ATOMIC_RELAXED)
 
+/** The stock of the lcore whose counters are @p lc. */
+static __rte_always_inline struct pcpu_owner_stock *
+pcpu_owner_stock_of(struct pcpu_owner_lcore *lc)
+{
+	return (struct pcpu_owner_stock *)(void *)lc - 1;
+}
+
+/** Enter the calling lcore's stock @p st: 1 if its slots are its to use
+ * until pcpu_owner_stock_leave(), 0 if a drain wants them (leave at
+ * once). */
+static __rte_always_inline int
+pcpu_owner_stock_enter(struct pcpu_owner_stock *st)
+{
+	__atomic_store_n(&st->busy, 1, __ATOMIC_RELAXED);
+	pcpu_fence_light();
+	return __atomic_load_n(&st->drain, __ATOMIC_ACQUIRE) == 0;
+}
+
+/** Leave the calling lcore's stock @p st. */
+static __rte_always_inline void
+pcpu_owner_stock_leave(struct pcpu_owner_stock *st)
+{
+	__atomic_store_n(&st->busy, 0, __ATOMIC_RELEASE);
+}
+
+/**
+ * Move @p bytes per copy of owner @p id (with a limit) out of (@p put 0)
+ * or back into (1) the stock of the lcore whose counters are @p lc: out
+ * if the owner's slot holds them, back if the slot is the owner's and
+ * stays within PCPU_OWNER_STOCK_MAX.
+ * @return 1, or 0 (nothing moved: the caller reserves the bytes, or
+ *   gives them back to the reservation).
+ */
+static __rte_always_inline int
+pcpu_owner_stock_move(struct pcpu_owner_lcore *lc, uint32_t id,
+		uint64_t bytes, int put)
+{
+	struct pcpu_owner_stock *st = pcpu_owner_stock_of(lc);
+	struct pcpu_owner_stock_slot *sl = &st->slot[id % PCPU_OWNER_STOCK_SLOTS];
+	int moved = 0;
+
+	if (likely(pcpu_owner_stock_enter(st)) && sl->id == id &&
+	    (put ? bytes <= PCPU_OWNER_STOCK_MAX - sl->bytes :
+	     bytes <= sl->bytes)) {
+		__atomic_store_n(&sl->bytes, put ?
+			sl->bytes + (uint32_t)bytes :
+			sl->bytes - (uint32_t)bytes, __ATOMIC_RELAXED);
+		moved = 1;
+	}
+	pcpu_owner_stock_leave(st);
+	return moved;
+}
+
+/** Count @p nr allocations of @p bytes bytes per copy in all on the
+ * calling lcore's counters @p lc of owner @p id (charged already). */
+static __rte_always_inline void
+pcpu_owner_count_alloc(struct pcpu_owner_lcore *lc, uint32_t id,
+		uint64_t bytes, uint32_t nr)
+{
+	struct pcpu_owner_lcore *c = &lc[id];
+	int64_t d = c->bytes + (int64_t)bytes;
+
+	PCPU_OWNER_STAT_ADD(c->nr_alloc, nr);
+	__atomic_store_n(&c->bytes, d, __ATOMIC_RELAXED);
+	if (unlikely(d >= c->peak_at))
+		pcpu_owner_peak_sample(c, id);
+}
+
+/** Count @p nr frees of @p bytes bytes per copy in all on the calling
+ * lcore's counters @p lc of owner @p id. */
+static __rte_always_inline void
+pcpu_owner_count_free(struct pcpu_owner_lcore *lc, uint32_t id,
+		uint64_t bytes, uint32_t nr)
+{
+	struct pcpu_owner_lcore *c = &lc[id];
+
+	PCPU_OWNER_STAT_ADD(c->nr_free, nr);
+	PCPU_OWNER_STAT_ADD(c->bytes, -(int64_t)bytes);
+}
+
 /**
  * Charge @p nr allocations of @p bytes bytes per copy in all to owner
  * @p id, on the calling lcore's counters @p lc (never NULL: see
- * pcpu_owner_charge_any()).
+ * pcpu_owner_charge_any()). An owner with a limit is charged from the
+ * lcore's stock, or out of line (a reservation, perhaps a drain).
  * @return 0, or -1 with rte_errno = ENOMEM when an owner with a limit
  *   would exceed it (counted in its nr_fail; nothing charged).
  */
@@ -279,17 +428,10 @@ static __rte_always_inline int
 pcpu_owner_charge(struct pcpu_owner_lcore *lc, uint32_t id, uint64_t bytes,
 		uint32_t nr)
 {
-	struct pcpu_owner_lcore *c;
-	int64_t d;
-
-	if (unlikely(id >= PCPU_OWNER_LIMITED))
+	if (unlikely(id >= PCPU_OWNER_LIMITED) &&
+	    !pcpu_owner_stock_move(lc, id, bytes, 0))
 		return pcpu_owner_charge_limited(lc, id, bytes, nr);
-	c = &lc[id];
-	d = c->bytes + (int64_t)bytes;
-	PCPU_OWNER_STAT_ADD(c->nr_alloc, nr);
-	__atomic_store_n(&c->bytes, d, __ATOMIC_RELAXED);
-	if (unlikely(d >= c->peak_at))
-		pcpu_owner_peak_sample(c, id);
+	pcpu_owner_count_alloc(lc, id, bytes, nr);
 	return 0;
 }
 
@@ -302,15 +444,12 @@ static __rte_always_inline void
 pcpu_owner_uncharge(struct pcpu_owner_lcore *lc, uint32_t id, uint64_t bytes,
 		uint32_t nr)
 {
-	struct pcpu_owner_lcore *c;
-
-	if (unlikely(id >= PCPU_OWNER_LIMITED)) {
+	if (unlikely(id >= PCPU_OWNER_LIMITED) &&
+	    !pcpu_owner_stock_move(lc, id, bytes, 1)) {
 		pcpu_owner_uncharge_limited(lc, id, bytes, nr, 0);
 		return;
 	}
-	c = &lc[id];
-	PCPU_OWNER_STAT_ADD(c->nr_free, nr);
-	PCPU_OWNER_STAT_ADD(c->bytes, -(int64_t)bytes);
+	pcpu_owner_count_free(lc, id, bytes, nr);
 }
 
 /**
@@ -322,21 +461,12 @@ static __rte_always_inline void
 pcpu_owner_credit(struct pcpu_owner_lcore *lc, uint32_t id, uint32_t n,
 		uint32_t size, int frees)
 {
-	struct pcpu_owner_lcore *c = &lc[id];
-	int64_t d;
-
 	if (id == PCPU_OWNER_NONE || n == 0)
 		return;
-	if (frees) {
-		PCPU_OWNER_STAT_ADD(c->nr_free, n);
-		PCPU_OWNER_STAT_ADD(c->bytes, -(int64_t)n * size);
-		return;
-	}
-	d = c->bytes + (int64_t)n * size;
-	PCPU_OWNER_STAT_ADD(c->nr_alloc, n);
-	__atomic_store_n(&c->bytes, d, __ATOMIC_RELAXED);
-	if (d >= c->peak_at)
-		pcpu_owner_peak_sample(c, id);
+	if (frees)
+		pcpu_owner_count_free(lc, id, (uint64_t)n * size, n);
+	else
+		pcpu_owner_count_alloc(lc, id, (uint64_t)n * size, n);
 }
 
 /** The calling thread's counters if it has them (never allocates them). */

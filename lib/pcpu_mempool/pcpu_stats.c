@@ -260,8 +260,14 @@ stats_owner_check(struct rte_pcpu_owner *o, void *arg)
 	pcpu_owner_sum(o->id, &s);
 	a->charged += s.copy_bytes;
 	a->cache_live += a->cs.bytes[o->id];
-	if (a->failed || (s.copy_bytes == bytes &&
-			s.nr_alloc - s.nr_free == objs))
+	if (a->failed)
+		return;
+	if (pcpu_owner_audit_reserved(o->id, s.copy_bytes, a->msg,
+			a->len) != 0) {
+		a->failed = 1;
+		return;
+	}
+	if (s.copy_bytes == bytes && s.nr_alloc - s.nr_free == objs)
 		return;
 	snprintf(a->msg, a->len, "owner %s is charged %" PRIu64 " bytes per "
 		"copy in %" PRIu64 " allocations, holds %" PRIu64 " in %"

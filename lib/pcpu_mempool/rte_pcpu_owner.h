@@ -43,9 +43,14 @@
  * owner's limit fails with ENOMEM and counts a failure; limits are exact
  * (never exceeded by an allocation, whatever the number of threads).
  * Owners without a limit keep per-lcore counters, so that charging costs
- * no atomic operation; an owner with a limit keeps one shared counter
- * that every charge updates with a compare-and-swap (the programmer's
- * guide, "Owners", gives both costs).
+ * no atomic operation; an owner with a limit also keeps one shared
+ * reservation against its limit, changed with a compare-and-swap, which
+ * each lcore takes in batches into a per-lcore stock (the idea of Linux's
+ * memcg_stock), so that most charges and uncharges are plain stores; an
+ * allocation the reservation refuses takes the other lcores' stocks back
+ * first (a membarrier(2) system call) and fails only if the live
+ * allocations leave no room (the programmer's guide, "Owners", gives the
+ * costs).
  *
  * In a DPDK secondary process the owners are the primary's:
  * rte_pcpu_owner_walk(), rte_pcpu_owner_lookup() and
@@ -118,8 +123,9 @@ struct rte_pcpu_owner_stats {
  * @param limit_bytes
  *   Most bytes its live allocations may hold, summed over every lcore
  *   with memory (bytes per copy x lcores); 0 for no limit. An owner's
- *   limit is fixed at its creation: with a limit it is charged with one
- *   shared atomic counter, without one with per-lcore counters.
+ *   limit is fixed at its creation: with a limit it is charged through
+ *   the lcores' stocks of one shared reservation, without one with
+ *   per-lcore counters only.
  * @return
  *   The owner, or NULL with rte_errno: EINVAL (@p name NULL or empty),
  *   ENAMETOOLONG (RTE_PCPU_OWNER_NAMESIZE characters or more), EEXIST
@@ -199,11 +205,12 @@ const char *rte_pcpu_owner_name(const struct rte_pcpu_owner *owner);
  * Read an owner's statistics.
  *
  * The live figures are exact while no thread allocates or frees with the
- * owner; meanwhile they are read counter by counter. peak_bytes is exact
- * for an owner with a limit (every charge updates it); for one without,
- * whose lcores count apart, it is the highest sum seen when an lcore's own
- * count rose by 256 KiB per copy since it last looked and at every read,
- * so it may miss up to 256 KiB per copy per lcore of a peak.
+ * owner; meanwhile they are read counter by counter. peak_bytes, since
+ * the lcores count apart, is the highest sum seen when an lcore's own
+ * count rose by a step since it last looked and at every read: the step
+ * is 256 KiB per copy, or for an owner with a smaller limit a sixteenth
+ * of its limit per copy shared among the lcores, so the peak may miss up
+ * to one step per lcore.
  *
  * @param owner
  *   The owner.
