@@ -328,6 +328,12 @@ TARGETS = [
          'x'), le(1.05)))
     for s in (16, 64, 256, 1024)
 ] + [
+    T('alloc+free charged to an owner with a limit vs to the root, '
+      '%d B, %d lcore%s' % (s, lc, 's' if lc > 1 else ''), '<= 1.05x',
+      (J('2lcores', 'owner/pairs/size:%d/lcores:%d' % (s, lc),
+         'limited_owner_over_root', 'x'), le(1.05)))
+    for s in (16, 256) for lc in (1, 2)
+] + [
     T('chunks with owners vs without, one workload', 'the same',
       (J('2lcores', 'owner/utilisation', 'same_chunks'), ('flag', 1))),
 ] + [
