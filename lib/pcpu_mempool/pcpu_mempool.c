@@ -426,6 +426,12 @@ rte_pcpu_mempool_put_bulk(struct rte_pcpu_mempool *mp, void * const *objs,
 	return pcpu_pool_put_now(p, objs, n);
 }
 
+int
+__rte_pcpu_mempool_put_slow(struct rte_pcpu_mempool *mp, void *obj)
+{
+	return rte_pcpu_mempool_put_bulk(mp, &obj, 1);
+}
+
 void
 rte_pcpu_mempool_walk(void (*fn)(struct rte_pcpu_mempool *mp, void *arg),
 		void *arg)

@@ -497,6 +497,12 @@ rte_pcpu_mempool_get_bulk(struct rte_pcpu_mempool *mp, void **objs,
 	return 0;
 }
 
+int
+__rte_pcpu_mempool_get_slow(struct rte_pcpu_mempool *mp, void **obj)
+{
+	return rte_pcpu_mempool_get_bulk(mp, obj, 1);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Put. */
 

@@ -84,11 +84,11 @@ extern struct rte_pcpu_shared rte_pcpu_shared;
  * @internal Attach a secondary process to the primary's allocator if it
  * is not yet; nothing in a primary. Called by the inline readers of the
  * lcore mask when rte_pcpu_shared is not set up; rate-limited while the
- * primary has no allocator.
+ * primary has no allocator. Not marked experimental: the inline functions
+ * that call it are, and including a header must draw no warning.
  *
  * Thread-safety: MT-safe.
  */
-__rte_experimental
 void __rte_pcpu_attach(void);
 
 /**

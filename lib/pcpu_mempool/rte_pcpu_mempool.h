@@ -287,7 +287,7 @@ rte_pcpu_mempool_get(struct rte_pcpu_mempool *mp, void **obj)
 	}
 	if (likely(__rte_pcpu_mempool_cache_get(mp, obj) == 0))
 		return 0;
-	return rte_pcpu_mempool_get_bulk(mp, obj, 1);
+	return __rte_pcpu_mempool_get_slow(mp, obj);
 }
 
 /**
@@ -325,7 +325,7 @@ rte_pcpu_mempool_put(struct rte_pcpu_mempool *mp, void *obj)
 	}
 	if (likely(obj != NULL && __rte_pcpu_mempool_cache_put(mp, obj) == 0))
 		return 0;
-	return rte_pcpu_mempool_put_bulk(mp, &obj, 1);
+	return __rte_pcpu_mempool_put_slow(mp, obj);
 }
 
 /**

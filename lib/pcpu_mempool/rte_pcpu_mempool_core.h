@@ -231,6 +231,27 @@ __rte_pcpu_mempool_cache_put(struct rte_pcpu_mempool *mp, void *obj)
 	return 0;
 }
 
+/**
+ * @internal The slow half of rte_pcpu_mempool_get(): rte_pcpu_mempool_get_bulk()
+ * of one object. Not marked experimental (the inline function that calls
+ * it is), so that including the header draws no warning.
+ *
+ * @param mp Pool.
+ * @param obj Where to store the object.
+ * @return As rte_pcpu_mempool_get_bulk().
+ */
+int __rte_pcpu_mempool_get_slow(struct rte_pcpu_mempool *mp, void **obj);
+
+/**
+ * @internal The slow half of rte_pcpu_mempool_put(): rte_pcpu_mempool_put_bulk()
+ * of one object. Not marked experimental, as __rte_pcpu_mempool_get_slow().
+ *
+ * @param mp Pool.
+ * @param obj The object.
+ * @return As rte_pcpu_mempool_put_bulk().
+ */
+int __rte_pcpu_mempool_put_slow(struct rte_pcpu_mempool *mp, void *obj);
+
 #ifdef __cplusplus
 }
 #endif
