@@ -138,9 +138,12 @@ extern "C" {
 
 /** How the pages of a unit are backed. */
 enum rte_pcpu_page_policy {
-	/** 2 MiB hugepages while the system has free ones, else 4 KiB pages. */
+	/** 2 MiB hugepages while the system has free ones, else 4 KiB pages;
+	 * 4 KiB pages when EAL runs without hugepages (--no-huge) or the
+	 * chunks are smaller than 2 MiB. */
 	RTE_PCPU_PAGE_AUTO = 0,
-	/** 2 MiB hugepages only; population fails with ENOMEM without them. */
+	/** 2 MiB hugepages only, also under EAL's --no-huge (the copies are
+	 * not EAL memory); population fails with ENOMEM without them. */
 	RTE_PCPU_PAGE_HUGE,
 	/** 4 KiB pages only. */
 	RTE_PCPU_PAGE_NORMAL,
