@@ -21,9 +21,11 @@
  * and a run of the new owner starts; the idle scan (below) credits every
  * run, so a run is at most CACHE_EPOCH_OPS long. Readers of the owners'
  * figures add what runs hold (cache_owner_pending_add()). An owner with a
- * limit never has a run: each of its objects is charged with the limit's
- * compare-and-swap and left out of the run. Slow paths (refill, flush, watermark
- * changes) run on the same lcore and move a batch to or from the
+ * limit never has a run: each of its objects is charged on its own and
+ * left out of the run, from the lcore's stock of the owner's reservation
+ * (inline on allocation: cache_limited_take()) or, when the stock cannot,
+ * against the reservation itself (cache_run_get(), cache_run_put()).
+ * Slow paths (refill, flush, watermark changes) run on the same lcore and move a batch to or from the
  * allocator under its lock (pcpu_alloc_bulk(), pcpu_alloc_free_bulk()).
  *
  * Watermarks, per lcore and class (see the programmer's guide, "Caches and
@@ -563,6 +565,27 @@ cache_run_put(struct cache_lcore *lc, struct cache_class *cc, unsigned int ci,
 	__atomic_store_n(&cc->run_put_owner, (uint16_t)owner, __ATOMIC_RELEASE);
 }
 
+/*
+ * An allocation of an owner with a limit, inline: its bytes come out of
+ * the lcore's stock (pcpu_owner.h) and the run leaves the object out.
+ * 1 if done, 0 if the stock could not (cache_run_get() then charges the
+ * reservation). Inline on allocation only: on the free path the same
+ * code cost every free two instructions more (registers), for 11 fewer
+ * per free of such an owner.
+ */
+static __rte_always_inline int
+cache_limited_take(struct cache_lcore *lc, struct cache_class *cc,
+		unsigned int ci, uint32_t owner)
+{
+	uint32_t size = cache_class_size[ci];
+
+	if (!pcpu_owner_stock_move(lc->owners, owner, size, 0))
+		return 0;
+	pcpu_owner_count_alloc(lc->owners, owner, size, 1);
+	cc->run_get_start++;
+	return 1;
+}
+
 /* The owners' pending provider: what the runs of every lcore hold for
  * owner @p id. Lock-free; approximate while the lcores run. */
 static void
@@ -889,6 +912,8 @@ pcpu_cache_alloc(size_t size, size_t align, uint32_t owner)
 	cc = &lc->cls[ci];
 	/* charged first: a limit holds however many lcores allocate */
 	if (unlikely(owner != cc->run_get_owner) &&
+	    !(owner >= PCPU_OWNER_LIMITED &&
+	      cache_limited_take(lc, cc, ci, owner)) &&
 	    cache_run_get(lc, cc, ci, owner) != 0)
 		return cache_owner_refused(lc, owner, size);
 	if (unlikely(cc->oc.len <= CACHE_LOW) &&
