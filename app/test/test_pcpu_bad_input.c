@@ -818,6 +818,35 @@ r_rcu_add_twice(void)
 	return rcu_add(bi.budget, 1, 1, RTE_PCPU_MEMPOOL_QSBR_MODE_SYNC);
 }
 
+/*
+ * A DQ-mode defer queue DPDK 22.11 cannot make: from 2^31 entries on its
+ * ring size wraps (the queue was made, then rte_pcpu_mempool_free()
+ * crashed), from 2^30 on the ring is too large. Refused, the pool stays
+ * without RCU: a put is reused at once.
+ */
+static int
+rcu_add_dq(uint32_t dq_size)
+{
+	struct rte_pcpu_mempool_rcu_config c = {
+		.v = bi.qv,
+		.mode = RTE_PCPU_MEMPOOL_QSBR_MODE_DQ,
+		.dq_size = dq_size,
+	};
+	int ret = ERR_M1(rte_pcpu_mempool_rcu_qsbr_add(bi.other, &c));
+	void *o;
+
+	if (rte_pcpu_mempool_get(bi.other, &o) != 0)
+		return WRONG_RET;
+	if (rte_pcpu_mempool_put(bi.other, o) != 0 ||
+	    rte_pcpu_mempool_in_use_count(bi.other) != 0)
+		return WRONG_RET;
+	return ret;
+}
+
+static int r_rcu_add_dq_wraps(void) { return rcu_add_dq(UINT32_C(1) << 31); }
+static int r_rcu_add_dq_max(void) { return rcu_add_dq(UINT32_MAX); }
+static int r_rcu_add_dq_too_big(void) { return rcu_add_dq(UINT32_C(1) << 30); }
+
 /* rte_mempool with the "pcpu" ops */
 static struct rte_mempool *
 ops_create(const char *name, unsigned int n, unsigned int cache,
@@ -1024,6 +1053,9 @@ static const struct bad_row rows[] = {
 	ROW("rcu-add-null-v", SET_UP, EINVAL, r_rcu_add_null_v),
 	ROW("rcu-add-bad-mode", SET_UP, EINVAL, r_rcu_add_bad_mode),
 	ROW("rcu-add-twice", SET_UP, EEXIST, r_rcu_add_twice),
+	ROW("rcu-add-dq-wraps", SET_UP, EINVAL, r_rcu_add_dq_wraps),
+	ROW("rcu-add-dq-max", SET_UP, EINVAL, r_rcu_add_dq_max),
+	ROW("rcu-add-dq-too-big", SET_UP, EINVAL, r_rcu_add_dq_too_big),
 	ROW("ops-create-name-null", SET_UP, EINVAL, r_ops_create_name_null),
 	ROW("ops-create-n-0", SET_UP, EINVAL, r_ops_create_n_0),
 	ROW("ops-create-name-too-long", SET_UP, ENAMETOOLONG,

@@ -114,7 +114,8 @@ enum rte_pcpu_mempool_qsbr_mode {
 struct rte_pcpu_mempool_rcu_config {
 	struct rte_rcu_qsbr *v;        /**< QSBR variable of the readers. */
 	enum rte_pcpu_mempool_qsbr_mode mode; /**< Defer queue or sync. */
-	uint32_t dq_size;              /**< Defer queue size; 0 = n. */
+	uint32_t dq_size;              /**< Defer queue entries, at most
+					 * 2^30 - 1; 0 = n. */
 	uint32_t trigger_reclaim_limit; /**< Reclaim when this many wait. */
 	uint32_t max_reclaim_size;     /**< Most objects per reclaim; 0 = all. */
 };
@@ -503,8 +504,11 @@ const char *rte_pcpu_mempool_name(const struct rte_pcpu_mempool *mp);
  *
  * @param mp Pool.
  * @param cfg RCU configuration; @c cfg->v must be initialised.
- * @return 0, or -1 with rte_errno: EINVAL (NULL argument or bad mode),
- *   EEXIST (already attached), ENOMEM (defer queue).
+ * @return 0, or -1 with rte_errno: EINVAL (NULL argument, bad mode, or in
+ *   DQ mode a defer queue of more than 2^30 - 1 entries, @c dq_size or
+ *   by default @c n: DPDK 22.11's ring arithmetic cannot hold it),
+ *   EEXIST (already attached), ENOMEM (defer queue). On failure the pool
+ *   is as before: no RCU attached, usable.
  * Thread-safety: call before the pool is shared.
  */
 __rte_experimental
