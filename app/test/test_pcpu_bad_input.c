@@ -874,6 +874,14 @@ r_ops_create_name_too_long(void)
 
 static int r_ops_create_name_exists(void)
 { return ERR_NULL(ops_create("bi_ops", 16, 0, 0, NULL, NULL, 0)); }
+/* elt_size that DPDK's rounding up to 8 in 32 bits would wrap to 0 */
+static int r_ops_create_elt_size_wraps(void)
+{ return ERR_NULL(rte_pcpu_mempool_ops_create("bi_ops_ew", 16, UINT32_MAX,
+	0, 0, NULL, NULL, NULL, NULL, SOCKET_ID_ANY, 0)); }
+static int r_ops_create_elt_size_too_big(void)
+{ return ERR_NULL(rte_pcpu_mempool_ops_create("bi_ops_eb", 16,
+	RTE_PCPU_MAX_SIZE + 1, 0, 0, NULL, NULL, NULL, NULL, SOCKET_ID_ANY,
+	0)); }
 static int r_ops_create_cache_too_big(void)
 { return ERR_NULL(ops_create("bi_ops_c", 64, 64, 0, NULL, NULL, 0)); }
 static int r_ops_create_bad_flags(void)
@@ -1061,6 +1069,10 @@ static const struct bad_row rows[] = {
 	ROW("ops-create-name-too-long", SET_UP, ENAMETOOLONG,
 		r_ops_create_name_too_long),
 	ROW("ops-create-name-exists", SET_UP, EEXIST, r_ops_create_name_exists),
+	ROW("ops-create-elt-size-wraps", SET_UP, EINVAL,
+		r_ops_create_elt_size_wraps),
+	ROW("ops-create-elt-size-too-big", SET_UP, EINVAL,
+		r_ops_create_elt_size_too_big),
 	ROW("ops-create-cache-too-big", SET_UP, EINVAL,
 		r_ops_create_cache_too_big),
 	ROW("ops-create-bad-flags", SET_UP, EINVAL, r_ops_create_bad_flags),

@@ -246,8 +246,13 @@ ops_layout(struct ops_pool *p, const struct rte_mempool *mp)
 	uint64_t stride = RTE_ALIGN_CEIL(hdr + mp->elt_size + tlr, align);
 	uint64_t lead = RTE_ALIGN_CEIL(hdr, align);
 
-	if (lead + mp->elt_size + tlr > RTE_PCPU_MAX_SIZE)
+	if (lead + mp->elt_size + tlr > RTE_PCPU_MAX_SIZE) {
+		OPS_LOG(ERR, "pool %s: an object of %u bytes takes %" PRIu64
+			" with its header and trailer, more than "
+			"RTE_PCPU_MAX_SIZE (%u)", mp->name, mp->elt_size,
+			lead + mp->elt_size + tlr, RTE_PCPU_MAX_SIZE);
 		return -EINVAL;
+	}
 	p->align = (uint32_t)align;
 	p->stride = (uint32_t)stride;
 	p->lead = (uint32_t)lead;
@@ -359,9 +364,6 @@ ops_alloc(struct rte_mempool *mp)
 	p->flags = conf != NULL ? conf->flags : 0;
 	rte_strscpy(p->name, mp->name, sizeof(p->name));
 	if (ops_layout(p, mp) != 0) {
-		OPS_LOG(ERR, "pool %s: objects of %u bytes are larger than "
-			"RTE_PCPU_MAX_SIZE with their header", mp->name,
-			mp->elt_size);
 		rte_free(p);
 		rte_errno = EINVAL;
 		return -EINVAL;
@@ -685,6 +687,14 @@ rte_pcpu_mempool_ops_create(const char *name, unsigned int n,
 
 	if (name == NULL) {
 		OPS_LOG(ERR, "create: no name");
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	/* before DPDK rounds elt_size up to 8 in 32 bits, which wraps to a
+	 * zero-sized element from UINT32_MAX - 6 on */
+	if (elt_size > RTE_PCPU_MAX_SIZE) {
+		OPS_LOG(ERR, "create %s: elt_size %u above RTE_PCPU_MAX_SIZE "
+			"(%u)", name, elt_size, RTE_PCPU_MAX_SIZE);
 		rte_errno = EINVAL;
 		return NULL;
 	}
