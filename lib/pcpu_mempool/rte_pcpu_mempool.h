@@ -144,7 +144,9 @@ struct rte_pcpu_mempool_stats {
  *
  * Create a pool.
  *
- * @param name Unique name, shorter than RTE_PCPU_MEMPOOL_NAMESIZE.
+ * @param name Unique name, shorter than RTE_PCPU_MEMPOOL_NAMESIZE, each
+ *   character printable ASCII (0x20 to 0x7e) but '"' and '\\', as the
+ *   names of owners (rte_pcpu_owner_create()).
  * @param n Capacity: most objects out or cached at once (hard cap), >= 1.
  * @param elt_size Bytes per lcore copy, 1 .. RTE_PCPU_CHUNK_OBJ_MAX_SIZE
  *   (256 KiB: pool objects live inside chunks).
@@ -164,10 +166,10 @@ struct rte_pcpu_mempool_stats {
  * @param obj_init_arg Argument for @p obj_init.
  * @param flags RTE_PCPU_MEMPOOL_F_*.
  * @return The pool, or NULL with rte_errno: EINVAL (NULL or empty name,
- *   n 0, elt_size 0 or above RTE_PCPU_CHUNK_OBJ_MAX_SIZE, cache_size above
+ *   a name with a character outside the rule of @p name, n 0, elt_size 0 or above RTE_PCPU_CHUNK_OBJ_MAX_SIZE, cache_size above
  *   RTE_PCPU_MEMPOOL_CACHE_MAX_SIZE or above n, unknown flag),
  *   ENAMETOOLONG (name of RTE_PCPU_MEMPOOL_NAMESIZE characters or more),
- *   EEXIST (name in use, or an owner named "pool:" and @p name exists),
+ *   EEXIST (name in use),
  *   ENOSPC (no owner left: RTE_PCPU_OWNER_MAX_UNLIMITED or
  *   RTE_PCPU_OWNER_MAX_LIMITED exist), ENOMEM (no memory, or
  *   RTE_PCPU_MEMPOOL_F_PREFILL could not allocate n objects within the

@@ -119,7 +119,10 @@ struct rte_pcpu_owner_stats {
  * Create an owner.
  *
  * @param name
- *   Unique name, 1 .. RTE_PCPU_OWNER_NAMESIZE - 1 characters.
+ *   Unique name, 1 .. RTE_PCPU_OWNER_NAMESIZE - 1 characters, each
+ *   printable ASCII (0x20 to 0x7e) but '"' and '\\' (names go into
+ *   telemetry's JSON as they are); it may not start with "pool:" or
+ *   "mempool:", the prefixes of the owners the pools make.
  * @param limit_bytes
  *   Most bytes its live allocations may hold, summed over every lcore
  *   with memory (bytes per copy x lcores); 0 for no limit. An owner's
