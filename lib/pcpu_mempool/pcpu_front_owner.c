@@ -165,7 +165,8 @@ rte_pcpu_owner_create(const char *name, uint64_t limit_bytes)
 	}
 	if (front_owner_name_check(name) != 0)
 		return NULL;
-	if (pcpu_proc_refuse("rte_pcpu_owner_create"))
+	if (pcpu_proc_refuse("rte_pcpu_owner_create") ||
+	    pcpu_init_eal_gone("rte_pcpu_owner_create"))
 		return NULL;
 	if (pcpu_init_ensure() != 0)
 		return NULL;
@@ -177,7 +178,8 @@ rte_pcpu_owner_free(struct rte_pcpu_owner *owner)
 {
 	if (owner == NULL)
 		return 0;
-	if (pcpu_proc_refuse("rte_pcpu_owner_free"))
+	if (pcpu_proc_refuse("rte_pcpu_owner_free") ||
+	    pcpu_init_eal_gone("rte_pcpu_owner_free"))
 		return -1;
 	return pcpu_owner_free(owner, 1u << PCPU_OWNER_KIND_USER);
 }
@@ -193,6 +195,9 @@ rte_pcpu_owner_lookup(const char *name)
 		rte_errno = EINVAL;
 		return NULL;
 	}
+	/* an owner found then could not be used: its figures are gone */
+	if (pcpu_init_eal_gone("rte_pcpu_owner_lookup"))
+		return NULL;
 	if (pcpu_proc_secondary()) {
 		if (front_owner_refresh(&r, &n) != 0)
 			return NULL;
@@ -253,6 +258,9 @@ rte_pcpu_owner_stats_get(const struct rte_pcpu_owner *owner,
 		rte_errno = EINVAL;
 		return -1;
 	}
+	/* the per-lcore counters are in EAL memory */
+	if (pcpu_init_eal_gone("rte_pcpu_owner_stats_get"))
+		return -1;
 	if (pcpu_proc_secondary())
 		return front_owner_remote_stats(o, stats);
 	pcpu_owner_stats(o, stats);
@@ -266,7 +274,7 @@ rte_pcpu_owner_walk(void (*fn)(struct rte_pcpu_owner *owner, void *arg),
 	struct front_owner_remote *r;
 	size_t n, i;
 
-	if (fn == NULL)
+	if (fn == NULL || pcpu_init_eal_gone("rte_pcpu_owner_walk"))
 		return;
 	if (!pcpu_proc_secondary()) {
 		pcpu_owner_walk(fn, arg);

@@ -721,7 +721,8 @@ rte_pcpu_mempool_ops_create(const char *name, unsigned int n,
 	}
 	if (ops_name_check("create", name) != 0)
 		return NULL;
-	if (pcpu_proc_refuse("rte_pcpu_mempool_ops_create"))
+	if (pcpu_proc_refuse("rte_pcpu_mempool_ops_create") ||
+	    pcpu_init_eal_gone("rte_pcpu_mempool_ops_create"))
 		return NULL;
 	if (rte_pcpu_mempool_ops_check() != 0)
 		return NULL;

@@ -21,6 +21,7 @@
 
 #include "pcpu_asan.h"
 #include "pcpu_fault.h"
+#include "pcpu_init.h"
 #include "pcpu_mempool_rcu.h"
 #include "pcpu_proc.h"
 
@@ -179,7 +180,8 @@ rte_pcpu_mempool_rcu_qsbr_add(struct rte_pcpu_mempool *mp,
 	char dq_name[RTE_RING_NAMESIZE];
 	struct pcpu_pool *p;
 
-	if (pcpu_proc_refuse("rte_pcpu_mempool_rcu_qsbr_add"))
+	if (pcpu_proc_refuse("rte_pcpu_mempool_rcu_qsbr_add") ||
+	    pcpu_init_eal_gone("rte_pcpu_mempool_rcu_qsbr_add"))
 		return -1;
 	if (mp == NULL || cfg == NULL || cfg->v == NULL ||
 	    (cfg->mode != RTE_PCPU_MEMPOOL_QSBR_MODE_DQ &&

@@ -216,7 +216,8 @@ struct rte_pcpu_mempool *rte_pcpu_mempool_lookup(const char *name);
  * @param mp Pool; NULL is a no-op returning 0.
  * @return 0, or -1 with rte_errno = EBUSY while objects are out (or
  *   waiting on RCU: puts whose grace period is over are reclaimed first);
- *   the pool is left intact. EINVAL if @p mp is not a pool.
+ *   the pool is left intact. EINVAL if @p mp is not a pool, or EAL was
+ *   cleaned up while the library was set up (rte_pcpu_cleanup()).
  * Thread-safety: MT-safe against other pools; no thread may use @p mp.
  */
 __rte_experimental
@@ -508,7 +509,8 @@ const char *rte_pcpu_mempool_name(const struct rte_pcpu_mempool *mp);
  * @param cfg RCU configuration; @c cfg->v must be initialised.
  * @return 0, or -1 with rte_errno: EINVAL (NULL argument, bad mode, or in
  *   DQ mode a defer queue of more than 2^30 - 1 entries, @c dq_size or
- *   by default @c n: DPDK 22.11's ring arithmetic cannot hold it),
+ *   by default @c n: DPDK 22.11's ring arithmetic cannot hold it; EAL
+ *   cleaned up while the library was set up),
  *   EEXIST (already attached), ENOMEM (defer queue). On failure the pool
  *   is as before: no RCU attached, usable.
  * Thread-safety: call before the pool is shared.
