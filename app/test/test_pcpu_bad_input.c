@@ -438,6 +438,23 @@ r_owner_create_name_too_long(void)
 static int r_owner_create_name_exists(void)
 { return ERR_NULL(rte_pcpu_owner_create(RTE_PCPU_OWNER_ROOT_NAME, 0)); }
 
+/* names telemetry's JSON cannot carry, and the two it would escape */
+static int r_owner_create_name_control(void)
+{ return ERR_NULL(rte_pcpu_owner_create("bi_ctl\x01\x1f", 0)); }
+static int r_owner_create_name_del(void)
+{ return ERR_NULL(rte_pcpu_owner_create("bi_del\x7f", 0)); }
+static int r_owner_create_name_non_ascii(void)
+{ return ERR_NULL(rte_pcpu_owner_create("bi_uni\xc3\xa9", 0)); }
+static int r_owner_create_name_quote(void)
+{ return ERR_NULL(rte_pcpu_owner_create("bi_quo\"te", 0)); }
+static int r_owner_create_name_backslash(void)
+{ return ERR_NULL(rte_pcpu_owner_create("bi_back\\slash", 0)); }
+/* the prefixes of the pools' own owners */
+static int r_owner_create_prefix_pool(void)
+{ return ERR_NULL(rte_pcpu_owner_create("pool:bi_fake", 0)); }
+static int r_owner_create_prefix_mempool(void)
+{ return ERR_NULL(rte_pcpu_owner_create("mempool:bi_clash", 0)); }
+
 /* every id of the owners without a limit taken, then given back */
 static int
 r_owner_create_no_id(void)
@@ -524,6 +541,15 @@ r_create_name_too_long(void)
 
 static int r_create_name_exists(void)
 { return ERR_NULL(rte_pcpu_mempool_create("bad_input", 4, 16, 0, 0, NULL,
+	NULL, 0)); }
+static int r_create_name_control(void)
+{ return ERR_NULL(rte_pcpu_mempool_create("bi_ctl\n", 4, 16, 0, 0, NULL,
+	NULL, 0)); }
+static int r_create_name_non_ascii(void)
+{ return ERR_NULL(rte_pcpu_mempool_create("bi_bad\xff", 4, 16, 0, 0, NULL,
+	NULL, 0)); }
+static int r_create_name_quote(void)
+{ return ERR_NULL(rte_pcpu_mempool_create("bi_\"q", 4, 16, 0, 0, NULL,
 	NULL, 0)); }
 static int r_create_n_0(void)
 { return ERR_NULL(rte_pcpu_mempool_create("bi_n0", 0, 16, 0, 0, NULL, NULL,
@@ -818,6 +844,35 @@ r_rcu_add_twice(void)
 	return rcu_add(bi.budget, 1, 1, RTE_PCPU_MEMPOOL_QSBR_MODE_SYNC);
 }
 
+/*
+ * A DQ-mode defer queue DPDK 22.11 cannot make: from 2^31 entries on its
+ * ring size wraps (the queue was made, then rte_pcpu_mempool_free()
+ * crashed), from 2^30 on the ring is too large. Refused, the pool stays
+ * without RCU: a put is reused at once.
+ */
+static int
+rcu_add_dq(uint32_t dq_size)
+{
+	struct rte_pcpu_mempool_rcu_config c = {
+		.v = bi.qv,
+		.mode = RTE_PCPU_MEMPOOL_QSBR_MODE_DQ,
+		.dq_size = dq_size,
+	};
+	int ret = ERR_M1(rte_pcpu_mempool_rcu_qsbr_add(bi.other, &c));
+	void *o;
+
+	if (rte_pcpu_mempool_get(bi.other, &o) != 0)
+		return WRONG_RET;
+	if (rte_pcpu_mempool_put(bi.other, o) != 0 ||
+	    rte_pcpu_mempool_in_use_count(bi.other) != 0)
+		return WRONG_RET;
+	return ret;
+}
+
+static int r_rcu_add_dq_wraps(void) { return rcu_add_dq(UINT32_C(1) << 31); }
+static int r_rcu_add_dq_max(void) { return rcu_add_dq(UINT32_MAX); }
+static int r_rcu_add_dq_too_big(void) { return rcu_add_dq(UINT32_C(1) << 30); }
+
 /* rte_mempool with the "pcpu" ops */
 static struct rte_mempool *
 ops_create(const char *name, unsigned int n, unsigned int cache,
@@ -845,6 +900,19 @@ r_ops_create_name_too_long(void)
 
 static int r_ops_create_name_exists(void)
 { return ERR_NULL(ops_create("bi_ops", 16, 0, 0, NULL, NULL, 0)); }
+static int r_ops_create_name_control(void)
+{ return ERR_NULL(ops_create("bi_ops\t", 16, 0, 0, NULL, NULL, 0)); }
+static int r_ops_create_name_non_ascii(void)
+{ return ERR_NULL(ops_create("bi_ops\xc3\xa9", 16, 0, 0, NULL, NULL, 0)); }
+
+/* elt_size that DPDK's rounding up to 8 in 32 bits would wrap to 0 */
+static int r_ops_create_elt_size_wraps(void)
+{ return ERR_NULL(rte_pcpu_mempool_ops_create("bi_ops_ew", 16, UINT32_MAX,
+	0, 0, NULL, NULL, NULL, NULL, SOCKET_ID_ANY, 0)); }
+static int r_ops_create_elt_size_too_big(void)
+{ return ERR_NULL(rte_pcpu_mempool_ops_create("bi_ops_eb", 16,
+	RTE_PCPU_MAX_SIZE + 1, 0, 0, NULL, NULL, NULL, NULL, SOCKET_ID_ANY,
+	0)); }
 static int r_ops_create_cache_too_big(void)
 { return ERR_NULL(ops_create("bi_ops_c", 64, 64, 0, NULL, NULL, 0)); }
 static int r_ops_create_bad_flags(void)
@@ -874,6 +942,25 @@ r_ops_populate_bad_conf(void)
 		SOCKET_ID_ANY, 0);
 	if (mp == NULL || rte_mempool_set_ops_byname(mp,
 			RTE_PCPU_MEMPOOL_OPS_NAME, &conf) != 0) {
+		rte_mempool_free(mp);
+		return WRONG_RET;
+	}
+	ret = ERR_NEG(rte_mempool_populate_default(mp));
+	rte_mempool_free(mp);
+	return ret;
+}
+
+/* an rte_mempool whose name its "pcpu" owner could not take */
+static int
+r_ops_populate_bad_name(void)
+{
+	struct rte_mempool *mp;
+	int ret;
+
+	mp = rte_mempool_create_empty("bi_ops_\x1b[1m", 16, 64, 0, 0,
+		SOCKET_ID_ANY, 0);
+	if (mp == NULL || rte_mempool_set_ops_byname(mp,
+			RTE_PCPU_MEMPOOL_OPS_NAME, NULL) != 0) {
 		rte_mempool_free(mp);
 		return WRONG_RET;
 	}
@@ -959,6 +1046,18 @@ static const struct bad_row rows[] = {
 		r_owner_create_name_too_long),
 	ROW("owner-create-name-exists", SET_UP, EEXIST,
 		r_owner_create_name_exists),
+	ROW("owner-create-name-control", SET_UP, EINVAL,
+		r_owner_create_name_control),
+	ROW("owner-create-name-del", SET_UP, EINVAL, r_owner_create_name_del),
+	ROW("owner-create-name-non-ascii", SET_UP, EINVAL,
+		r_owner_create_name_non_ascii),
+	ROW("owner-create-name-quote", SET_UP, EINVAL, r_owner_create_name_quote),
+	ROW("owner-create-name-backslash", SET_UP, EINVAL,
+		r_owner_create_name_backslash),
+	ROW("owner-create-prefix-pool", SET_UP, EINVAL,
+		r_owner_create_prefix_pool),
+	ROW("owner-create-prefix-mempool", SET_UP, EINVAL,
+		r_owner_create_prefix_mempool),
 	ROW("owner-create-no-id", SET_UP, ENOSPC, r_owner_create_no_id),
 	ROW("owner-free-null", SET_UP, 0, r_owner_free_null),
 	ROW("owner-free-not-an-owner", SET_UP, EINVAL, r_owner_free_not_owner),
@@ -976,6 +1075,9 @@ static const struct bad_row rows[] = {
 	ROW("create-name-empty", SET_UP, EINVAL, r_create_name_empty),
 	ROW("create-name-too-long", SET_UP, ENAMETOOLONG, r_create_name_too_long),
 	ROW("create-name-exists", SET_UP, EEXIST, r_create_name_exists),
+	ROW("create-name-control", SET_UP, EINVAL, r_create_name_control),
+	ROW("create-name-non-ascii", SET_UP, EINVAL, r_create_name_non_ascii),
+	ROW("create-name-quote", SET_UP, EINVAL, r_create_name_quote),
 	ROW("create-n-0", SET_UP, EINVAL, r_create_n_0),
 	ROW("create-elt-size-0", SET_UP, EINVAL, r_create_elt_0),
 	ROW("create-elt-size-too-big", SET_UP, EINVAL, r_create_elt_too_big),
@@ -1024,16 +1126,27 @@ static const struct bad_row rows[] = {
 	ROW("rcu-add-null-v", SET_UP, EINVAL, r_rcu_add_null_v),
 	ROW("rcu-add-bad-mode", SET_UP, EINVAL, r_rcu_add_bad_mode),
 	ROW("rcu-add-twice", SET_UP, EEXIST, r_rcu_add_twice),
+	ROW("rcu-add-dq-wraps", SET_UP, EINVAL, r_rcu_add_dq_wraps),
+	ROW("rcu-add-dq-max", SET_UP, EINVAL, r_rcu_add_dq_max),
+	ROW("rcu-add-dq-too-big", SET_UP, EINVAL, r_rcu_add_dq_too_big),
 	ROW("ops-create-name-null", SET_UP, EINVAL, r_ops_create_name_null),
 	ROW("ops-create-n-0", SET_UP, EINVAL, r_ops_create_n_0),
 	ROW("ops-create-name-too-long", SET_UP, ENAMETOOLONG,
 		r_ops_create_name_too_long),
 	ROW("ops-create-name-exists", SET_UP, EEXIST, r_ops_create_name_exists),
+	ROW("ops-create-name-control", SET_UP, EINVAL, r_ops_create_name_control),
+	ROW("ops-create-name-non-ascii", SET_UP, EINVAL,
+		r_ops_create_name_non_ascii),
+	ROW("ops-create-elt-size-wraps", SET_UP, EINVAL,
+		r_ops_create_elt_size_wraps),
+	ROW("ops-create-elt-size-too-big", SET_UP, EINVAL,
+		r_ops_create_elt_size_too_big),
 	ROW("ops-create-cache-too-big", SET_UP, EINVAL,
 		r_ops_create_cache_too_big),
 	ROW("ops-create-bad-flags", SET_UP, EINVAL, r_ops_create_bad_flags),
 	ROW("ops-create-mbuf-pool", SET_UP, EINVAL, r_ops_create_mbuf_pool),
 	ROW("ops-populate-bad-conf", SET_UP, EINVAL, r_ops_populate_bad_conf),
+	ROW("ops-populate-bad-name", SET_UP, EINVAL, r_ops_populate_bad_name),
 };
 
 static int

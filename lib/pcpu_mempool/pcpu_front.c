@@ -196,7 +196,8 @@ rte_pcpu_zero(void *obj, size_t size)
 {
 	const char *why;
 
-	if (pcpu_proc_refuse("rte_pcpu_zero"))
+	if (pcpu_proc_refuse("rte_pcpu_zero") ||
+	    pcpu_init_eal_gone("rte_pcpu_zero"))
 		return -1;
 	if (obj == NULL || size == 0) {
 		PCPU_LOG(ERR, "zero: %s", obj == NULL ? "object NULL" :

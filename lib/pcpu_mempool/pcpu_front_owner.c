@@ -28,6 +28,12 @@
 #include "pcpu_log.h"
 #include "pcpu_owner.h"
 #include "pcpu_proc.h"
+#include "pcpu_util.h"
+
+/* The prefixes of the owners the pools make for themselves ("pool:" and
+ * the pool's name, "mempool:" and the rte_mempool's): a user's owner may
+ * not take them, or it would pass for a pool's and take its name. */
+static const char * const front_owner_reserved[] = { "pool:", "mempool:" };
 
 /* One owner in the primary's answer. */
 struct front_owner_remote {
@@ -115,6 +121,34 @@ front_owner_refresh(struct front_owner_remote **out, size_t *nb)
 	return 0;
 }
 
+/* Whether a user may name an owner @p name: 0, or -1 with EINVAL (one
+ * log line) for a character outside the rule or a reserved prefix. */
+static int
+front_owner_name_check(const char *name)
+{
+	ptrdiff_t bad = pcpu_name_bad_char(name);
+	unsigned int i;
+
+	if (bad >= 0) {
+		PCPU_LOG(ERR, "owner create: byte %#04x at %td of the name is "
+			"not allowed: names are " PCPU_NAME_CHARS,
+			(unsigned int)(unsigned char)name[bad], bad);
+		rte_errno = EINVAL;
+		return -1;
+	}
+	for (i = 0; i < RTE_DIM(front_owner_reserved); i++) {
+		if (strncmp(name, front_owner_reserved[i],
+				strlen(front_owner_reserved[i])) == 0) {
+			PCPU_LOG(ERR, "owner create: %s: the prefix \"%s\" is "
+				"reserved for the owners of pools", name,
+				front_owner_reserved[i]);
+			rte_errno = EINVAL;
+			return -1;
+		}
+	}
+	return 0;
+}
+
 struct rte_pcpu_owner *
 rte_pcpu_owner_create(const char *name, uint64_t limit_bytes)
 {
@@ -129,7 +163,10 @@ rte_pcpu_owner_create(const char *name, uint64_t limit_bytes)
 		rte_errno = ENAMETOOLONG;
 		return NULL;
 	}
-	if (pcpu_proc_refuse("rte_pcpu_owner_create"))
+	if (front_owner_name_check(name) != 0)
+		return NULL;
+	if (pcpu_proc_refuse("rte_pcpu_owner_create") ||
+	    pcpu_init_eal_gone("rte_pcpu_owner_create"))
 		return NULL;
 	if (pcpu_init_ensure() != 0)
 		return NULL;
@@ -141,7 +178,8 @@ rte_pcpu_owner_free(struct rte_pcpu_owner *owner)
 {
 	if (owner == NULL)
 		return 0;
-	if (pcpu_proc_refuse("rte_pcpu_owner_free"))
+	if (pcpu_proc_refuse("rte_pcpu_owner_free") ||
+	    pcpu_init_eal_gone("rte_pcpu_owner_free"))
 		return -1;
 	return pcpu_owner_free(owner, 1u << PCPU_OWNER_KIND_USER);
 }
@@ -157,6 +195,9 @@ rte_pcpu_owner_lookup(const char *name)
 		rte_errno = EINVAL;
 		return NULL;
 	}
+	/* an owner found then could not be used: its figures are gone */
+	if (pcpu_init_eal_gone("rte_pcpu_owner_lookup"))
+		return NULL;
 	if (pcpu_proc_secondary()) {
 		if (front_owner_refresh(&r, &n) != 0)
 			return NULL;
@@ -217,6 +258,9 @@ rte_pcpu_owner_stats_get(const struct rte_pcpu_owner *owner,
 		rte_errno = EINVAL;
 		return -1;
 	}
+	/* the per-lcore counters are in EAL memory */
+	if (pcpu_init_eal_gone("rte_pcpu_owner_stats_get"))
+		return -1;
 	if (pcpu_proc_secondary())
 		return front_owner_remote_stats(o, stats);
 	pcpu_owner_stats(o, stats);
@@ -230,7 +274,7 @@ rte_pcpu_owner_walk(void (*fn)(struct rte_pcpu_owner *owner, void *arg),
 	struct front_owner_remote *r;
 	size_t n, i;
 
-	if (fn == NULL)
+	if (fn == NULL || pcpu_init_eal_gone("rte_pcpu_owner_walk"))
 		return;
 	if (!pcpu_proc_secondary()) {
 		pcpu_owner_walk(fn, arg);

@@ -31,6 +31,7 @@
 #include "pcpu_mempool_rcu.h"
 #include "pcpu_owner.h"
 #include "pcpu_proc.h"
+#include "pcpu_util.h"
 
 #define POOL_FLAGS_ALL (RTE_PCPU_MEMPOOL_F_NO_ZERO | \
 	RTE_PCPU_MEMPOOL_F_PREFILL | RTE_PCPU_MEMPOOL_F_DEBUG)
@@ -164,6 +165,8 @@ static int
 pool_args_check(const char *name, unsigned int n, size_t elt_size,
 		unsigned int cache_size, unsigned int flags)
 {
+	ptrdiff_t bad;
+
 	if (name == NULL || name[0] == '\0') {
 		MP_LOG(ERR, "create: no name");
 		rte_errno = EINVAL;
@@ -174,6 +177,14 @@ pool_args_check(const char *name, unsigned int n, size_t elt_size,
 		MP_LOG(ERR, "create: name longer than %u characters",
 			RTE_PCPU_MEMPOOL_NAMESIZE - 1);
 		rte_errno = ENAMETOOLONG;
+		return -1;
+	}
+	bad = pcpu_name_bad_char(name);
+	if (bad >= 0) {
+		MP_LOG(ERR, "create: byte %#04x at %td of the name is not "
+			"allowed: names are " PCPU_NAME_CHARS,
+			(unsigned int)(unsigned char)name[bad], bad);
+		rte_errno = EINVAL;
 		return -1;
 	}
 	if (n == 0 || elt_size == 0 || elt_size > RTE_PCPU_CHUNK_OBJ_MAX_SIZE ||
@@ -382,7 +393,8 @@ rte_pcpu_mempool_free(struct rte_pcpu_mempool *mp)
 
 	if (mp == NULL)
 		return 0;
-	if (pcpu_proc_refuse("rte_pcpu_mempool_free"))
+	if (pcpu_proc_refuse("rte_pcpu_mempool_free") ||
+	    pcpu_init_eal_gone("rte_pcpu_mempool_free"))
 		return -1;
 	p = pcpu_pool(mp);
 	pthread_mutex_lock(&pcpu_pools.lock);

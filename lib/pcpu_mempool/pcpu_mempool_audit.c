@@ -20,6 +20,7 @@
 #include <rte_string_fns.h>
 
 #include "pcpu_fault.h"
+#include "pcpu_init.h"
 #include "pcpu_mempool.h"
 #include "pcpu_mempool_audit.h"
 #include "pcpu_mempool_rcu.h"
@@ -56,6 +57,9 @@ rte_pcpu_mempool_stats_get(const struct rte_pcpu_mempool *mp,
 		rte_errno = EINVAL;
 		return -1;
 	}
+	/* the pool and its caches are in EAL memory */
+	if (pcpu_init_eal_gone("rte_pcpu_mempool_stats_get"))
+		return -1;
 	p = pcpu_pool(mp);
 	memset(s, 0, sizeof(*s));
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
@@ -92,6 +96,8 @@ rte_pcpu_mempool_info_get(const struct rte_pcpu_mempool *mp,
 		rte_errno = EINVAL;
 		return -1;
 	}
+	if (pcpu_init_eal_gone("rte_pcpu_mempool_info_get"))
+		return -1;
 	p = pcpu_pool(mp);
 	memset(info, 0, sizeof(*info));
 	info->n = p->n;
@@ -356,6 +362,8 @@ rte_pcpu_mempool_audit(const struct rte_pcpu_mempool *mp)
 		rte_errno = EINVAL;
 		return -1;
 	}
+	if (pcpu_init_eal_gone("rte_pcpu_mempool_audit"))
+		return -1;
 	p = pcpu_pool(mp);
 	/* it stops the lcore caches: the primary's business */
 	if (pcpu_proc_secondary()) {

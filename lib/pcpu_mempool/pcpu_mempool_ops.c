@@ -74,6 +74,7 @@
 #include "pcpu_mempool_ops.h"
 #include "pcpu_owner.h"
 #include "pcpu_proc.h"
+#include "pcpu_util.h"
 
 #define OPS_LOG(level, fmt, ...) \
 	PCPU_LOG(level, "mempool ops: " fmt, ##__VA_ARGS__)
@@ -246,8 +247,13 @@ ops_layout(struct ops_pool *p, const struct rte_mempool *mp)
 	uint64_t stride = RTE_ALIGN_CEIL(hdr + mp->elt_size + tlr, align);
 	uint64_t lead = RTE_ALIGN_CEIL(hdr, align);
 
-	if (lead + mp->elt_size + tlr > RTE_PCPU_MAX_SIZE)
+	if (lead + mp->elt_size + tlr > RTE_PCPU_MAX_SIZE) {
+		OPS_LOG(ERR, "pool %s: an object of %u bytes takes %" PRIu64
+			" with its header and trailer, more than "
+			"RTE_PCPU_MAX_SIZE (%u)", mp->name, mp->elt_size,
+			lead + mp->elt_size + tlr, RTE_PCPU_MAX_SIZE);
 		return -EINVAL;
+	}
 	p->align = (uint32_t)align;
 	p->stride = (uint32_t)stride;
 	p->lead = (uint32_t)lead;
@@ -320,6 +326,24 @@ ops_zero_check(uintptr_t handle, uint32_t owner, uintptr_t p, size_t size)
 /* ---------------------------------------------------------------------- */
 /* The ops. */
 
+/* Whether the pool's owner may be named after @p name ("mempool:" and
+ * it): 0, or -1 with EINVAL (one log line) for a character outside the
+ * naming rule of owners. */
+static int
+ops_name_check(const char *what, const char *name)
+{
+	ptrdiff_t bad = pcpu_name_bad_char(name);
+
+	if (bad < 0)
+		return 0;
+	OPS_LOG(ERR, "%s: byte %#04x at %td of the name is not allowed: "
+		"names of \"%s\" pools are " PCPU_NAME_CHARS, what,
+		(unsigned int)(unsigned char)name[bad], bad,
+		RTE_PCPU_MEMPOOL_OPS_NAME);
+	rte_errno = EINVAL;
+	return -1;
+}
+
 static int
 ops_alloc(struct rte_mempool *mp)
 {
@@ -347,6 +371,8 @@ ops_alloc(struct rte_mempool *mp)
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
+	if (ops_name_check("populate", mp->name) != 0)
+		return -EINVAL;
 	if (pcpu_init_ensure() != 0)
 		return -rte_errno;
 	p = pcpu_fault_rte_zmalloc_socket("pcpu_mempool_ops", sizeof(*p),
@@ -359,9 +385,6 @@ ops_alloc(struct rte_mempool *mp)
 	p->flags = conf != NULL ? conf->flags : 0;
 	rte_strscpy(p->name, mp->name, sizeof(p->name));
 	if (ops_layout(p, mp) != 0) {
-		OPS_LOG(ERR, "pool %s: objects of %u bytes are larger than "
-			"RTE_PCPU_MAX_SIZE with their header", mp->name,
-			mp->elt_size);
 		rte_free(p);
 		rte_errno = EINVAL;
 		return -EINVAL;
@@ -688,7 +711,18 @@ rte_pcpu_mempool_ops_create(const char *name, unsigned int n,
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	if (pcpu_proc_refuse("rte_pcpu_mempool_ops_create"))
+	/* before DPDK rounds elt_size up to 8 in 32 bits, which wraps to a
+	 * zero-sized element from UINT32_MAX - 6 on */
+	if (elt_size > RTE_PCPU_MAX_SIZE) {
+		OPS_LOG(ERR, "create %s: elt_size %u above RTE_PCPU_MAX_SIZE "
+			"(%u)", name, elt_size, RTE_PCPU_MAX_SIZE);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (ops_name_check("create", name) != 0)
+		return NULL;
+	if (pcpu_proc_refuse("rte_pcpu_mempool_ops_create") ||
+	    pcpu_init_eal_gone("rte_pcpu_mempool_ops_create"))
 		return NULL;
 	if (rte_pcpu_mempool_ops_check() != 0)
 		return NULL;

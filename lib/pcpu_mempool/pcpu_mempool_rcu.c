@@ -21,12 +21,22 @@
 
 #include "pcpu_asan.h"
 #include "pcpu_fault.h"
+#include "pcpu_init.h"
 #include "pcpu_mempool_rcu.h"
 #include "pcpu_proc.h"
 
 /* Bytes of one defer-queue entry: DPDK's 64-bit token, then the element
  * (one object pointer). */
 #define POOL_RCU_DQ_ENTRY (sizeof(uint64_t) + sizeof(void *))
+
+/*
+ * Largest defer queue, in entries. DPDK 22.11's rte_rcu_qsbr_dq_create()
+ * makes a ring of size + 1 rounded up to a power of two, computed in 32
+ * bits: from 2^30 on the ring would exceed RTE_RING_SZ_MASK (refused
+ * there), and from 2^31 on the rounding wraps to a ring too small for the
+ * queue, which DPDK accepts and which corrupts memory once used.
+ */
+#define POOL_RCU_DQ_SIZE_MAX ((UINT32_C(1) << 30) - 1)
 
 /* Reclaim up to @p max objects from the defer queue (the pool's
  * rcu_reclaim): it stops at the first put whose grace period is not over,
@@ -170,7 +180,8 @@ rte_pcpu_mempool_rcu_qsbr_add(struct rte_pcpu_mempool *mp,
 	char dq_name[RTE_RING_NAMESIZE];
 	struct pcpu_pool *p;
 
-	if (pcpu_proc_refuse("rte_pcpu_mempool_rcu_qsbr_add"))
+	if (pcpu_proc_refuse("rte_pcpu_mempool_rcu_qsbr_add") ||
+	    pcpu_init_eal_gone("rte_pcpu_mempool_rcu_qsbr_add"))
 		return -1;
 	if (mp == NULL || cfg == NULL || cfg->v == NULL ||
 	    (cfg->mode != RTE_PCPU_MEMPOOL_QSBR_MODE_DQ &&
@@ -180,6 +191,15 @@ rte_pcpu_mempool_rcu_qsbr_add(struct rte_pcpu_mempool *mp,
 		return -1;
 	}
 	p = pcpu_pool(mp);
+	if (cfg->mode == RTE_PCPU_MEMPOOL_QSBR_MODE_DQ &&
+	    (cfg->dq_size != 0 ? cfg->dq_size : p->n) > POOL_RCU_DQ_SIZE_MAX) {
+		MP_LOG(ERR, "%s: rcu_qsbr_add: defer queue of %u entries, "
+			"more than %u", p->name,
+			cfg->dq_size != 0 ? cfg->dq_size : p->n,
+			POOL_RCU_DQ_SIZE_MAX);
+		rte_errno = EINVAL;
+		return -1;
+	}
 	pthread_mutex_lock(&p->lock);
 	if (p->rcu_v != NULL) {
 		pthread_mutex_unlock(&p->lock);

@@ -7,9 +7,11 @@
 
 /**
  * @file
- * @internal Arithmetic that DPDK 22.11 lacks for 64-bit values.
+ * @internal Arithmetic that DPDK 22.11 lacks for 64-bit values, and the
+ * rule for the names of owners and pools.
  */
 
+#include <stddef.h>
 #include <stdint.h>
 
 /** Whether @p v is a power of two (64-bit: DPDK 22.11's
@@ -18,6 +20,30 @@ static inline int
 pcpu_is_pow2(uint64_t v)
 {
 	return v != 0 && (v & (v - 1)) == 0;
+}
+
+/** The characters a name may hold, for the log lines that refuse one. */
+#define PCPU_NAME_CHARS "printable ASCII (0x20 to 0x7e) but '\"' and '\\'"
+
+/**
+ * Where @p name (NUL-terminated) breaks the naming rule of owners and
+ * pools, or -1 if it does not: the index of its first byte that is not
+ * printable ASCII (a control character, DEL or a byte above 0x7f) or is
+ * '"' or '\\'. Names travel into telemetry's JSON, dpdk-pcpu-info and
+ * log lines; DPDK 22.11's telemetry writes control bytes and bytes that
+ * are not UTF-8 as they are, which makes the whole reply invalid JSON,
+ * and the two escaped characters are refused so that no consumer has to
+ * escape at all.
+ */
+static inline ptrdiff_t
+pcpu_name_bad_char(const char *name)
+{
+	const unsigned char *c;
+
+	for (c = (const unsigned char *)name; *c != '\0'; c++)
+		if (*c < 0x20 || *c > 0x7e || *c == '"' || *c == '\\')
+			return (const char *)c - name;
+	return -1;
 }
 
 #endif /* _PCPU_UTIL_H_ */

@@ -278,12 +278,30 @@ int rte_pcpu_init(const struct rte_pcpu_conf *conf);
  * become invalid (a warning gives their number). Call it before
  * rte_eal_cleanup(): pools and lcore caches live in EAL memory. After
  * rte_eal_cleanup() the library cannot be set up again (EINVAL). If
- * rte_eal_cleanup() ran while the library was still set up, this call,
+ * rte_eal_cleanup() ran while the library was still set up, the control
+ * calls fail with EINVAL and one log line: this call, rte_pcpu_init(),
  * rte_pcpu_stats_get(), rte_pcpu_dump(), rte_pcpu_audit(),
- * rte_pcpu_reclaim(), rte_pcpu_cache_flush() and the pool lookups fail
- * with EINVAL and one log line; the fast paths (allocation, free, pool
- * get and put), which cannot afford the system call that tells, then
- * read memory that is gone: a program error, as a use after free.
+ * rte_pcpu_reclaim(), rte_pcpu_cache_flush(), rte_pcpu_zero(),
+ * rte_pcpu_owner_create(), rte_pcpu_owner_free(), rte_pcpu_owner_lookup(),
+ * rte_pcpu_owner_stats_get(), rte_pcpu_mempool_create(),
+ * rte_pcpu_mempool_lookup(), rte_pcpu_mempool_free(),
+ * rte_pcpu_mempool_stats_get(), rte_pcpu_mempool_info_get(),
+ * rte_pcpu_mempool_dump(), rte_pcpu_mempool_audit(),
+ * rte_pcpu_mempool_rcu_qsbr_add() and rte_pcpu_mempool_ops_create();
+ * rte_pcpu_owner_walk() and rte_pcpu_mempool_walk() call nothing, and
+ * rte_pcpu_owner_name() still answers (the records are the library's own
+ * memory). Everything else is then a program error, as a use after free,
+ * because it reads memory that is gone: the fast paths rte_pcpu_alloc(),
+ * rte_pcpu_alloc_owner(), rte_pcpu_free(), RTE_PCPU() and the sums on a
+ * handle, rte_pcpu_mempool_get() and rte_pcpu_mempool_put() and their
+ * bulk forms, the "pcpu" rte_mempool ops, and the small reads
+ * rte_pcpu_mempool_in_use_count(), rte_pcpu_mempool_avail_count(),
+ * rte_pcpu_mempool_name(), rte_pcpu_mempool_owner(),
+ * rte_pcpu_cache_stats_get(), rte_pcpu_chunk_walk() and
+ * rte_pcpu_lcore_socket_id(). Telling costs a system call
+ * (process_vm_readv(2)): on rte_pcpu_alloc() or rte_pcpu_free() it would
+ * more than double their instructions and add microseconds of system
+ * time to every call, so they do not check.
  * Attached secondary processes are told: their view of the area reads as
  * zero from then on, until the primary sets the allocator up again. In a
  * secondary process, it detaches from the primary's allocator (the
@@ -316,8 +334,10 @@ int rte_pcpu_cleanup(void);
  *   below 8 are raised to 8.
  * @return
  *   The handle, or NULL with rte_errno set: EINVAL (size 0 or above
- *   RTE_PCPU_MAX_SIZE, bad align, EAL not initialised or already cleaned
- *   up), ENOMEM (the populated-bytes limit is reached, the system has no
+ *   RTE_PCPU_MAX_SIZE, bad align; EAL not initialised, or cleaned up
+ *   while the library was not set up: after rte_eal_cleanup() with the
+ *   library still set up this call is a program error, see
+ *   rte_pcpu_cleanup()), ENOMEM (the populated-bytes limit is reached, the system has no
  *   memory, or the reserved address space has no room: for a span, no
  *   run of free chunks long enough), ENOTSUP (a secondary process).
  *
@@ -344,6 +364,8 @@ void *rte_pcpu_alloc(size_t size, size_t align);
  *   written and nothing changes. The same for an object that belongs to
  *   a pool (rte_pcpu_mempool_get()), whether handed out or not: give it
  *   back with rte_pcpu_mempool_put(). ENOTSUP in a secondary process.
+ *   After rte_eal_cleanup() with the library still set up this call is a
+ *   program error (see rte_pcpu_cleanup()).
  *
  * Thread-safety: MT-safe, from any thread. The memory of an object above
  * RTE_PCPU_CHUNK_OBJ_MAX_SIZE (a span) goes back to the system before this

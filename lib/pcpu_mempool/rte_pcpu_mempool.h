@@ -114,7 +114,8 @@ enum rte_pcpu_mempool_qsbr_mode {
 struct rte_pcpu_mempool_rcu_config {
 	struct rte_rcu_qsbr *v;        /**< QSBR variable of the readers. */
 	enum rte_pcpu_mempool_qsbr_mode mode; /**< Defer queue or sync. */
-	uint32_t dq_size;              /**< Defer queue size; 0 = n. */
+	uint32_t dq_size;              /**< Defer queue entries, at most
+					 * 2^30 - 1; 0 = n. */
 	uint32_t trigger_reclaim_limit; /**< Reclaim when this many wait. */
 	uint32_t max_reclaim_size;     /**< Most objects per reclaim; 0 = all. */
 };
@@ -143,7 +144,9 @@ struct rte_pcpu_mempool_stats {
  *
  * Create a pool.
  *
- * @param name Unique name, shorter than RTE_PCPU_MEMPOOL_NAMESIZE.
+ * @param name Unique name, shorter than RTE_PCPU_MEMPOOL_NAMESIZE, each
+ *   character printable ASCII (0x20 to 0x7e) but '"' and '\\', as the
+ *   names of owners (rte_pcpu_owner_create()).
  * @param n Capacity: most objects out or cached at once (hard cap), >= 1.
  * @param elt_size Bytes per lcore copy, 1 .. RTE_PCPU_CHUNK_OBJ_MAX_SIZE
  *   (256 KiB: pool objects live inside chunks).
@@ -163,10 +166,10 @@ struct rte_pcpu_mempool_stats {
  * @param obj_init_arg Argument for @p obj_init.
  * @param flags RTE_PCPU_MEMPOOL_F_*.
  * @return The pool, or NULL with rte_errno: EINVAL (NULL or empty name,
- *   n 0, elt_size 0 or above RTE_PCPU_CHUNK_OBJ_MAX_SIZE, cache_size above
+ *   a name with a character outside the rule of @p name, n 0, elt_size 0 or above RTE_PCPU_CHUNK_OBJ_MAX_SIZE, cache_size above
  *   RTE_PCPU_MEMPOOL_CACHE_MAX_SIZE or above n, unknown flag),
  *   ENAMETOOLONG (name of RTE_PCPU_MEMPOOL_NAMESIZE characters or more),
- *   EEXIST (name in use, or an owner named "pool:" and @p name exists),
+ *   EEXIST (name in use),
  *   ENOSPC (no owner left: RTE_PCPU_OWNER_MAX_UNLIMITED or
  *   RTE_PCPU_OWNER_MAX_LIMITED exist), ENOMEM (no memory, or
  *   RTE_PCPU_MEMPOOL_F_PREFILL could not allocate n objects within the
@@ -213,7 +216,8 @@ struct rte_pcpu_mempool *rte_pcpu_mempool_lookup(const char *name);
  * @param mp Pool; NULL is a no-op returning 0.
  * @return 0, or -1 with rte_errno = EBUSY while objects are out (or
  *   waiting on RCU: puts whose grace period is over are reclaimed first);
- *   the pool is left intact. EINVAL if @p mp is not a pool.
+ *   the pool is left intact. EINVAL if @p mp is not a pool, or EAL was
+ *   cleaned up while the library was set up (rte_pcpu_cleanup()).
  * Thread-safety: MT-safe against other pools; no thread may use @p mp.
  */
 __rte_experimental
@@ -503,8 +507,12 @@ const char *rte_pcpu_mempool_name(const struct rte_pcpu_mempool *mp);
  *
  * @param mp Pool.
  * @param cfg RCU configuration; @c cfg->v must be initialised.
- * @return 0, or -1 with rte_errno: EINVAL (NULL argument or bad mode),
- *   EEXIST (already attached), ENOMEM (defer queue).
+ * @return 0, or -1 with rte_errno: EINVAL (NULL argument, bad mode, or in
+ *   DQ mode a defer queue of more than 2^30 - 1 entries, @c dq_size or
+ *   by default @c n: DPDK 22.11's ring arithmetic cannot hold it; EAL
+ *   cleaned up while the library was set up),
+ *   EEXIST (already attached), ENOMEM (defer queue). On failure the pool
+ *   is as before: no RCU attached, usable.
  * Thread-safety: call before the pool is shared.
  */
 __rte_experimental

@@ -174,7 +174,11 @@ int rte_pcpu_mempool_ops_check(void);
  * mean there, with objects that are percpu handles:
  *
  * @param name
- *   Pool name (RTE_MEMPOOL_NAMESIZE - 1 characters at most).
+ *   Pool name (RTE_MEMPOOL_NAMESIZE - 1 characters at most), each
+ *   printable ASCII (0x20 to 0x7e) but '"' and '\\': it names the pool's
+ *   owner, "mempool:" and @p name, with the rule of
+ *   rte_pcpu_owner_create(). The same holds for any rte_mempool given the
+ *   "pcpu" ops: populating one with another name fails with EINVAL.
  * @param n
  *   Number of objects.
  * @param elt_size
@@ -209,7 +213,9 @@ int rte_pcpu_mempool_ops_check(void);
  *   rte_mempool_create_empty() (EINVAL, ENAMETOOLONG, EEXIST, ENOMEM),
  *   ENOSPC or EEXIST (the ops are not registered, see
  *   rte_pcpu_mempool_ops_check()), EINVAL (a pool that looks like an mbuf
- *   pool, or one object larger than RTE_PCPU_MAX_SIZE), ENOMEM (the
+ *   pool, a name with a character outside the rule of @p name, @p
+ *   elt_size above RTE_PCPU_MAX_SIZE, or one object larger than
+ *   RTE_PCPU_MAX_SIZE with its header and trailer), ENOMEM (the
  *   percpu memory could not be allocated: the populated-bytes limit, the
  *   address space, the system; nothing is kept), ENOTSUP (a secondary
  *   process: only the primary creates and populates "pcpu" pools). Each

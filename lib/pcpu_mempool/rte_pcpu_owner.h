@@ -119,7 +119,10 @@ struct rte_pcpu_owner_stats {
  * Create an owner.
  *
  * @param name
- *   Unique name, 1 .. RTE_PCPU_OWNER_NAMESIZE - 1 characters.
+ *   Unique name, 1 .. RTE_PCPU_OWNER_NAMESIZE - 1 characters, each
+ *   printable ASCII (0x20 to 0x7e) but '"' and '\\' (names go into
+ *   telemetry's JSON as they are); it may not start with "pool:" or
+ *   "mempool:", the prefixes of the owners the pools make.
  * @param limit_bytes
  *   Most bytes its live allocations may hold, summed over every lcore
  *   with memory (bytes per copy x lcores); 0 for no limit. An owner's
@@ -127,7 +130,9 @@ struct rte_pcpu_owner_stats {
  *   the lcores' stocks of one shared reservation, without one with
  *   per-lcore counters only.
  * @return
- *   The owner, or NULL with rte_errno: EINVAL (@p name NULL or empty),
+ *   The owner, or NULL with rte_errno: EINVAL (@p name NULL, empty, with
+ *   a character outside the rule above or a reserved prefix; EAL cleaned
+ *   up while the library was set up),
  *   ENAMETOOLONG (RTE_PCPU_OWNER_NAMESIZE characters or more), EEXIST
  *   (name in use), ENOSPC (RTE_PCPU_OWNER_MAX_UNLIMITED or
  *   RTE_PCPU_OWNER_MAX_LIMITED owners of that kind exist), ENOTSUP (in a
@@ -153,7 +158,8 @@ struct rte_pcpu_owner *rte_pcpu_owner_create(const char *name,
  *   0, or -1 with rte_errno and one log line, the owner unchanged: EBUSY
  *   (allocations charged to it are live: free them first), EPERM (the
  *   root, or the owner of a pool, which goes with its pool), EINVAL (not
- *   an owner, or already freed), ENOTSUP (in a secondary process).
+ *   an owner, or already freed; EAL cleaned up while the library was set
+ *   up), ENOTSUP (in a secondary process).
  *
  * Thread-safety: MT-safe against other owners; no thread may allocate
  * with @p owner meanwhile or use it afterwards.
@@ -172,7 +178,8 @@ int rte_pcpu_owner_free(struct rte_pcpu_owner *owner);
  * @param name
  *   The name.
  * @return
- *   The owner, or NULL with rte_errno: EINVAL (@p name NULL), ENOENT (no
+ *   The owner, or NULL with rte_errno: EINVAL (@p name NULL; EAL cleaned
+ *   up while the library was set up), ENOENT (no
  *   such owner, also before the allocator is set up); in a secondary
  *   process also the errors of a request to the primary (ETIMEDOUT,
  *   EPROTO, ENOMEM).
@@ -217,7 +224,8 @@ const char *rte_pcpu_owner_name(const struct rte_pcpu_owner *owner);
  * @param stats
  *   Filled on success.
  * @return
- *   0, or -1 with rte_errno = EINVAL (NULL argument, not an owner); in a
+ *   0, or -1 with rte_errno = EINVAL (NULL argument, not an owner; EAL
+ *   cleaned up while the library was set up, one log line); in a
  *   secondary process also ENOENT (the primary freed the owner since it
  *   was found) and the errors of a request to the primary (ETIMEDOUT,
  *   EPROTO, ENOMEM).
@@ -268,7 +276,9 @@ void rte_pcpu_owner_walk(void (*fn)(struct rte_pcpu_owner *owner, void *arg),
  *   The handle, or NULL with rte_errno: as rte_pcpu_alloc(); ENOMEM also
  *   when the charge would exceed the owner's limit (counted in the
  *   owner's nr_fail); EINVAL also for @p owner NULL, not a live owner, or
- *   a pool's owner; ENOTSUP in a secondary process.
+ *   a pool's owner; ENOTSUP in a secondary process. After
+ *   rte_eal_cleanup() with the library still set up this call is a
+ *   program error (see rte_pcpu_cleanup()).
  *
  * Thread-safety: MT-safe, as rte_pcpu_alloc().
  */
