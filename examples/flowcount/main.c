@@ -129,7 +129,8 @@ fc_usage(const char *prog)
 		"                        (a single port) forwards nothing. Packets\n"
 		"                        without a route are dropped (no-route).\n"
 		"  --eth-dest PORT,MAC   destination MAC of packets sent on PORT\n"
-		"                        (default 02:00:00:00:00:<port>)\n"
+		"                        (default 02:00:00:00:00:<port>); PORT must\n"
+		"                        exist and be enabled (-p)\n"
 		"  --max-pkt-len LEN     largest frame, 64 to %u (sets the MTU)\n"
 		"  --rx-queue-size N     RX descriptors per queue (default %u)\n"
 		"  --tx-queue-size N     TX descriptors per queue (default %u)\n"
@@ -1150,6 +1151,18 @@ main(int argc, char **argv)
 				!rte_eth_dev_is_valid_port(port))
 			fc_fail("-p: port %u does not exist (%u ports)", port,
 				rte_eth_dev_count_avail());
+	/* a destination for a port that sends nothing is a mistake in the
+	 * command line (l3fwd keeps it silently) */
+	for (port = 0; port < FC_MAX_PORTS; port++) {
+		if (!fc_eth_dest_set[port])
+			continue;
+		if (!rte_eth_dev_is_valid_port(port))
+			fc_fail("--eth-dest: port %u does not exist (%u ports)",
+				port, rte_eth_dev_count_avail());
+		if (!(fc_opt.portmask & (1u << port)))
+			fc_fail("--eth-dest: port %u is not enabled (-p %#x)",
+				port, fc_opt.portmask);
+	}
 	if (fc_opt.parse_ptype)
 		printf("--parse-ptype: frames are always classified in "
 			"software (the flow-key parser)\n");
