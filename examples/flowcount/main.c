@@ -295,6 +295,42 @@ fc_parse_config(const char *s)
 		fc_fail("--config: empty");
 }
 
+/*
+ * rte_eal_init() failed: say why in one line and exit 1. It leaves
+ * rte_errno at 0 on some failures, a secondary process finding no
+ * primary among them, so that case is told apart by asking whether a
+ * primary holds the runtime directory's config file (the runtime
+ * directory, which ends in the --file-prefix, is known by then). No
+ * rte_eal_cleanup(): there is nothing set up to clean.
+ */
+static void
+fc_eal_init_failed(void)
+{
+	int err = rte_errno;
+	const char *dir = rte_eal_get_runtime_dir();
+	const char *prefix = strrchr(dir, '/') != NULL ? strrchr(dir, '/') + 1 :
+		dir;
+
+	if (rte_eal_process_type() == RTE_PROC_SECONDARY) {
+		if (!rte_eal_primary_proc_alive(NULL))
+			fprintf(stderr, "%s: no primary process running with "
+				"file prefix '%s' (start dpdk-flowcount with "
+				"hugepages and this --file-prefix first)\n",
+				fc_prgname, prefix);
+		else
+			fprintf(stderr, "%s: cannot attach to the primary "
+				"process with file prefix '%s': %s (it needs "
+				"hugepages, without --huge-unlink)\n",
+				fc_prgname, prefix, err != 0 ? rte_strerror(err) :
+				"see the EAL messages above");
+	} else {
+		fprintf(stderr, "%s: EAL initialisation failed: %s\n",
+			fc_prgname, err != 0 ? rte_strerror(err) :
+			"see the EAL messages above");
+	}
+	exit(EXIT_FAILURE);
+}
+
 /* --eth-dest PORT,MAC */
 static void
 fc_parse_eth_dest(const char *s)
@@ -1124,8 +1160,7 @@ main(int argc, char **argv)
 
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0)
-		rte_exit(EXIT_FAILURE, "EAL initialisation failed: %s\n",
-			rte_strerror(rte_errno));
+		fc_eal_init_failed();
 	argc -= ret;
 	argv += ret;
 	argv[0] = (char *)(uintptr_t)fc_prgname;

@@ -13,7 +13,8 @@
 # - while traffic runs (the capture replayed forever), its reports count
 #   up, and a monitor killed with SIGKILL leaves the primary running, then
 #   stopping cleanly;
-# - --monitor in a primary, and a secondary without it, are refused.
+# - --monitor in a primary, and a secondary without it, are refused;
+#   without a primary, or against a --no-huge one, the monitor says why.
 
 . "$(dirname "$0")/common.sh"
 
@@ -278,5 +279,22 @@ fi
 # ---- refused ----
 refused "--monitor in a primary" '--monitor runs as a secondary process' \
 	run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO" -- --monitor
+# no primary, then a --no-huge one: the reason, not "Success"
+FC_PREFIX=fcmon$$_none
+refused "--monitor without a primary" \
+	"^dpdk-flowcount: no primary process running with file prefix '$FC_PREFIX'" \
+	monitor --monitor-count 1
+start_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO" -- --stats-interval 0 \
+	> "$TMP/p.log" 2>&1
+if wait_for '^lcore 1: RX port' "$TMP/p.log"; then
+	refused "--monitor of a --no-huge primary" \
+		"cannot attach to the primary process with file prefix '$FC_PREFIX': .* (it needs hugepages" \
+		monitor --monitor-count 1
+else
+	echo "FAIL no-huge: the primary did not start"
+	tail -5 "$TMP/p.log"
+	fail=1
+fi
+stop_primary no-huge
 
 exit $fail
