@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <rte_cycles.h>
+#include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_telemetry.h>
 
@@ -139,6 +140,12 @@ fc_report_counters_owner(const struct fc_snapshot *s, FILE *out)
 	const struct rte_pcpu_owner_stats *m = &s->fi.counters_mem;
 	char limit[32];
 
+	if (s->fi.counters_mem_errno != 0) {
+		fprintf(out, "counters: owner %s: figures unavailable (%s)\n",
+			s->fi.counters_owner,
+			rte_strerror(s->fi.counters_mem_errno));
+		return;
+	}
 	if (m->limit_bytes != 0)
 		snprintf(limit, sizeof(limit), "%" PRIu64 " bytes",
 			m->limit_bytes);
@@ -266,7 +273,12 @@ fc_report_json(const struct fc_snapshot *s, FILE *out)
 			s->fi.aged, s->fi.pending, s->fi.max_flows);
 	else
 		fprintf(out, ",\"flows\":null");
-	if (fc_ftable != NULL && s->fi.counters_owner != NULL)
+	if (fc_ftable != NULL && s->fi.counters_owner != NULL &&
+	    s->fi.counters_mem_errno != 0)
+		fprintf(out, ",\"counters_owner\":{\"name\":\"%s\","
+			"\"error\":\"%s\"}", s->fi.counters_owner,
+			rte_strerror(s->fi.counters_mem_errno));
+	else if (fc_ftable != NULL && s->fi.counters_owner != NULL)
 		fprintf(out, ",\"counters_owner\":{\"name\":\"%s\","
 			"\"allocations\":%" PRIu64 ",\"live_bytes\":%" PRIu64
 			",\"peak_bytes\":%" PRIu64 ",\"limit_bytes\":%" PRIu64

@@ -41,6 +41,7 @@
 
 #include <rte_common.h>
 #include <rte_cycles.h>
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_hash.h>
 #include <rte_hash_crc.h>
@@ -753,6 +754,37 @@ flow_table_age(struct flow_table *ft, uint64_t now, uint64_t timeout_tsc,
 	return deleted;
 }
 
+/*
+ * The figures of the counter blocks' owner into @p st: 0, or the rte_errno
+ * of reading them (@p st then zeroed).
+ *
+ * ft->owner is a pointer of the process that made the table: a secondary
+ * process (the monitor) has its own handles of the primary's owners, so
+ * it finds the owner by name, which asks the primary. In the primary, an
+ * owner freed with the blocks (flow_table_finish()) is read from the
+ * figures kept when they were freed.
+ */
+static int
+counters_owner_stats(const struct flow_table *ft,
+		struct rte_pcpu_owner_stats *st)
+{
+	const struct rte_pcpu_owner *owner = ft->owner;
+
+	if (rte_eal_process_type() == RTE_PROC_SECONDARY) {
+		owner = rte_pcpu_owner_lookup(ft->owner_name);
+		if (owner == NULL)
+			return rte_errno;
+	} else if (ft->blocks == NULL) {
+		*st = ft->owner_final;
+		return 0;
+	}
+	if (rte_pcpu_owner_stats_get(owner, st) != 0) {
+		memset(st, 0, sizeof(*st));
+		return rte_errno;
+	}
+	return 0;
+}
+
 void
 flow_table_info(const struct flow_table *ft, struct flow_table_info *info)
 {
@@ -772,9 +804,7 @@ flow_table_info(const struct flow_table *ft, struct flow_table_info *info)
 	if (ft->owner == NULL)
 		return;
 	info->counters_owner = ft->owner_name;
-	/* freed with the blocks: their last figures */
-	if (rte_pcpu_owner_stats_get(ft->owner, &info->counters_mem) != 0)
-		info->counters_mem = ft->owner_final;
+	info->counters_mem_errno = counters_owner_stats(ft, &info->counters_mem);
 }
 
 unsigned int

@@ -169,9 +169,17 @@ struct flow_table_info {
 	 * what it held then). */
 	const char *counters_owner;
 	struct rte_pcpu_owner_stats counters_mem;
+	/** 0 when counters_mem holds the owner's figures; else the
+	 * rte_errno of reading them (counters_mem is then zeroed and
+	 * means nothing). */
+	int counters_mem_errno;
 };
 
-/** Read the table counters (any thread). */
+/**
+ * Read the table counters: any thread of the process that made the table,
+ * or a secondary process reading the primary's table (the owner's figures
+ * then come from the primary, one request to it).
+ */
 void flow_table_info(const struct flow_table *ft, struct flow_table_info *i);
 
 /** Which flows flow_table_top() ranks. */

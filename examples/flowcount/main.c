@@ -129,7 +129,8 @@ fc_usage(const char *prog)
 		"                        (a single port) forwards nothing. Packets\n"
 		"                        without a route are dropped (no-route).\n"
 		"  --eth-dest PORT,MAC   destination MAC of packets sent on PORT\n"
-		"                        (default 02:00:00:00:00:<port>)\n"
+		"                        (default 02:00:00:00:00:<port>); PORT must\n"
+		"                        exist and be enabled (-p)\n"
 		"  --max-pkt-len LEN     largest frame, 64 to %u (sets the MTU)\n"
 		"  --rx-queue-size N     RX descriptors per queue (default %u)\n"
 		"  --tx-queue-size N     TX descriptors per queue (default %u)\n"
@@ -292,6 +293,42 @@ fc_parse_config(const char *s)
 	}
 	if (fc_nb_config == 0)
 		fc_fail("--config: empty");
+}
+
+/*
+ * rte_eal_init() failed: say why in one line and exit 1. It leaves
+ * rte_errno at 0 on some failures, a secondary process finding no
+ * primary among them, so that case is told apart by asking whether a
+ * primary holds the runtime directory's config file (the runtime
+ * directory, which ends in the --file-prefix, is known by then). No
+ * rte_eal_cleanup(): there is nothing set up to clean.
+ */
+static void
+fc_eal_init_failed(void)
+{
+	int err = rte_errno;
+	const char *dir = rte_eal_get_runtime_dir();
+	const char *prefix = strrchr(dir, '/') != NULL ? strrchr(dir, '/') + 1 :
+		dir;
+
+	if (rte_eal_process_type() == RTE_PROC_SECONDARY) {
+		if (!rte_eal_primary_proc_alive(NULL))
+			fprintf(stderr, "%s: no primary process running with "
+				"file prefix '%s' (start dpdk-flowcount with "
+				"hugepages and this --file-prefix first)\n",
+				fc_prgname, prefix);
+		else
+			fprintf(stderr, "%s: cannot attach to the primary "
+				"process with file prefix '%s': %s (it needs "
+				"hugepages, without --huge-unlink)\n",
+				fc_prgname, prefix, err != 0 ? rte_strerror(err) :
+				"see the EAL messages above");
+	} else {
+		fprintf(stderr, "%s: EAL initialisation failed: %s\n",
+			fc_prgname, err != 0 ? rte_strerror(err) :
+			"see the EAL messages above");
+	}
+	exit(EXIT_FAILURE);
 }
 
 /* --eth-dest PORT,MAC */
@@ -1123,8 +1160,7 @@ main(int argc, char **argv)
 
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0)
-		rte_exit(EXIT_FAILURE, "EAL initialisation failed: %s\n",
-			rte_strerror(rte_errno));
+		fc_eal_init_failed();
 	argc -= ret;
 	argv += ret;
 	argv[0] = (char *)(uintptr_t)fc_prgname;
@@ -1150,6 +1186,18 @@ main(int argc, char **argv)
 				!rte_eth_dev_is_valid_port(port))
 			fc_fail("-p: port %u does not exist (%u ports)", port,
 				rte_eth_dev_count_avail());
+	/* a destination for a port that sends nothing is a mistake in the
+	 * command line (l3fwd keeps it silently) */
+	for (port = 0; port < FC_MAX_PORTS; port++) {
+		if (!fc_eth_dest_set[port])
+			continue;
+		if (!rte_eth_dev_is_valid_port(port))
+			fc_fail("--eth-dest: port %u does not exist (%u ports)",
+				port, rte_eth_dev_count_avail());
+		if (!(fc_opt.portmask & (1u << port)))
+			fc_fail("--eth-dest: port %u is not enabled (-p %#x)",
+				port, fc_opt.portmask);
+	}
 	if (fc_opt.parse_ptype)
 		printf("--parse-ptype: frames are always classified in "
 			"software (the flow-key parser)\n");

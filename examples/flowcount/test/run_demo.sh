@@ -129,6 +129,20 @@ printf '# only comments\n\n' > "$TMP/empty.rules"
 bad "no rules" --rule_ipv4 "$TMP/empty.rules"
 bad "not a MAC address" --eth-dest "0,zz:00"
 bad "expected PORT,MAC" --eth-dest "02:00:00:00:00:01"
+bad "eth-dest: port 9 does not exist (1 ports)" --eth-dest "9,02:00:00:00:00:01"
+# a port that exists but is not enabled: exit 1, that one line
+run_fc -l 0-1 --vdev net_null0 --vdev net_null1 -- -p 0x1 \
+	--eth-dest "1,02:00:00:00:00:01" > "$TMP/log" 2>&1
+rc=$?
+if [ $rc -ne 1 ] ||
+		! grep -q -- "--eth-dest: port 1 is not enabled (-p 0x1)$" "$TMP/log"; then
+	echo "FAIL: --eth-dest of a port not enabled: exit $rc"
+	cat "$TMP/log"
+	fail=1
+else
+	echo "PASS: --eth-dest of a port not enabled rejected:" \
+		"$(grep -- '--eth-dest' "$TMP/log")"
+fi
 bad "is not pcpu, mempool, atomic or array" --counters bogus
 bad "is not table or json" --stats-format xml
 bad "not within 64 to 9600" --max-pkt-len 10

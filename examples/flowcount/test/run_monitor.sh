@@ -8,10 +8,13 @@
 # - once the shipped capture has been read, the monitor's flow dump is the
 #   primary's own dump, byte for byte, with the flows live in the table,
 #   and again once they have all aged out (the totals);
+# - the monitor's counters line and JSON counters_owner have the figures of
+#   the counters' owner that dpdk-pcpu-info reads from the primary;
 # - while traffic runs (the capture replayed forever), its reports count
 #   up, and a monitor killed with SIGKILL leaves the primary running, then
 #   stopping cleanly;
-# - --monitor in a primary, and a secondary without it, are refused.
+# - --monitor in a primary, and a secondary without it, are refused;
+#   without a primary, or against a --no-huge one, the monitor says why.
 
 . "$(dirname "$0")/common.sh"
 
@@ -100,6 +103,64 @@ stop_primary() {   # stop_primary NAME: SIGINT, exit 0 wanted
 	fi
 }
 
+# check_counters_owner: the owner of the counter blocks, as the monitor
+# reports it in its JSON (the last run, $TMP/m_live.log) and in its table,
+# has the figures dpdk-pcpu-info reads from the primary, and they are not
+# zeros (the flows of the capture are live). The primary is idle: no
+# figure moves between the reads.
+check_counters_owner() {
+	if [ -z "${PCPU_INFO:-}" ]; then
+		echo "FAIL counters: PCPU_INFO (dpdk-pcpu-info) is not set"
+		fail=1
+		return
+	fi
+	monitor --monitor-count 1 --stats-interval 100 > "$TMP/m_table.log" 2>&1
+	timeout -k 5 30 "$PCPU_INFO" --file-prefix "$FC_PREFIX" -- --owners \
+		--json > "$TMP/owners.json" 2> "$TMP/owners.err"
+	if ! "$PYTHON" - "$TMP/m_live.log" "$TMP/m_table.log" \
+		"$TMP/owners.json" <<'PY'
+import json, sys
+js = [json.loads(l) for l in open(sys.argv[1]) if l.startswith('{')]
+table = [l for l in open(sys.argv[2]) if l.startswith('counters:')]
+err = []
+try:
+    owners = {o['name']: o for o in json.load(open(sys.argv[3]))['owners']}
+except (ValueError, KeyError) as e:
+    print('FAIL counters: no owners from dpdk-pcpu-info (%s)' % e)
+    sys.exit(1)
+co = js[0].get('counters_owner') if js else None
+if not co or co.get('name') not in owners:
+    print('FAIL counters: JSON counters_owner %s, owners %s' %
+          (co, sorted(owners)))
+    sys.exit(1)
+o = owners[co['name']]
+want = {'allocations': o['nr_live'], 'live_bytes': o['live_bytes'],
+        'peak_bytes': o['peak_bytes'], 'limit_bytes': o['limit_bytes'],
+        'refused': o['nr_fail'], 'lcores': o['nr_lcores']}
+if o['nr_live'] == 0 or o['live_bytes'] == 0 or o['nr_lcores'] == 0:
+    err.append('dpdk-pcpu-info: owner %s holds nothing: %s' % (co['name'], o))
+got = {k: co.get(k) for k in want}
+if got != want:
+    err.append('JSON counters_owner %s, dpdk-pcpu-info %s' % (got, want))
+line = ('counters: owner %s holds %d bytes in %d allocations on %d lcores '
+        '(%d per lcore), peak %d, limit none, refused %d\n' %
+        (co['name'], o['live_bytes'], o['nr_live'], o['nr_lcores'],
+         o['live_copy_bytes'], o['peak_bytes'], o['nr_fail']))
+if table != [line]:
+    err.append('table %s, want %s' % (table, [line]))
+for e in err:
+    print('FAIL counters: ' + e)
+if not err:
+    print('counters: the monitor reports the owner as dpdk-pcpu-info does: '
+          + line.strip())
+sys.exit(1 if err else 0)
+PY
+	then
+		cat "$TMP/m_table.log" "$TMP/owners.err"
+		fail=1
+	fi
+}
+
 # ---- the monitor's dump is the primary's: live flows, then aged ones ----
 for mode in live aged; do
 	timeout_ms=0
@@ -118,6 +179,7 @@ for mode in live aged; do
 	monitor --monitor-count 1 --stats-interval 100 --stats-format json \
 		--top 3 --flow-dump "$TMP/m_$mode.csv" > "$TMP/m_$mode.log" 2>&1
 	rc=$?
+	[ $mode = live ] && check_counters_owner
 	stop_primary "$mode"
 	if [ $rc -ne 0 ]; then
 		echo "FAIL $mode: the monitor exited with $rc"
@@ -217,5 +279,22 @@ fi
 # ---- refused ----
 refused "--monitor in a primary" '--monitor runs as a secondary process' \
 	run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO" -- --monitor
+# no primary, then a --no-huge one: the reason, not "Success"
+FC_PREFIX=fcmon$$_none
+refused "--monitor without a primary" \
+	"^dpdk-flowcount: no primary process running with file prefix '$FC_PREFIX'" \
+	monitor --monitor-count 1
+start_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO" -- --stats-interval 0 \
+	> "$TMP/p.log" 2>&1
+if wait_for '^lcore 1: RX port' "$TMP/p.log"; then
+	refused "--monitor of a --no-huge primary" \
+		"cannot attach to the primary process with file prefix '$FC_PREFIX': .* (it needs hugepages" \
+		monitor --monitor-count 1
+else
+	echo "FAIL no-huge: the primary did not start"
+	tail -5 "$TMP/p.log"
+	fail=1
+fi
+stop_primary no-huge
 
 exit $fail
