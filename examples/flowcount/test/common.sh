@@ -47,11 +47,13 @@ run_fc() {
 }
 
 # start_fc ARGS...: run_fc in the background; FC_PID is the pid that
-# signals reach (timeout forwards them to dpdk-flowcount)
+# signals reach (timeout forwards them to dpdk-flowcount, and with -k
+# kills it that long after a forwarded one: a graceful stop writes the
+# dump and the summary, which takes seconds on a loaded machine)
 start_fc() {
 	RUN_ID=$((RUN_ID + 1))
 	FC_PREFIX=${FC_FILE_PREFIX:-fctest$$_$RUN_ID}
-	( exec timeout -k 5 "${FC_TIMEOUT:-60}" "$FLOWCOUNT" --no-huge -m 512 \
+	( exec timeout -k 30 "${FC_TIMEOUT:-60}" "$FLOWCOUNT" --no-huge -m 512 \
 		--no-pci --file-prefix "$FC_PREFIX" \
 		--log-level=pmd.net.pcap:error "$@" ) &
 	FC_PID=$!
