@@ -385,6 +385,18 @@ rte_pcpu_mempool_lookup(const char *name)
 	return &p->pub;
 }
 
+/* More puts than gets (@p out below 0): objects not the pool's were put,
+ * which only RTE_PCPU_MEMPOOL_F_DEBUG refuses. */
+static void
+pool_log_foreign_puts(const struct pcpu_pool *p, const char *what,
+		int64_t out)
+{
+	MP_LOG(ERR, "%s %s: %" PRId64 " more objects put than got: objects "
+		"not the pool's were put (RTE_PCPU_MEMPOOL_F_DEBUG refuses "
+		"them, rte_pcpu_mempool_audit() names them)", what, p->name,
+		-out);
+}
+
 int
 rte_pcpu_mempool_free(struct rte_pcpu_mempool *mp)
 {
@@ -413,8 +425,11 @@ rte_pcpu_mempool_free(struct rte_pcpu_mempool *mp)
 	if (out != 0) {
 		pthread_mutex_unlock(&p->lock);
 		pthread_mutex_unlock(&pcpu_pools.lock);
-		MP_LOG(DEBUG, "free %s: %" PRId64 " objects in use", p->name,
-			out);
+		if (out > 0)
+			MP_LOG(DEBUG, "free %s: %" PRId64 " objects in use",
+				p->name, out);
+		else
+			pool_log_foreign_puts(p, "free", out);
 		rte_errno = EBUSY;
 		return -1;
 	}
@@ -552,9 +567,11 @@ pool_layer_cleanup(void)
 	while ((p = pcpu_pool_first()) != NULL) {
 		int64_t out = pcpu_pool_out(p);
 
-		if (out != 0)
+		if (out > 0)
 			MP_LOG(WARNING, "cleanup: pool %s freed with %" PRId64
 				" objects in use", p->name, out);
+		else if (out < 0)
+			pool_log_foreign_puts(p, "cleanup", out);
 		pool_list_remove(p);
 		pool_destroy(p);
 	}
