@@ -194,7 +194,7 @@ fc_burst_parse(struct fc_held *h, struct fc_lcore_stats *st, uint16_t port,
 			rte_prefetch0(rte_pktmbuf_mtod(
 				pkts[i + FC_PREFETCH_OFFSET], void *));
 		bytes += len;
-		cls = flow_parse_mbuf(m, &h->keys[nf], &h->l3[nf]);
+		cls = flow_parse_mbuf_inline(m, &h->keys[nf], &h->l3[nf]);
 		if (likely(cls == FLOW_CLASS_FLOW)) {
 			/* first stage of the flow lookup: its misses overlap
 			 * the parsing of the next packets */

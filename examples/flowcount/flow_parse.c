@@ -257,7 +257,7 @@ flow_parse(const struct flow_seg *segs, unsigned int nb_segs,
 		memset(key, 0, sizeof(*key));
 		cls = FLOW_CLASS_MALFORMED;
 	} else {
-		cls = flow_parse_mbuf(chain, key, &l3_off);
+		cls = flow_parse_mbuf_inline(chain, key, &l3_off);
 	}
 	if (chain != stack_chain)
 		free(chain);
