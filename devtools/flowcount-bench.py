@@ -254,7 +254,7 @@ def run_case(opts, bins, work, case, workers, mix, npkts, seq):
             ['--parse-ptype', '--config', config] + rules
         env['L3FWD_MIN_MBUFS'] = str(mbufs)
     else:
-        cmd = [bins['flowcount']] + eal + [
+        cmd = [bins[prog]] + eal + [
             '--', '-p', '0x3', '--config', config,
             '--rule_ipv4', os.path.join(work, 'lpm4.cfg'),
             '--rule_ipv6', os.path.join(work, 'lpm6.cfg'),
@@ -334,13 +334,24 @@ def main():
     ap.add_argument('--case', action='append', default=[],
                     metavar='NAME=ARG,ARG',
                     help='an extra dpdk-flowcount case with these options')
+    ap.add_argument('--base', metavar='BINARY',
+                    help='another dpdk-flowcount (e.g. a build of the '
+                    'previous commit): its --no-count and counting runs '
+                    'are added as cases base-no-count and base-count')
     opts = ap.parse_args()
     for spec in opts.case:
         name, _, args = spec.partition('=')
         CASES[name] = ('flowcount', [a for a in args.split(',') if a])
-    if opts.case and opts.cases == ','.join(
-            c for c in CASES if c not in [x.partition('=')[0]
-                                          for x in opts.case]):
+    if opts.base:
+        CASES['base-no-count'] = ('base', ['--no-count'])
+        CASES['base-count'] = ('base', [])
+        TARGETS.extend([
+            ('no-count', 'base-no-count', None, 'forwarding path vs base'),
+            ('count', 'base-count', None, 'counting vs base'),
+        ])
+    added = [x.partition('=')[0] for x in opts.case] + \
+        [c for c in CASES if CASES[c][0] == 'base']
+    if added and opts.cases == ','.join(c for c in CASES if c not in added):
         opts.cases = ','.join(CASES)
     # legacy positionals: BUILD FLOWS SECONDS [ROUNDS]
     legacy = opts.legacy + [None] * 3
@@ -361,8 +372,11 @@ def main():
             sys.exit(f'bench: unknown case {c} ({", ".join(CASES)})')
     bins = {'flowcount': os.path.join(opts.build, 'examples', 'flowcount',
                                       'dpdk-flowcount')}
-    if not os.access(bins['flowcount'], os.X_OK):
-        sys.exit(f'bench: {bins["flowcount"]} not built')
+    if opts.base:
+        bins['base'] = opts.base
+    for b in bins.values():
+        if not os.access(b, os.X_OK):
+            sys.exit(f'bench: {b} not built')
     if any(CASES[c][0] == 'l3fwd' for c in cases):
         bins['l3fwd'] = build_l3fwd(opts.build)
 
