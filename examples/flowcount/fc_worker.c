@@ -25,6 +25,7 @@
 
 #define _GNU_SOURCE
 #include <stdbool.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #include <rte_byteorder.h>
@@ -34,7 +35,6 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
-#include <rte_memcpy.h>
 #include <rte_prefetch.h>
 #include <rte_rcu_qsbr.h>
 
@@ -50,14 +50,16 @@
  * IPv4 header checksum after the TTL went down by one (RFC 1624, eqn. 3):
  * HC' = ~(~HC + ~m + m'), where m is the 16-bit word holding TTL and
  * protocol; m' = m - 0x0100, so ~m + m' is 0xFEFF in ones' complement.
+ * A ones' complement sum of byte-swapped words is the byte-swapped sum,
+ * so the sum is taken in network byte order, with no swap.
  */
 static inline rte_be16_t
 fc_cksum_ttl_dec(rte_be16_t hc)
 {
-	uint32_t s = (uint16_t)~rte_be_to_cpu_16(hc) + 0xFEFFu;
+	uint32_t s = (uint16_t)~hc + (uint32_t)RTE_BE16(0xFEFF);
 
 	s = (s & 0xFFFFu) + (s >> 16);
-	return rte_cpu_to_be_16((uint16_t)~s);
+	return (rte_be16_t)~s;
 }
 
 /*
@@ -102,33 +104,48 @@ fc_rewrite_ip(struct rte_mbuf *m, uint8_t family, uint32_t l3_off,
 /* Where a packet of flow @k received on @port goes: a port, or
  * FC_ROUTE_NONE. */
 static inline uint16_t
-fc_route(const struct fc_lcore_conf *lc, const struct flow_key *k,
-		uint16_t port)
+fc_route(const struct fc_routes *r, const struct flow_key *k, uint16_t port)
 {
-	const struct fc_routes *r = lc->routes;
+	uint32_t dst;
 
 	if (r == NULL)
 		return fc_pair_port[port];
-	if (k->family == 4)
-		return fc_route_ipv4(r, ((uint32_t)k->dst[0] << 24) |
-			((uint32_t)k->dst[1] << 16) |
-			((uint32_t)k->dst[2] << 8) | k->dst[3]);
+	if (k->family == 4) {
+		memcpy(&dst, k->dst, sizeof(dst));
+		return fc_route_ipv4(r, rte_be_to_cpu_32(dst));
+	}
 	return fc_route_ipv6(r, k->dst);
 }
 
+/*
+ * Queue @n packets for @port (a run of one burst), sending every full
+ * buffer, as rte_eth_tx_buffer() of each would: but the buffer's length is
+ * read and written once per run, not once per packet (a chain of loads
+ * and stores through memory), and the lock taken once.
+ */
 static inline void
 fc_send(struct fc_lcore_conf *lc, struct fc_lcore_stats *st, uint16_t port,
-		struct rte_mbuf *m)
+		struct rte_mbuf **pkts, unsigned int n)
 {
-	uint16_t sent;
+	struct rte_eth_dev_tx_buffer *txb = lc->txb[port];
+	uint16_t txq = lc->txq[port];
+	uint32_t sent = 0;
 
-	if (lc->txlock[port] != NULL) {
+	if (lc->txlock[port] != NULL)
 		rte_spinlock_lock(lc->txlock[port]);
-		sent = rte_eth_tx_buffer(port, lc->txq[port], lc->txb[port], m);
-		rte_spinlock_unlock(lc->txlock[port]);
-	} else {
-		sent = rte_eth_tx_buffer(port, lc->txq[port], lc->txb[port], m);
+	while (n > 0) {
+		uint16_t len = txb->length;
+		unsigned int k = RTE_MIN(n, (unsigned int)(txb->size - len));
+
+		memcpy(&txb->pkts[len], pkts, k * sizeof(*pkts));
+		txb->length = (uint16_t)(len + k);
+		pkts += k;
+		n -= k;
+		if (txb->length >= txb->size)
+			sent += rte_eth_tx_buffer_flush(port, txq, txb);
 	}
+	if (lc->txlock[port] != NULL)
+		rte_spinlock_unlock(lc->txlock[port]);
 	if (sent)
 		fc_counter_add(&st->port[port].tx_pkts, sent);
 }
@@ -219,22 +236,29 @@ fc_burst_parse(struct fc_held *h, struct fc_lcore_stats *st, uint16_t port,
 	h->nf = nf;
 }
 
-/* The rest: the flow lookup, routing, rewrite and TX, then the counting. */
+/*
+ * The rest: the flow lookup, then in stages over the burst the routes, the
+ * rewrite (packets dropped leave the list) and the TX of each run of
+ * packets to one port, then the counting.
+ */
 static void
 fc_burst_finish(struct fc_held *h, struct fc_lcore_conf *lc,
 		struct fc_lcore_stats *st, uint64_t now)
 {
 	struct fc_port_stats *rx = &st->port[h->port];
-	unsigned int i;
+	const struct fc_routes *routes = lc->routes;
+	uint16_t dst[FC_MAX_PKT_BURST];
+	unsigned int i, j, n = 0;
 
 	if (h->fb != NULL)
 		flow_burst_count(h->fb, now, &st->fw);
+	for (i = 0; i < h->nf; i++)
+		dst[i] = fc_route(routes, &h->keys[i], h->port);
 	for (i = 0; i < h->nf; i++) {
 		struct rte_mbuf *m = h->fwd[i];
-		uint16_t dst = fc_route(lc, &h->keys[i], h->port);
 		uint64_t *drop;
 
-		if (unlikely(dst == FC_ROUTE_NONE)) {
+		if (unlikely(dst[i] == FC_ROUTE_NONE)) {
 			fc_counter_add(&rx->no_route, 1);
 			rte_pktmbuf_free(m);
 			continue;
@@ -245,9 +269,16 @@ fc_burst_finish(struct fc_held *h, struct fc_lcore_conf *lc,
 			rte_pktmbuf_free(m);
 			continue;
 		}
-		rte_memcpy(rte_pktmbuf_mtod(m, void *), &fc_eth[dst],
-			sizeof(fc_eth[dst]));
-		fc_send(lc, st, dst, m);
+		memcpy(rte_pktmbuf_mtod(m, void *), &fc_eth[dst[i]],
+			sizeof(fc_eth[dst[i]]));
+		/* packets sent keep their order, compacted over the dropped */
+		h->fwd[n] = m;
+		dst[n++] = dst[i];
+	}
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && dst[j] == dst[i]; j++)
+			;
+		fc_send(lc, st, dst[i], &h->fwd[i], j - i);
 	}
 	/* the last stage, whose lines were prefetched before the routing
 	 * and TX above: no flow handle is held past this point */
