@@ -25,8 +25,11 @@
 # Options: --smoke (every case once, 20,000 flows, 0.5 s: for CI),
 # --flows N, --seconds S, --warmup S, --rounds R, --workers 1,2,
 # --mixes rr,zipf, --cases LIST, --case NAME=OPT,OPT (one more
-# dpdk-flowcount case, e.g. --case nocache=--flow-cache,0), --no-huge
-# (default: 2 MiB hugepages when enough are free, else --no-huge).
+# dpdk-flowcount case, e.g. --case nocache=--flow-cache,0), --base BINARY
+# (another dpdk-flowcount, e.g. a build of the previous commit, run as the
+# cases base-no-count and base-count in the same rounds, with their
+# ratios), --no-huge (default: 2 MiB hugepages when enough are free, else
+# --no-huge).
 set -eu
 cd "$(dirname "$0")/.."
 PYTHON=/usr/bin/python3
