@@ -187,6 +187,7 @@ struct fc_held {
 	unsigned int nf;
 	struct rte_mbuf *fwd[FC_MAX_PKT_BURST];
 	uint32_t l3[FC_MAX_PKT_BURST];
+	uint32_t len[FC_MAX_PKT_BURST];
 	struct flow_key keys[FC_MAX_PKT_BURST];
 };
 
@@ -213,10 +214,7 @@ fc_burst_parse(struct fc_held *h, struct fc_lcore_stats *st, uint16_t port,
 		bytes += len;
 		cls = flow_parse_mbuf_inline(m, &h->keys[nf], &h->l3[nf]);
 		if (likely(cls == FLOW_CLASS_FLOW)) {
-			/* first stage of the flow lookup: its misses overlap
-			 * the parsing of the next packets */
-			if (h->fb != NULL)
-				flow_burst_add(h->fb, &h->keys[nf], len);
+			h->len[nf] = len;
 			h->fwd[nf++] = m;
 			continue;
 		}
@@ -230,6 +228,11 @@ fc_burst_parse(struct fc_held *h, struct fc_lcore_stats *st, uint16_t port,
 		}
 		rte_pktmbuf_free(m);
 	}
+	/* first stage of the flow lookup: hashes, and the flow cache sets'
+	 * misses in flight while the RX counters are updated and the next
+	 * stages start */
+	if (h->fb != NULL && nf > 0)
+		flow_burst_add_bulk(h->fb, h->keys, h->len, nf);
 	fc_counter_add(&rx->rx_pkts, nb);
 	fc_counter_add(&rx->rx_bytes, bytes);
 	h->port = port;

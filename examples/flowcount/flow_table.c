@@ -130,8 +130,8 @@ struct flow_cache {
 /*
  * A worker's burst in the flow table (owner lcore only), counted in three
  * stages so that each one's cache misses are in flight together and have
- * the worker's other work to complete: flow_burst_add() hashes each key
- * as it is parsed and prefetches its flow cache set; flow_burst_count()
+ * the worker's other work to complete: flow_burst_add_bulk() hashes the
+ * parsed keys and prefetches their flow cache sets; flow_burst_count()
  * matches the signatures and prefetches the counter lines; then, after the
  * caller routed and sent the burst, flow_burst_flush() compares the keys
  * on those lines, looks the rest up in the rte_hash (inserting new
@@ -143,8 +143,7 @@ struct flow_burst {
 	struct flow_worker_stats *ws;
 	enum flow_counters_scheme scheme;
 	int defer;                      /* count at flush, not at count */
-	unsigned int n;                 /* keys added */
-	unsigned int nh;                /* keys hashed (the first nh) */
+	unsigned int n;                 /* keys added, hashed */
 	int counted;                    /* flow_burst_count() ran */
 	uint64_t now;
 	uint64_t epoch;
@@ -373,40 +372,26 @@ flow_burst_free(struct flow_burst *b)
 	rte_free(b);
 }
 
-/*
- * Keys hashed this many adds after they were added: the parser has just
- * written a key in stores of 1 to 8 bytes, and a load of 8 bytes that
- * spans several of them waits until they have all reached the cache
- * (store forwarding fails); a few packets later they have.
- */
-#define FLOW_BURST_HASH_LAG 4
-
-/* hash the next key and prefetch its flow cache set */
-static inline void
-flow_burst_hash_next(struct flow_burst *b)
-{
-	unsigned int i = b->nh++;
-	/* the table's own hash function, inlined (the key is in L1) */
-	hash_sig_t sig = rte_hash_crc(b->key[i], sizeof(struct flow_key), 0);
-
-	b->sig[i] = sig;
-	if (b->fc != NULL) {
-		b->set[i] = &b->fc->set[sig & b->fc->mask];
-		rte_prefetch0(b->set[i]);
-	}
-}
-
 void
-flow_burst_add(struct flow_burst *b, const struct flow_key *key, uint32_t len)
+flow_burst_add_bulk(struct flow_burst *b, const struct flow_key *keys,
+		const uint32_t *lens, unsigned int n)
 {
-	unsigned int i = b->n;
+	unsigned int i, k = b->n;
 
-	RTE_ASSERT(i < BURST_MAX);
-	b->key[i] = key;
-	b->len[i] = len;
-	b->n = i + 1;
-	if (b->n > b->nh + FLOW_BURST_HASH_LAG)
-		flow_burst_hash_next(b);
+	RTE_ASSERT(k + n <= BURST_MAX);
+	for (i = 0; i < n; i++, k++) {
+		/* the table's own hash function, inlined (the key is in L1) */
+		hash_sig_t sig = rte_hash_crc(&keys[i], sizeof(keys[i]), 0);
+
+		b->key[k] = &keys[i];
+		b->len[k] = lens[i];
+		b->sig[k] = sig;
+		if (b->fc != NULL) {
+			b->set[k] = &b->fc->set[sig & b->fc->mask];
+			rte_prefetch0(b->set[k]);
+		}
+	}
+	b->n = k;
 }
 
 /* Find the flows of @idx[0..nm) in the rte_hash (inserting new ones), set
@@ -493,7 +478,6 @@ flow_burst_finish(struct flow_burst *b, enum flow_counters_scheme scheme)
 			flow_counters_add(scheme, c, b->len[i], b->now);
 	}
 	b->n = 0;
-	b->nh = 0;
 	b->counted = 0;
 }
 
@@ -532,8 +516,6 @@ flow_burst_count(struct flow_burst *b, uint64_t now,
 {
 	if (b->n == 0)
 		return;
-	while (b->nh < b->n)
-		flow_burst_hash_next(b);
 	b->now = now;
 	b->ws = ws;
 	/* Flow cache sets of an older epoch may hold deleted flows: not

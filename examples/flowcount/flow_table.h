@@ -96,8 +96,8 @@ void flow_cache_free(struct flow_cache *fc);
 /**
  * A worker's burst in the flow table, counted in three stages so that each
  * stage's cache misses are in flight together and overlap the worker's
- * other work: flow_burst_add() per packet as it is parsed (hash, prefetch
- * of the flow cache set), flow_burst_count() after the parse (signatures
+ * other work: flow_burst_add_bulk() after the parse (hash, prefetch of the
+ * flow cache sets), flow_burst_count() (signatures
  * matched, counter lines prefetched), flow_burst_flush() after the burst
  * is routed and sent (keys compared, the rest looked up in the rte_hash and
  * new flows inserted, counters updated).
@@ -125,11 +125,14 @@ struct flow_burst *flow_burst_create(struct flow_table *ft,
 void flow_burst_free(struct flow_burst *b);
 
 /**
- * Add one packet of flow @p key (at most 64 per burst; @p key must stay
- * valid until flow_burst_flush()) of @p len bytes.
+ * Add @p n packets (at most 64 per burst in all): packet i of flow
+ * @p keys[i], of @p lens[i] bytes. The keys must stay valid until
+ * flow_burst_flush(). Hashes every key and prefetches its flow cache set:
+ * one call per burst, after its parse, so that no key is read while its
+ * stores are still in flight.
  */
-void flow_burst_add(struct flow_burst *b, const struct flow_key *key,
-		uint32_t len);
+void flow_burst_add_bulk(struct flow_burst *b, const struct flow_key *keys,
+		const uint32_t *lens, unsigned int n);
 
 /**
  * Look the burst's flows up (the calling lcore is a registered, online RCU
