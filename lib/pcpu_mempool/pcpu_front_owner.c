@@ -126,16 +126,10 @@ front_owner_refresh(struct front_owner_remote **out, size_t *nb)
 static int
 front_owner_name_check(const char *name)
 {
-	ptrdiff_t bad = pcpu_name_bad_char(name);
 	unsigned int i;
 
-	if (bad >= 0) {
-		PCPU_LOG(ERR, "owner create: byte %#04x at %td of the name is "
-			"not allowed: names are " PCPU_NAME_CHARS,
-			(unsigned int)(unsigned char)name[bad], bad);
-		rte_errno = EINVAL;
+	if (pcpu_name_check("owner create", name) != 0)
 		return -1;
-	}
 	for (i = 0; i < RTE_DIM(front_owner_reserved); i++) {
 		if (strncmp(name, front_owner_reserved[i],
 				strlen(front_owner_reserved[i])) == 0) {

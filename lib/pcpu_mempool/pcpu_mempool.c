@@ -165,8 +165,6 @@ static int
 pool_args_check(const char *name, unsigned int n, size_t elt_size,
 		unsigned int cache_size, unsigned int flags)
 {
-	ptrdiff_t bad;
-
 	if (name == NULL || name[0] == '\0') {
 		MP_LOG(ERR, "create: no name");
 		rte_errno = EINVAL;
@@ -179,14 +177,8 @@ pool_args_check(const char *name, unsigned int n, size_t elt_size,
 		rte_errno = ENAMETOOLONG;
 		return -1;
 	}
-	bad = pcpu_name_bad_char(name);
-	if (bad >= 0) {
-		MP_LOG(ERR, "create: byte %#04x at %td of the name is not "
-			"allowed: names are " PCPU_NAME_CHARS,
-			(unsigned int)(unsigned char)name[bad], bad);
-		rte_errno = EINVAL;
+	if (pcpu_name_check("mempool: create", name) != 0)
 		return -1;
-	}
 	if (n == 0 || elt_size == 0 || elt_size > RTE_PCPU_CHUNK_OBJ_MAX_SIZE ||
 	    cache_size > RTE_PCPU_MEMPOOL_CACHE_MAX_SIZE || cache_size > n ||
 	    (flags & ~POOL_FLAGS_ALL) != 0) {

@@ -326,24 +326,6 @@ ops_zero_check(uintptr_t handle, uint32_t owner, uintptr_t p, size_t size)
 /* ---------------------------------------------------------------------- */
 /* The ops. */
 
-/* Whether the pool's owner may be named after @p name ("mempool:" and
- * it): 0, or -1 with EINVAL (one log line) for a character outside the
- * naming rule of owners. */
-static int
-ops_name_check(const char *what, const char *name)
-{
-	ptrdiff_t bad = pcpu_name_bad_char(name);
-
-	if (bad < 0)
-		return 0;
-	OPS_LOG(ERR, "%s: byte %#04x at %td of the name is not allowed: "
-		"names of \"%s\" pools are " PCPU_NAME_CHARS, what,
-		(unsigned int)(unsigned char)name[bad], bad,
-		RTE_PCPU_MEMPOOL_OPS_NAME);
-	rte_errno = EINVAL;
-	return -1;
-}
-
 static int
 ops_alloc(struct rte_mempool *mp)
 {
@@ -371,7 +353,7 @@ ops_alloc(struct rte_mempool *mp)
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
-	if (ops_name_check("populate", mp->name) != 0)
+	if (pcpu_name_check("mempool ops: populate", mp->name) != 0)
 		return -EINVAL;
 	if (pcpu_init_ensure() != 0)
 		return -rte_errno;
@@ -719,7 +701,7 @@ rte_pcpu_mempool_ops_create(const char *name, unsigned int n,
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	if (ops_name_check("create", name) != 0)
+	if (pcpu_name_check("mempool ops: create", name) != 0)
 		return NULL;
 	if (pcpu_proc_refuse("rte_pcpu_mempool_ops_create") ||
 	    pcpu_init_eal_gone("rte_pcpu_mempool_ops_create"))

@@ -14,6 +14,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <rte_errno.h>
+
+#include "pcpu_log.h"
+
 /** Whether @p v is a power of two (64-bit: DPDK 22.11's
  * rte_is_power_of_2() takes 32 bits and would truncate strides). */
 static inline int
@@ -43,6 +47,27 @@ pcpu_name_bad_char(const char *name)
 	for (c = (const unsigned char *)name; *c != '\0'; c++)
 		if (*c < 0x20 || *c > 0x7e || *c == '"' || *c == '\\')
 			return (const char *)c - name;
+	return -1;
+}
+
+/**
+ * Check @p name against the naming rule (pcpu_name_bad_char()).
+ * @param what What the name is for, to start the log line ("owner
+ *   create", "mempool: create", ...).
+ * @return 0, or -1 with rte_errno = EINVAL and one log line naming the
+ *   byte.
+ */
+static inline int
+pcpu_name_check(const char *what, const char *name)
+{
+	ptrdiff_t bad = pcpu_name_bad_char(name);
+
+	if (bad < 0)
+		return 0;
+	PCPU_LOG(ERR, "%s: byte %#04x at %td of the name is not allowed: "
+		"names are " PCPU_NAME_CHARS, what,
+		(unsigned int)(unsigned char)name[bad], bad);
+	rte_errno = EINVAL;
 	return -1;
 }
 
