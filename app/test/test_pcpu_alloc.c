@@ -226,6 +226,7 @@ out:
  * between) to keep the test fast, since populating them is what costs.
  */
 #define LARGE_OPS 2000
+#define LARGE_MIN_OBJS 10     /* large objects a run must make */
 #define LARGE_MAX_LIVE 400
 #define LARGE_MAX_BYTES (UINT64_C(64) << 20)
 /* large bytes live at once, per lcore: well inside 1 GiB of address
@@ -331,7 +332,10 @@ test_pcpu_model_large(void)
 	TEST_ASSERT_NOT_NULL(live, "no memory for the model");
 	seed_rng("model_large");
 	rte_pcpu_stats_get(&st0);
-	for (ops = 0; ops < LARGE_OPS; ops++) {
+	/* the live-bytes cap refuses most large objects while others live:
+	 * go on until enough were made, whatever the seed */
+	for (ops = 0; ops < LARGE_OPS ||
+			(nlarge < LARGE_MIN_OBJS && ops < 4 * LARGE_OPS); ops++) {
 		if (nlive == 0 || (nlive < LARGE_MAX_LIVE && rnd() % 100 < 52)) {
 			struct live_obj *o = &live[nlive];
 			size_t size = model_size(), align = model_align();
@@ -453,8 +457,10 @@ test_pcpu_model_large(void)
 		PRIu64 " reclaims, %u live at the end (%u large)\n", ops,
 		pcpu_test_mem_lcores(), nlarge, large_max >> 20, reclaims,
 		nlive, nlarge_live);
-	TEST_ASSERT(nlarge >= 10, "only %" PRIu64 " large objects", nlarge);
-	ret = TEST_SUCCESS;
+	if (nlarge < LARGE_MIN_OBJS)
+		printf("only %" PRIu64 " large objects\n", nlarge);
+	else
+		ret = TEST_SUCCESS;
 out:
 	while (nlive > 0)
 		rte_pcpu_free(live[--nlive].h);
