@@ -504,6 +504,42 @@ owner_reserve_exact(struct rte_pcpu_owner *o, uint64_t bytes, uint32_t need,
 	return owner_reserve(o, bytes, need, want, 0, NULL);
 }
 
+/*
+ * Count @p nr allocations of @p bytes per copy (charged already: reserved,
+ * for an owner with a limit) on the counters of the lcore @p lc, or on
+ * the owner's shared ones for a thread without (NULL).
+ */
+static void
+owner_count_alloc_any(struct rte_pcpu_owner *o, struct pcpu_owner_lcore *lc,
+		uint64_t bytes, uint32_t nr)
+{
+	if (lc != NULL) {
+		pcpu_owner_count_alloc(lc, o->id, bytes, nr);
+		return;
+	}
+	__atomic_fetch_add(&o->other_alloc, nr, __ATOMIC_RELAXED);
+	owner_peak(o, __atomic_add_fetch(&o->copy_bytes, bytes,
+		__ATOMIC_RELAXED));
+}
+
+/* Count @p nr frees (@p refund 0) or failed allocations taken back (1) of
+ * @p bytes per copy, as owner_count_alloc_any() counts allocations. */
+static void
+owner_count_free_any(struct rte_pcpu_owner *o, struct pcpu_owner_lcore *lc,
+		uint64_t bytes, uint32_t nr, int refund)
+{
+	if (lc != NULL && !refund) {
+		pcpu_owner_count_free(lc, o->id, bytes, nr);
+	} else if (lc != NULL) {
+		PCPU_OWNER_STAT_ADD(lc[o->id].nr_alloc, -(uint64_t)nr);
+		PCPU_OWNER_STAT_ADD(lc[o->id].bytes, -(int64_t)bytes);
+	} else {
+		__atomic_fetch_add(refund ? &o->other_alloc : &o->other_free,
+			refund ? -(uint64_t)nr : nr, __ATOMIC_RELAXED);
+		__atomic_fetch_sub(&o->copy_bytes, bytes, __ATOMIC_RELAXED);
+	}
+}
+
 /* An allocation refused at owner @p o's limit. */
 static int
 owner_refuse(struct rte_pcpu_owner *o)
@@ -556,18 +592,10 @@ pcpu_owner_charge_limited(struct pcpu_owner_lcore *lc, uint32_t id,
 {
 	struct rte_pcpu_owner *o = &pcpu_owners.rec[id];
 
-	if (lc != NULL && owner_stock_refill(lc, o, bytes) == 0) {
-		pcpu_owner_count_alloc(lc, id, bytes, nr);
-		return 0;
-	}
-	if (owner_reserve_exact(o, bytes, 1, 1) == 0)
+	if ((lc == NULL || owner_stock_refill(lc, o, bytes) != 0) &&
+	    owner_reserve_exact(o, bytes, 1, 1) == 0)
 		return owner_refuse(o);
-	if (lc != NULL) {
-		pcpu_owner_count_alloc(lc, id, bytes, nr);
-	} else {
-		__atomic_fetch_add(&o->copy_bytes, bytes, __ATOMIC_RELAXED);
-		__atomic_fetch_add(&o->other_alloc, nr, __ATOMIC_RELAXED);
-	}
+	owner_count_alloc_any(o, lc, bytes, nr);
 	return 0;
 }
 
@@ -575,21 +603,10 @@ void
 pcpu_owner_uncharge_limited(struct pcpu_owner_lcore *lc, uint32_t id,
 		uint64_t bytes, uint32_t nr, int refund)
 {
-	struct rte_pcpu_owner *o = &pcpu_owners.rec[id];
-
 	/* the stock is tried first by the inline uncharge, not a refund's */
 	if (!refund || lc == NULL || !pcpu_owner_stock_move(lc, id, bytes, 1))
 		owner_unreserve(id, bytes);
-	if (lc == NULL) {
-		__atomic_fetch_sub(&o->copy_bytes, bytes, __ATOMIC_RELAXED);
-		__atomic_fetch_add(refund ? &o->other_alloc : &o->other_free,
-			refund ? -(uint64_t)nr : nr, __ATOMIC_RELAXED);
-	} else if (refund) {
-		PCPU_OWNER_STAT_ADD(lc[id].nr_alloc, -(uint64_t)nr);
-		PCPU_OWNER_STAT_ADD(lc[id].bytes, -(int64_t)bytes);
-	} else {
-		pcpu_owner_count_free(lc, id, bytes, nr);
-	}
+	owner_count_free_any(&pcpu_owners.rec[id], lc, bytes, nr, refund);
 }
 
 /* out of line even under LTO: rare, and its sum would cost the fast
@@ -621,13 +638,13 @@ pcpu_owner_charge_slow(uint32_t id, uint64_t bytes, uint32_t nr)
 		return pcpu_owner_charge(lc, id, bytes, nr);
 	if (id >= PCPU_OWNER_LIMITED)
 		return pcpu_owner_charge_limited(NULL, id, bytes, nr);
-	__atomic_fetch_add(&o->other_alloc, nr, __ATOMIC_RELAXED);
-	owner_peak(o, __atomic_add_fetch(&o->copy_bytes, bytes,
-		__ATOMIC_RELAXED));
+	owner_count_alloc_any(o, NULL, bytes, nr);
 	return 0;
 }
 
-void
+/* out of line even under LTO, as pcpu_owner_peak_sample(): inlined into
+ * the caches' free, it cost every free an instruction */
+__rte_noinline void
 pcpu_owner_uncharge_slow(uint32_t id, uint64_t bytes, uint32_t nr, int refund)
 {
 	struct pcpu_owner_lcore *lc = pcpu_owner_self();
@@ -635,21 +652,10 @@ pcpu_owner_uncharge_slow(uint32_t id, uint64_t bytes, uint32_t nr, int refund)
 
 	if (id == PCPU_OWNER_NONE)
 		return;
-	if (id >= PCPU_OWNER_LIMITED) {
+	if (id >= PCPU_OWNER_LIMITED)
 		pcpu_owner_uncharge_limited(lc, id, bytes, nr, refund);
-	} else if (lc != NULL) {
-		struct pcpu_owner_lcore *c = &lc[id];
-
-		if (refund)
-			PCPU_OWNER_STAT_ADD(c->nr_alloc, -(uint64_t)nr);
-		else
-			PCPU_OWNER_STAT_ADD(c->nr_free, nr);
-		PCPU_OWNER_STAT_ADD(c->bytes, -(int64_t)bytes);
-	} else {
-		__atomic_fetch_add(refund ? &o->other_alloc : &o->other_free,
-			refund ? -(uint64_t)nr : nr, __ATOMIC_RELAXED);
-		__atomic_fetch_sub(&o->copy_bytes, bytes, __ATOMIC_RELAXED);
-	}
+	else
+		owner_count_free_any(o, lc, bytes, nr, refund);
 }
 
 void
@@ -675,13 +681,7 @@ pcpu_owner_charge_upto(uint32_t id, uint64_t bytes, uint32_t need,
 	if (k == 0)
 		return 0;
 	lc = pcpu_owner_lcore_counters(rte_lcore_id());
-	if (lc != NULL) {
-		pcpu_owner_count_alloc(lc, id, k * bytes, k);
-	} else {
-		__atomic_fetch_add(&o->copy_bytes, k * bytes,
-			__ATOMIC_RELAXED);
-		__atomic_fetch_add(&o->other_alloc, k, __ATOMIC_RELAXED);
-	}
+	owner_count_alloc_any(o, lc, k * bytes, k);
 	return k;
 }
 
