@@ -520,8 +520,9 @@ cache_run_get(struct cache_lcore *lc, struct cache_class *cc, unsigned int ci,
 	uint32_t get = (uint32_t)cc->oc.nr_get;
 
 	if (owner >= PCPU_OWNER_LIMITED) {
-		if (pcpu_owner_charge(lc->owners, owner, cache_class_size[ci],
-				1) != 0)
+		/* the stock could not (cache_limited_take()): reserve */
+		if (pcpu_owner_charge_limited(lc->owners, owner,
+				cache_class_size[ci], 1) != 0)
 			return -1;
 		cc->run_get_start++;
 		return 0;
