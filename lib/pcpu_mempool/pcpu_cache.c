@@ -964,61 +964,108 @@ cache_refuse(void *handle, const char *why)
 	return -1;
 }
 
-/* A free of an object in a chunk the cache layer tags (@p off: its offset
- * in the unit). Out of line, so that the untagged case costs no frame. */
+/*
+ * What a free into a cache may leave to do: a change of owner in the run
+ * of puts, an overflow, an epoch. Out of line and reached by a tail call,
+ * so that the common free makes no call and saves no register. Returns 0:
+ * the free is done.
+ */
 static __rte_noinline int
-cache_free_tagged(void *handle, uintptr_t off)
+cache_free_after(struct cache_lcore *lc, unsigned int ci, uint32_t owner,
+		uint64_t ops)
 {
-	uintptr_t h = (uintptr_t)handle;
-	unsigned int lcore_id, ci, owner;
-	struct cache_lcore *lc;
-	struct cache_class *cc;
-	uint16_t *tp, t;
+	struct cache_class *cc = &lc->cls[ci];
 
-	tp = &pcpu_caches.tags[off >> TAG_SHIFT];
-	t = __atomic_load_n(tp, __ATOMIC_RELAXED);
-	if (unlikely((t & TAG_FREEING) != TAG_LIVE)) {
-		const char *why = cache_tag_freed(t);
+	if (owner != cc->run_put_owner)
+		cache_run_put(lc, cc, ci, owner);
+	if (cc->oc.len > cc->flush_at)
+		cache_class_overflow(lc, ci);
+	if ((ops & (CACHE_EPOCH_OPS - 1)) == 0)
+		cache_lcore_epoch(lc);
+	return 0;
+}
 
-		if (why != NULL)
-			return cache_refuse(handle, why);
-		/* not a cache object: no tag to drop */
-		return pcpu_alloc_free(handle);
-	}
-	ci = t & TAG_CLASS_MASK;
-	owner = t >> TAG_OWNER_SHIFT;
-	lcore_id = rte_lcore_id();
-	lc = lcore_id < RTE_MAX_LCORE ? pcpu_caches.lcores[lcore_id] : NULL;
-	if (unlikely(lc == NULL) && lcore_id < RTE_MAX_LCORE)
-		lc = cache_lcore_slow(lcore_id);
-	if (unlikely(lc == NULL)) {
-		/* unregistered thread (or no memory for a cache) */
-		if (!__atomic_compare_exchange_n(tp, &t,
-				(uint16_t)(t | TAG_FREEING), 0,
-				__ATOMIC_RELAXED, __ATOMIC_RELAXED))
-			return cache_refuse(handle, "freed twice concurrently");
-		if (pcpu_alloc_free_bulk(&handle, 1, cache_tags_freed,
-				NULL) != 1) {
-			__atomic_store_n(tp, t, __ATOMIC_RELAXED);
-			return -1;
-		}
-		pcpu_owner_uncharge_any(owner, cache_class_size[ci], 1);
-		return 0;
-	}
+/* The free of a live object (tag @p t at @p tp) into lcore cache @p lc. */
+static __rte_always_inline int
+cache_free_into(struct cache_lcore *lc, void *handle, uint16_t *tp,
+		uint16_t t)
+{
+	unsigned int ci = t & TAG_CLASS_MASK;
+	uint32_t owner = t >> TAG_OWNER_SHIFT;
+	struct cache_class *cc = &lc->cls[ci];
+	uint64_t ops;
+
 	if (unlikely(!__atomic_compare_exchange_n(tp, &t,
 			(uint16_t)(TAG_CACHED | ci), 0, __ATOMIC_RELAXED,
 			__ATOMIC_RELAXED)))
 		return cache_refuse(handle, "freed twice concurrently");
 	pcpu_asan_poison(handle, cache_class_size[ci]);
-	cc = &lc->cls[ci];
-	__rte_pcpu_objcache_push(&cc->oc, h | OBJ_DIRTY);
-	if (unlikely(owner != cc->run_put_owner))
-		cache_run_put(lc, cc, ci, owner);
-	if (unlikely(cc->oc.len > cc->flush_at))
-		cache_class_overflow(lc, ci);
-	if (unlikely((++lc->ops & (CACHE_EPOCH_OPS - 1)) == 0))
-		cache_lcore_epoch(lc);
+	__rte_pcpu_objcache_push(&cc->oc, (uintptr_t)handle | OBJ_DIRTY);
+	ops = ++lc->ops;
+	if (unlikely(owner != cc->run_put_owner) ||
+	    unlikely(cc->oc.len > cc->flush_at) ||
+	    unlikely((ops & (CACHE_EPOCH_OPS - 1)) == 0))
+		return cache_free_after(lc, ci, owner, ops);
 	return 0;
+}
+
+/* A free whose tag @p t is not LIVE: refused, or, with no tag (0), not a
+ * cache object, left to the allocator's maps. */
+static __rte_noinline int
+cache_free_not_live(void *handle, uint16_t t)
+{
+	const char *why = cache_tag_freed(t);
+
+	if (why != NULL)
+		return cache_refuse(handle, why);
+	return pcpu_alloc_free(handle);
+}
+
+/* A free of a live object (tag @p t at @p tp) by a thread whose lcore has
+ * no cache yet (made here), or cannot have one: an unregistered thread, or
+ * no memory for a cache, whose free goes to the allocator. */
+static __rte_noinline int
+cache_free_no_lcore_cache(void *handle, uint16_t *tp, uint16_t t,
+		unsigned int lcore_id)
+{
+	unsigned int ci = t & TAG_CLASS_MASK;
+	uint32_t owner = t >> TAG_OWNER_SHIFT;
+	struct cache_lcore *lc;
+
+	lc = lcore_id < RTE_MAX_LCORE ? cache_lcore_slow(lcore_id) : NULL;
+	if (lc != NULL)
+		return cache_free_into(lc, handle, tp, t);
+	if (!__atomic_compare_exchange_n(tp, &t, (uint16_t)(t | TAG_FREEING),
+			0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return cache_refuse(handle, "freed twice concurrently");
+	if (pcpu_alloc_free_bulk(&handle, 1, cache_tags_freed, NULL) != 1) {
+		__atomic_store_n(tp, t, __ATOMIC_RELAXED);
+		return -1;
+	}
+	pcpu_owner_uncharge_any(owner, cache_class_size[ci], 1);
+	return 0;
+}
+
+/*
+ * A free of an object in a chunk the cache layer tags (@p off: its offset
+ * in the unit). Out of line, so that the untagged case costs no frame;
+ * every other case leaves by a tail call, so that this one needs none.
+ */
+static __rte_noinline int
+cache_free_tagged(void *handle, uintptr_t off)
+{
+	uint16_t *tp = &pcpu_caches.tags[off >> TAG_SHIFT];
+	uint16_t t = __atomic_load_n(tp, __ATOMIC_RELAXED);
+	unsigned int lcore_id;
+	struct cache_lcore *lc;
+
+	if (unlikely((t & TAG_FREEING) != TAG_LIVE))
+		return cache_free_not_live(handle, t);
+	lcore_id = rte_lcore_id();
+	if (unlikely(lcore_id >= RTE_MAX_LCORE) ||
+	    unlikely((lc = pcpu_caches.lcores[lcore_id]) == NULL))
+		return cache_free_no_lcore_cache(handle, tp, t, lcore_id);
+	return cache_free_into(lc, handle, tp, t);
 }
 
 int
