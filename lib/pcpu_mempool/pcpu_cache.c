@@ -548,7 +548,7 @@ cache_run_get_undo(struct cache_lcore *lc, struct cache_class *cc,
 
 /* A free of @p owner's object, pushed already, into a class whose run is
  * another owner's: as cache_run_get(). */
-static __rte_noinline void
+static __rte_always_inline void
 cache_run_put(struct cache_lcore *lc, struct cache_class *cc, unsigned int ci,
 		uint32_t owner)
 {
@@ -890,38 +890,24 @@ cache_owner_refused(struct cache_lcore *lc, uint32_t owner, size_t size)
 	return NULL;
 }
 
-void *
-pcpu_cache_alloc(size_t size, size_t align, uint32_t owner)
+/* The lcore's epoch, at the end of an allocation: out of line and reached
+ * by a tail call. Returns @p h. */
+static __rte_noinline void *
+cache_alloc_epoch(struct cache_lcore *lc, uintptr_t h)
 {
-	unsigned int lcore_id = rte_lcore_id();
-	struct cache_lcore *lc;
-	struct cache_class *cc;
-	unsigned int ci;
+	cache_lcore_epoch(lc);
+	return (void *)h;
+}
+
+/* Take an object of class @p ci out of lcore cache @p lc, which holds
+ * more than CACHE_LOW, for @p owner, already charged. */
+static __rte_always_inline void *
+cache_alloc_pop(struct cache_lcore *lc, unsigned int ci, size_t size,
+		uint32_t owner)
+{
+	struct cache_class *cc = &lc->cls[ci];
 	uintptr_t e, h;
 
-	if (unlikely(lcore_id >= RTE_MAX_LCORE))
-		return pcpu_alloc_one(size, align, owner);
-	lc = pcpu_caches.lcores[lcore_id];
-	if (unlikely(lc == NULL)) {
-		lc = cache_lcore_slow(lcore_id);
-		if (lc == NULL)
-			return pcpu_alloc_one(size, align, owner);
-	}
-	ci = pcpu_caches.size_to_class[(size + 7) >> 3];
-	if (unlikely(align > pcpu_caches.class_align[ci]))
-		return pcpu_alloc_one(size, align, owner);
-	cc = &lc->cls[ci];
-	/* charged first: a limit holds however many lcores allocate */
-	if (unlikely(owner != cc->run_get_owner) &&
-	    !(owner >= PCPU_OWNER_LIMITED &&
-	      cache_limited_take(lc, cc, ci, owner)) &&
-	    cache_run_get(lc, cc, ci, owner) != 0)
-		return cache_owner_refused(lc, owner, size);
-	if (unlikely(cc->oc.len <= CACHE_LOW) &&
-	    cache_class_refill(lc, ci) != 0) {
-		cache_run_get_undo(lc, cc, ci, owner);
-		return NULL;
-	}
 	e = __rte_pcpu_objcache_pop(&cc->oc);
 	if (cc->oc.len < cc->lowwater)
 		cc->lowwater = cc->oc.len;
@@ -938,8 +924,103 @@ pcpu_cache_alloc(size_t size, size_t align, uint32_t owner)
 	if (e & OBJ_DIRTY)
 		cache_zero_copies(lc, h, ci);
 	if (unlikely((++lc->ops & (CACHE_EPOCH_OPS - 1)) == 0))
-		cache_lcore_epoch(lc);
+		return cache_alloc_epoch(lc, h);
 	return (void *)h;
+}
+
+/* An allocation of class @p ci whose owner is not the run's, or that
+ * finds the cache at or below CACHE_LOW: charge, refill, then pop. */
+static __rte_always_inline void *
+cache_alloc_class_charge(struct cache_lcore *lc, unsigned int ci, size_t size,
+		uint32_t owner)
+{
+	struct cache_class *cc = &lc->cls[ci];
+
+	/* charged first: a limit holds however many lcores allocate */
+	if (owner != cc->run_get_owner &&
+	    !(owner >= PCPU_OWNER_LIMITED &&
+	      cache_limited_take(lc, cc, ci, owner)) &&
+	    cache_run_get(lc, cc, ci, owner) != 0)
+		return cache_owner_refused(lc, owner, size);
+	if (cc->oc.len <= CACHE_LOW && cache_class_refill(lc, ci) != 0) {
+		cache_run_get_undo(lc, cc, ci, owner);
+		return NULL;
+	}
+	return cache_alloc_pop(lc, ci, size, owner);
+}
+
+/* cache_alloc_class_charge(), out of line. */
+static __rte_noinline void *
+cache_alloc_class_slow(struct cache_lcore *lc, unsigned int ci, size_t size,
+		uint32_t owner)
+{
+	return cache_alloc_class_charge(lc, ci, size, owner);
+}
+
+/* An allocation by a thread whose lcore has no cache yet (made here), or
+ * cannot have one: an unregistered thread, or no memory for a cache. */
+static __rte_noinline void *
+cache_alloc_no_lcore_cache(unsigned int lcore_id, size_t size, size_t align,
+		uint32_t owner)
+{
+	struct cache_lcore *lc;
+	unsigned int ci;
+
+	lc = lcore_id < RTE_MAX_LCORE ? cache_lcore_slow(lcore_id) : NULL;
+	if (lc == NULL)
+		return pcpu_alloc_one(size, align, owner);
+	ci = pcpu_caches.size_to_class[(size + 7) >> 3];
+	if (align > pcpu_caches.class_align[ci])
+		return pcpu_alloc_one(size, align, owner);
+	return cache_alloc_class_slow(lc, ci, size, owner);
+}
+
+/*
+ * An allocation of an owner with a limit: never in a run (each object is
+ * charged on its own, from the lcore's stock), so it always charges; one
+ * function for all of it, reached before the common path does any work.
+ */
+static __rte_noinline void *
+cache_alloc_limited(size_t size, size_t align, uint32_t owner)
+{
+	unsigned int lcore_id = rte_lcore_id();
+	struct cache_lcore *lc;
+	unsigned int ci;
+
+	if (unlikely(lcore_id >= RTE_MAX_LCORE) ||
+	    unlikely((lc = pcpu_caches.lcores[lcore_id]) == NULL))
+		return cache_alloc_no_lcore_cache(lcore_id, size, align, owner);
+	ci = pcpu_caches.size_to_class[(size + 7) >> 3];
+	if (unlikely(align > pcpu_caches.class_align[ci]))
+		return pcpu_alloc_one(size, align, owner);
+	return cache_alloc_class_charge(lc, ci, size, owner);
+}
+
+/*
+ * Every case but the pop from a charged run with objects to spare leaves
+ * by a tail call, so that the common allocation saves no register.
+ */
+void *
+pcpu_cache_alloc(size_t size, size_t align, uint32_t owner)
+{
+	unsigned int lcore_id = rte_lcore_id();
+	struct cache_lcore *lc;
+	struct cache_class *cc;
+	unsigned int ci;
+
+	if (owner >= PCPU_OWNER_LIMITED)
+		return cache_alloc_limited(size, align, owner);
+	if (unlikely(lcore_id >= RTE_MAX_LCORE) ||
+	    unlikely((lc = pcpu_caches.lcores[lcore_id]) == NULL))
+		return cache_alloc_no_lcore_cache(lcore_id, size, align, owner);
+	ci = pcpu_caches.size_to_class[(size + 7) >> 3];
+	if (unlikely(align > pcpu_caches.class_align[ci]))
+		return pcpu_alloc_one(size, align, owner);
+	cc = &lc->cls[ci];
+	if (unlikely(owner != cc->run_get_owner) ||
+	    unlikely(cc->oc.len <= CACHE_LOW))
+		return cache_alloc_class_slow(lc, ci, size, owner);
+	return cache_alloc_pop(lc, ci, size, owner);
 }
 
 /* Why a handle whose tag is @p t is no longer its user's: freed into a
@@ -964,11 +1045,23 @@ cache_refuse(void *handle, const char *why)
 	return -1;
 }
 
+/* An overflow or an epoch after a free into a cache. Returns 0. */
+static __rte_noinline int
+cache_free_housekeeping(struct cache_lcore *lc, unsigned int ci, uint64_t ops)
+{
+	if (lc->cls[ci].oc.len > lc->cls[ci].flush_at)
+		cache_class_overflow(lc, ci);
+	if ((ops & (CACHE_EPOCH_OPS - 1)) == 0)
+		cache_lcore_epoch(lc);
+	return 0;
+}
+
 /*
  * What a free into a cache may leave to do: a change of owner in the run
- * of puts, an overflow, an epoch. Out of line and reached by a tail call,
- * so that the common free makes no call and saves no register. Returns 0:
- * the free is done.
+ * of puts (every free of an owner with a limit), then an overflow or an
+ * epoch. Out of line and reached by a tail call, so that the common free
+ * makes no call and saves no register; the housekeeping is one more.
+ * Returns 0: the free is done.
  */
 static __rte_noinline int
 cache_free_after(struct cache_lcore *lc, unsigned int ci, uint32_t owner,
@@ -978,11 +1071,10 @@ cache_free_after(struct cache_lcore *lc, unsigned int ci, uint32_t owner,
 
 	if (owner != cc->run_put_owner)
 		cache_run_put(lc, cc, ci, owner);
-	if (cc->oc.len > cc->flush_at)
-		cache_class_overflow(lc, ci);
-	if ((ops & (CACHE_EPOCH_OPS - 1)) == 0)
-		cache_lcore_epoch(lc);
-	return 0;
+	if (likely(cc->oc.len <= cc->flush_at) &&
+	    likely((ops & (CACHE_EPOCH_OPS - 1)) != 0))
+		return 0;
+	return cache_free_housekeeping(lc, ci, ops);
 }
 
 /* The free of a live object (tag @p t at @p tp) into lcore cache @p lc. */

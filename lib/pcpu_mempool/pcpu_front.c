@@ -61,26 +61,13 @@ pcpu_front_natural_align(size_t size)
 	return RTE_MIN(r & -r, (size_t)RTE_CACHE_LINE_SIZE);
 }
 
-/* Validate and normalise alloc arguments; 0, or -1 with one log line. */
-static int
-front_alloc_args(size_t size, size_t *align)
+/* Whether @p size and @p align are valid alloc arguments (align 0: the
+ * natural alignment). */
+static inline int
+front_alloc_args_valid(size_t size, size_t align)
 {
-	if (size == 0 || size > RTE_PCPU_MAX_SIZE) {
-		PCPU_LOG(ERR, "alloc: size %zu not in 1..%u", size,
-			RTE_PCPU_MAX_SIZE);
-		return -1;
-	}
-	if (*align != 0 && (!pcpu_is_pow2(*align) ||
-			    *align > RTE_PCPU_MAX_ALIGN)) {
-		PCPU_LOG(ERR, "alloc: align %zu not a power of two up to %u",
-			*align, RTE_PCPU_MAX_ALIGN);
-		return -1;
-	}
-	if (*align == 0)
-		*align = pcpu_front_natural_align(size);
-	else if (*align < RTE_PCPU_MIN_ALIGN)
-		*align = RTE_PCPU_MIN_ALIGN;
-	return 0;
+	return size - 1 < RTE_PCPU_MAX_SIZE && (align & (align - 1)) == 0 &&
+		align <= RTE_PCPU_MAX_ALIGN;
 }
 
 /* A refused call: counted, rte_errno EINVAL. */
@@ -92,23 +79,59 @@ front_refuse(void)
 	return NULL;
 }
 
+/* Alloc arguments front_alloc_args_valid() refused: one log line. */
+static __rte_noinline void *
+front_alloc_bad_args(size_t size, size_t align)
+{
+	if (size == 0 || size > RTE_PCPU_MAX_SIZE)
+		PCPU_LOG(ERR, "alloc: size %zu not in 1..%u", size,
+			RTE_PCPU_MAX_SIZE);
+	else
+		PCPU_LOG(ERR, "alloc: align %zu not a power of two up to %u",
+			align, RTE_PCPU_MAX_ALIGN);
+	return front_refuse();
+}
+
+/*
+ * An allocation in a process whose library is set up: check and normalise
+ * the arguments, then to the caches or, above their sizes, the allocator.
+ * Only tail calls, so that the allocation saves no register.
+ */
+static __rte_always_inline void *
+front_alloc_ready(size_t size, size_t align, uint32_t owner)
+{
+	if (unlikely(!front_alloc_args_valid(size, align)))
+		return front_alloc_bad_args(size, align);
+	if (align == 0)
+		align = pcpu_front_natural_align(size);
+	else if (align < RTE_PCPU_MIN_ALIGN)
+		align = RTE_PCPU_MIN_ALIGN;
+	if (size <= RTE_PCPU_CACHE_MAX_SIZE)
+		return pcpu_cache_alloc(size, align, owner);
+	return pcpu_alloc_one(size, align, owner);
+}
+
+/* An allocation in a process not known to be a primary with the library
+ * set up: refused in a secondary, or sets the library up. */
+static __rte_noinline void *
+front_alloc_setup(size_t size, size_t align, uint32_t owner)
+{
+	if (pcpu_proc_refuse("rte_pcpu_alloc") || pcpu_init_ensure() != 0)
+		return NULL;
+	return front_alloc_ready(size, align, owner);
+}
+
 /*
  * Both allocation entry points, for owner @p owner (its id). The one
- * caller of pcpu_cache_alloc(), so that link-time optimisation inlines
- * it here; not inlined itself into the entry points, which tail-call it.
+ * place pcpu_cache_alloc() is inlined (link-time optimisation); not
+ * inlined itself into the entry points, which tail-call it.
  */
 static __rte_noinline void *
 front_alloc(size_t size, size_t align, uint32_t owner)
 {
-	if (unlikely(pcpu_proc_refuse("rte_pcpu_alloc")))
-		return NULL;
-	if (pcpu_init_ensure() != 0)
-		return NULL;
-	if (front_alloc_args(size, &align) != 0)
-		return front_refuse();
-	if (size <= RTE_PCPU_CACHE_MAX_SIZE)
-		return pcpu_cache_alloc(size, align, owner);
-	return pcpu_alloc_one(size, align, owner);
+	if (unlikely(!pcpu_proc_primary_is_ready()))
+		return front_alloc_setup(size, align, owner);
+	return front_alloc_ready(size, align, owner);
 }
 
 void *

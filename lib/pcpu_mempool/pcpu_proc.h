@@ -39,6 +39,13 @@ pcpu_proc_secondary(void)
  * (pcpu_proc_primary_set()): the writers' check is then one load. */
 extern int pcpu_proc_primary_ready;
 
+/** Whether this process is a primary with the library set up: one load. */
+static inline int
+pcpu_proc_primary_is_ready(void)
+{
+	return __atomic_load_n(&pcpu_proc_primary_ready, __ATOMIC_RELAXED);
+}
+
 /** pcpu_proc_refuse() when the process is not known to be a primary. */
 int pcpu_proc_refuse_slow(const char *what);
 
@@ -55,8 +62,7 @@ void pcpu_proc_primary_set(int ready);
 static inline int
 pcpu_proc_refuse(const char *what)
 {
-	if (likely(__atomic_load_n(&pcpu_proc_primary_ready,
-			__ATOMIC_RELAXED)))
+	if (likely(pcpu_proc_primary_is_ready()))
 		return 0;
 	return pcpu_proc_refuse_slow(what);
 }
