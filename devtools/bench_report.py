@@ -536,7 +536,13 @@ def access_tables(res):
                   'stats[RTE_MAX_LCORE][objects] in .bss, sized for 100,000 '
                   'objects. lcore_var layout: all RTE_MAX_LCORE copies '
                   'zeroed, as rte_lcore_var_alloc() does (n/a when that does '
-                  'not fit in half the available memory).')
+                  'not fit in half the available memory). Each update\'s '
+                  'address is opaque to the compiler, nothing else: what a '
+                  'compiled loop keeps in registers (lcore id, base, step) '
+                  'stays there for every scheme. VPP vectors and the '
+                  'library follow the EAL\'s pages: 4 KiB under --no-huge, '
+                  '2 MiB with hugepages (the vectors as transparent '
+                  'hugepages).')
         tabs.append(t)
     return tabs
 

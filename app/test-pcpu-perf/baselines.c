@@ -21,7 +21,8 @@
  * - vpp: VPP's combined counters: one vector per thread, index = object,
  *   cache-line aligned, validated (grown, here by doubling) for every
  *   thread as each object is created; growing them in a live dataplane
- *   needs a worker barrier, not modelled here;
+ *   needs a worker barrier, not modelled here; on the EAL's page size
+ *   (vec_alloc());
  * - atomic: one shared block per object, updated with relaxed atomic adds
  *   by every lcore.
  *
@@ -35,9 +36,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <rte_common.h>
 #include <rte_cycles.h>
+#include <rte_eal.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_mempool.h>
@@ -196,6 +199,33 @@ struct perf_vec {
 	uint32_t cap;
 };
 
+/*
+ * The page size of the vectors: VPP's heaps (the main heap, the stats
+ * segment that holds its counters) use the system's default page size
+ * unless configured with 2 MiB pages ("main-heap-page-size",
+ * "statseg { page-size }"), which a VPP deployment on hugepages does. So
+ * the vectors follow the EAL, as the library's automatic page mode does:
+ * 4 KiB pages under --no-huge; with EAL hugepages, a vector of 2 MiB or
+ * more is 2 MiB aligned and advised to transparent hugepages (2 MiB pages
+ * when the kernel has free ones; this machine's THP mode is "madvise").
+ */
+#define PERF_VEC_HUGE_SZ (UINT64_C(2) << 20)
+
+static void *
+vec_alloc(size_t size)
+{
+	void *v;
+
+	if (!rte_eal_has_hugepages() || size < PERF_VEC_HUGE_SZ)
+		return aligned_alloc(RTE_CACHE_LINE_SIZE,
+			RTE_ALIGN_CEIL(size, RTE_CACHE_LINE_SIZE));
+	size = RTE_ALIGN_CEIL(size, PERF_VEC_HUGE_SZ);
+	v = aligned_alloc(PERF_VEC_HUGE_SZ, size);
+	if (v != NULL)
+		(void)madvise(v, size, MADV_HUGEPAGE);
+	return v;
+}
+
 static int
 vec_validate_aligned(struct perf_vec *vec, uint32_t i)
 {
@@ -205,9 +235,7 @@ vec_validate_aligned(struct perf_vec *vec, uint32_t i)
 
 		while (cap <= i)
 			cap *= 2;
-		v = aligned_alloc(RTE_CACHE_LINE_SIZE,
-			RTE_ALIGN_CEIL((size_t)cap * sizeof(*v),
-				RTE_CACHE_LINE_SIZE));
+		v = vec_alloc((size_t)cap * sizeof(*v));
 		if (v == NULL)
 			return -1;
 		if (vec->len > 0)
@@ -381,53 +409,37 @@ perf_baseline_access_sum(struct perf_access_ctx *c)
 	return sum;
 }
 
-/* The loops: only the UPDATE differs; e is the stream entry. */
+/* The loops: only ADDR (e: the stream entry) and UPDATE (of p) differ. */
 
-#define DEFINE_ACCESS(name, STREAM, UPDATE)				\
+#define DEFINE_ACCESS(name, STREAM, ADDR, UPDATE)			\
 static uint64_t								\
 access_##name(void *arg, unsigned int idx, uint64_t deadline)		\
 {									\
 	struct perf_access_ctx *c = arg;				\
 									\
-	return PERF_ACCESS_LOOP(c, idx, deadline, STREAM, UPDATE);	\
+	return PERF_ACCESS_LOOP(c, idx, deadline, STREAM, ADDR, UPDATE);	\
 }
 
-DEFINE_ACCESS(tls, c->stream_i, ({
-	RTE_SET_USED(e);
-	RTE_PER_LCORE(perf_tls_pair).packets++;
-	RTE_PER_LCORE(perf_tls_pair).bytes += 64;
-}))
+/* one object: the entry is not read */
+DEFINE_ACCESS(tls, c->stream_i, &RTE_PER_LCORE(perf_tls_pair),
+	PERF_PAIR_INC(p))
 
 /* stats[rte_lcore_id()][index] */
-DEFINE_ACCESS(static, c->stream_i, ({
-	struct perf_pair *p = &perf_static[rte_lcore_id()][e];
-
-	p->packets++;
-	p->bytes += 64;
-}))
+DEFINE_ACCESS(static, c->stream_i, &perf_static[rte_lcore_id()][e],
+	PERF_PAIR_INC(p))
 
 /* RTE_LCORE_VAR_VALUE(handle): handle + lcore id x RTE_MAX_LCORE_VAR */
-DEFINE_ACCESS(lcore_var, c->stream_h, ({
-	struct perf_pair *p = (struct perf_pair *)
-		((char *)e + (size_t)rte_lcore_id() * PERF_LCORE_VAR_MAX);
-
-	p->packets++;
-	p->bytes += 64;
-}))
+DEFINE_ACCESS(lcore_var, c->stream_h, (struct perf_pair *)
+	((char *)e + (size_t)rte_lcore_id() * PERF_LCORE_VAR_MAX),
+	PERF_PAIR_INC(p))
 
 /* zmalloc table and VPP's vlib_increment_combined_counter():
  * counters[thread][index] */
-DEFINE_ACCESS(table, c->stream_i, ({
-	struct perf_pair *p = (struct perf_pair *)
-		c->per_lcore[rte_lcore_id()] + e;
+DEFINE_ACCESS(table, c->stream_i,
+	(struct perf_pair *)c->per_lcore[rte_lcore_id()] + e,
+	PERF_PAIR_INC(p))
 
-	p->packets++;
-	p->bytes += 64;
-}))
-
-DEFINE_ACCESS(atomic, c->stream_i, ({
-	struct perf_pair *p = (struct perf_pair *)c->shared + e;
-
+DEFINE_ACCESS(atomic, c->stream_i, (struct perf_pair *)c->shared + e, ({
 	__atomic_fetch_add(&p->packets, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&p->bytes, 64, __ATOMIC_RELAXED);
 }))

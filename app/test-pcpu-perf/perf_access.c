@@ -23,12 +23,8 @@ access_pcpu(void *arg, unsigned int idx, uint64_t deadline)
 {
 	struct perf_access_ctx *c = arg;
 
-	return PERF_ACCESS_LOOP(c, idx, deadline, c->stream_h, ({
-		struct perf_pair *p = RTE_PCPU((struct perf_pair *)e);
-
-		p->packets++;
-		p->bytes += 64;
-	}));
+	return PERF_ACCESS_LOOP(c, idx, deadline, c->stream_h,
+		RTE_PCPU((struct perf_pair *)e), PERF_PAIR_INC(p));
 }
 
 /* The object number in the stream, its handle in a side table. */
@@ -37,13 +33,8 @@ access_pcpu_side(void *arg, unsigned int idx, uint64_t deadline)
 {
 	struct perf_access_ctx *c = arg;
 
-	return PERF_ACCESS_LOOP(c, idx, deadline, c->stream_i, ({
-		struct perf_pair *p = RTE_PCPU((struct perf_pair *)
-			c->handles[e]);
-
-		p->packets++;
-		p->bytes += 64;
-	}));
+	return PERF_ACCESS_LOOP(c, idx, deadline, c->stream_i,
+		RTE_PCPU((struct perf_pair *)c->handles[e]), PERF_PAIR_INC(p));
 }
 
 static void

@@ -338,13 +338,24 @@ void perf_baseline_access_free(struct perf_access_ctx *c);
 
 #ifndef __cplusplus
 /*
- * The access loop every scheme shares (only UPDATE differs): position p
- * walks the stream 0..n-1, each lcore of the run starting at its own
- * offset, and UPDATE reads entry e = STREAM[p]; one compiler barrier per
- * increment keeps every update a real load and store. Evaluates to the
- * number of increments.
+ * The access loop every scheme shares (only ADDR and UPDATE differ):
+ * position p walks the stream 0..n-1, each lcore of the run starting at
+ * its own offset; ADDR turns entry e = STREAM[p] into the object's
+ * address p, and UPDATE updates *p.
+ *
+ * Every update must stay a real load and store, or a compiler would add
+ * up a TLS variable's increments in a register and store them once. The
+ * address is made opaque to the compiler (an empty asm that may change the
+ * register holding it; no instruction), so it can neither merge two
+ * updates nor see that they hit the same object, and nothing else is
+ * hidden: what a compiled burst loop keeps in registers (the lcore id, a
+ * vector's base, RTE_PCPU()'s step) stays there, for every scheme alike.
+ * A full compiler barrier here (earlier versions) made every scheme but
+ * TLS reload those after each update, as if a call separated them, which
+ * costs nothing to a TLS variable whose address is a constant.
+ * Evaluates to the number of increments.
  */
-#define PERF_ACCESS_LOOP(c, idx, deadline, STREAM, UPDATE)		\
+#define PERF_ACCESS_LOOP(c, idx, deadline, STREAM, ADDR, UPDATE)	\
 	__extension__ ({						\
 		const uint32_t n_ = (c)->nb_objs;			\
 		uint32_t p_ = (uint32_t)((uint64_t)n_ * (idx) /		\
@@ -354,8 +365,11 @@ void perf_baseline_access_free(struct perf_access_ctx *c);
 			for (k_ = 0; k_ < PERF_ACCESS_BATCH; k_++) {	\
 				const __typeof__((STREAM)[0]) e =	\
 					(STREAM)[p_];			\
+				struct perf_pair *p = (ADDR);		\
+									\
+				RTE_SET_USED(e);			\
+				__asm__ volatile("" : "+r" (p));	\
 				UPDATE;					\
-				rte_compiler_barrier();			\
 				if (++p_ == n_)				\
 					p_ = 0;				\
 			}						\
@@ -363,6 +377,12 @@ void perf_baseline_access_free(struct perf_access_ctx *c);
 		} while (rte_rdtsc() < (deadline));			\
 		ops_;							\
 	})
+
+/** The update of every scheme but the atomic one: one lcore writes *p. */
+#define PERF_PAIR_INC(p) do {						\
+		(p)->packets++;						\
+		(p)->bytes += 64;					\
+	} while (0)
 #endif
 
 /** Naive percpu allocator: one rte_zmalloc_socket per lcore per object. */

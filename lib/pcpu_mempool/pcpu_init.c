@@ -16,6 +16,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -43,6 +44,17 @@ struct rte_pcpu_shared rte_pcpu_shared;
 /* applications hold a copy of it of the size they were linked with */
 static_assert(sizeof(struct rte_pcpu_shared) == RTE_PCPU_SHARED_SIZE,
 	"struct rte_pcpu_shared must keep its size");
+/* the inline accessors' step: the size and alignment of the uint64_t it
+ * was (the same layout), and, where uint64_t is unsigned long, a type
+ * that a store through a uint64_t * cannot alias (rte_pcpu_core.h) */
+static_assert(sizeof(rte_pcpu_shared.unit_step) == sizeof(uint64_t) &&
+	_Alignof(unsigned long long) == _Alignof(uint64_t),
+	"rte_pcpu_shared.unit_step must keep the layout of a uint64_t");
+#if ULONG_MAX == UINT64_MAX
+static_assert(!__builtin_types_compatible_p(
+	__typeof__(rte_pcpu_shared.unit_step), uint64_t),
+	"rte_pcpu_shared.unit_step must not be of uint64_t's type");
+#endif
 
 /* Largest unit stride: 64 GiB per lcore. */
 #define INIT_MAX_UNIT_STRIDE (UINT64_C(1) << 36)

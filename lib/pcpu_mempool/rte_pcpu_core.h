@@ -60,9 +60,23 @@ struct rte_pcpu_shared {
 	uint32_t initialised;        /**< Non-zero once set up (or attached). */
 	/** Bit i set: lcore id i has memory. */
 	uint64_t lcore_mask[RTE_PCPU_MASK_WORDS];
-	/** Bytes from one unit's start to the next one's: unit_stride +
-	 * RTE_PCPU_UNIT_COLOUR. Lcore i's copy is at handle + i * unit_step. */
-	uint64_t unit_step;
+	/**
+	 * Bytes from one unit's start to the next one's: unit_stride +
+	 * RTE_PCPU_UNIT_COLOUR. Lcore i's copy is at handle + i * unit_step.
+	 *
+	 * Unsigned long long, not uint64_t, on purpose: C lets a compiler
+	 * assume that a store through a uint64_t * (on LP64 targets an
+	 * unsigned long *, as size_t * and uintptr_t * are) never changes
+	 * an object of another integer type. Counters in a copy are
+	 * usually uint64_t, and with a uint64_t step a loop of RTE_PCPU()
+	 * updates would reload the step and redo the multiply after every
+	 * counter store; with this type GCC and clang keep the copy's
+	 * offset in a register for the whole loop. The same size and
+	 * alignment as uint64_t on every ABI: the layout is unchanged. On
+	 * ILP32 targets uint64_t is unsigned long long, and nothing
+	 * changes there.
+	 */
+	unsigned long long unit_step;
 	/**
 	 * Lcore ids below this may use a pool's lcore cache inline:
 	 * RTE_MAX_LCORE in the process that owns the allocator once it is
@@ -74,7 +88,7 @@ struct rte_pcpu_shared {
 	/** Keeps the size at RTE_PCPU_SHARED_SIZE. */
 	uint8_t reserved[RTE_PCPU_SHARED_SIZE - sizeof(uintptr_t) -
 		3 * sizeof(uint32_t) - RTE_PCPU_MASK_WORDS * sizeof(uint64_t) -
-		sizeof(uint64_t)];
+		sizeof(unsigned long long)];
 } __rte_cache_aligned;
 
 /** @internal The one instance, defined in the library. */
