@@ -121,8 +121,11 @@ chunk_range_apply(uint64_t *map, uint32_t s, uint32_t e, int set)
 	first = ~0ULL << (s % WORD_BITS);
 	last = chunk_word_mask(0, (e - 1) % WORD_BITS + 1);
 	map[ws] = set ? map[ws] | first : map[ws] & ~first;
+	/* relaxed atomic stores are plain stores, but a compiler does not
+	 * turn a loop of them into a call to memset(), which for the one or
+	 * two whole words of a typical object cost more than the stores */
 	for (ws++; ws < we; ws++)
-		map[ws] = set ? ~0ULL : 0;
+		__atomic_store_n(&map[ws], set ? ~0ULL : 0, __ATOMIC_RELAXED);
 	map[we] = set ? map[we] | last : map[we] & ~last;
 }
 
