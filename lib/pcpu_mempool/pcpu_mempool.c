@@ -211,6 +211,10 @@ pool_alloc(const char *name, unsigned int n, size_t elt_size,
 	p->n = n;
 	p->elt_size = elt_size;
 	p->pub.align = pcpu_front_natural_align(elt_size);
+	/* base is aligned to 2 MiB (pcpu_arena.h), align to at most a cache
+	 * line: the low bits of (handle - base) are the handle's */
+	p->pub.handle_mask = ~(((uintptr_t)1 << rte_pcpu_shared.unit_shift) - 1) |
+		(p->pub.align - 1);
 	p->pub.fence_needed = (uint32_t)pcpu_fence_fallback;
 	p->cache_size = cache_size;
 	p->flags = flags;

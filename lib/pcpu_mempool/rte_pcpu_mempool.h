@@ -327,7 +327,8 @@ rte_pcpu_mempool_put(struct rte_pcpu_mempool *mp, void *obj)
 		rte_errno = EINVAL;
 		return -EINVAL;
 	}
-	if (likely(obj != NULL && __rte_pcpu_mempool_cache_put(mp, obj) == 0))
+	/* NULL fails the inline handle check: the library refuses it */
+	if (likely(__rte_pcpu_mempool_cache_put(mp, obj) == 0))
 		return 0;
 	return __rte_pcpu_mempool_put_slow(mp, obj);
 }

@@ -70,6 +70,15 @@ struct rte_pcpu_mempool {
 	uint32_t fence_needed;
 	uint32_t reserved;     /**< 0. */
 	size_t align;          /**< Every object is aligned to this. */
+	/**
+	 * The bits that are 0 in (handle - rte_pcpu_shared.base) for every
+	 * object of the pool: those from log2(unit_stride) up (a handle lies
+	 * in lcore 0's unit) and those below @c align (base is aligned to
+	 * 2 MiB, @c align is at most a cache line). One mask makes the check
+	 * of a put's handle a subtraction and a test, and catches NULL too
+	 * (0 - base has the high bits set).
+	 */
+	uintptr_t handle_mask;
 	/** Per-lcore caches, NULL until the lcore first uses the pool. */
 	struct rte_pcpu_mempool_cache *caches[RTE_MAX_LCORE];
 };
@@ -115,9 +124,9 @@ __rte_pcpu_mempool_cache_stolen(struct rte_pcpu_mempool_cache *c)
 }
 
 /**
- * @internal Cheap check that @p obj can be an object of @p mp: a handle
- * in lcore 0's unit, aligned as the pool's objects (a few instructions;
- * RTE_PCPU_MEMPOOL_F_DEBUG checks membership).
+ * @internal Cheap check that @p obj can be an object of @p mp: not NULL,
+ * a handle in lcore 0's unit, aligned as the pool's objects (three
+ * instructions; RTE_PCPU_MEMPOOL_F_DEBUG checks membership).
  *
  * @param mp Pool (not NULL).
  * @param obj Pointer to check.
@@ -127,11 +136,9 @@ static __rte_always_inline int
 __rte_pcpu_mempool_handle_ok(const struct rte_pcpu_mempool *mp,
 		const void *obj)
 {
-	uintptr_t h = (uintptr_t)obj;
-
-	return obj != NULL && h >= rte_pcpu_shared.base &&
-		((h - rte_pcpu_shared.base) >> rte_pcpu_shared.unit_shift) == 0 &&
-		(h & (mp->align - 1)) == 0;
+	/* below base, the difference wraps to a value with the high bits
+	 * set: one unsigned test covers both ends of the unit */
+	return (((uintptr_t)obj - rte_pcpu_shared.base) & mp->handle_mask) == 0;
 }
 
 /**
@@ -206,7 +213,7 @@ __rte_pcpu_mempool_cache_get(struct rte_pcpu_mempool *mp, void **obj)
  * the inline half of rte_pcpu_mempool_put().
  *
  * @param mp Pool (not NULL).
- * @param obj The handle (not NULL).
+ * @param obj The handle (NULL fails the cheap check).
  * @return 0, or -1 when the library must serve the put (no usable cache,
  *   cache full or being stolen, or @p obj fails the cheap check).
  */
