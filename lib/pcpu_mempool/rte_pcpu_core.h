@@ -252,9 +252,10 @@ static __rte_always_inline void
 __rte_pcpu_copies_zero(const struct rte_pcpu_copies *cp, uintptr_t h,
 		unsigned int sz)
 {
-	unsigned int i, k;
+	/* read once: the stores below could alias it for the compiler */
+	unsigned int nr = cp->nr, i, k;
 
-	for (i = 0; i < cp->nr; i++) {
+	for (i = 0; i < nr; i++) {
 		uintptr_t p = h + cp->offs[i];
 
 #ifdef RTE_ARCH_X86

@@ -163,6 +163,27 @@ __rte_pcpu_mempool_inline_cache(struct rte_pcpu_mempool *mp)
 }
 
 /**
+ * @internal Zero every lcore's copy of the object at @p h: the zeroing of
+ * the inline get, with stores of a size known at compile time for each
+ * size the inline paths serve.
+ *
+ * @param cp Copy offsets (current).
+ * @param h The object's handle.
+ * @param zb Bytes per copy: 8, 16 or 32 (the pool's zero_bytes, inline_ok).
+ */
+static __rte_always_inline void
+__rte_pcpu_mempool_zero(const struct rte_pcpu_copies *cp, uintptr_t h,
+		unsigned int zb)
+{
+	if (zb == 16)
+		__rte_pcpu_copies_zero(cp, h, 16);
+	else if (zb == 8)
+		__rte_pcpu_copies_zero(cp, h, 8);
+	else
+		__rte_pcpu_copies_zero(cp, h, 32);
+}
+
+/**
  * @internal Take one object from the calling lcore's cache without a call:
  * the inline half of rte_pcpu_mempool_get().
  *
@@ -198,12 +219,10 @@ __rte_pcpu_mempool_cache_get(struct rte_pcpu_mempool *mp, void **obj)
 	}
 	h = __rte_pcpu_objcache_pop(&c->oc);
 	__rte_pcpu_mempool_cache_leave(c);
-	if (zb == 16)
-		__rte_pcpu_copies_zero(&c->copies, h, 16);
-	else if (zb == 8)
-		__rte_pcpu_copies_zero(&c->copies, h, 8);
-	else if (zb != 0)
-		__rte_pcpu_copies_zero(&c->copies, h, 32);
+	/* one test when the pool does not zero, the size's stores when it
+	 * does */
+	if (zb != 0)
+		__rte_pcpu_mempool_zero(&c->copies, h, zb);
 	*obj = (void *)h;
 	return 0;
 }
@@ -222,20 +241,27 @@ __rte_pcpu_mempool_cache_put(struct rte_pcpu_mempool *mp, void *obj)
 {
 	struct rte_pcpu_mempool_cache *c = __rte_pcpu_mempool_inline_cache(mp);
 
+	uint32_t len;
+
 	if (unlikely(c == NULL || !__rte_pcpu_mempool_handle_ok(mp, obj)))
 		return -1;
 	__rte_pcpu_mempool_cache_enter(mp, c);
 	/* the length only after the steal check: see the get above */
-	if (unlikely(__rte_pcpu_mempool_cache_stolen(c) ||
-			c->oc.len >= c->oc.capacity)) {
-		__rte_pcpu_mempool_cache_leave(c);
-		return -1;
-	}
+	if (unlikely(__rte_pcpu_mempool_cache_stolen(c)))
+		goto refuse;
+	len = c->oc.len;
+	if (unlikely(len >= c->oc.capacity))
+		goto refuse;
 	__rte_pcpu_objcache_push(&c->oc, (uintptr_t)obj);
-	if (unlikely(c->oc.len > c->len_max))
-		c->len_max = c->oc.len;
+	/* the length as pushed: the push's atomic store would make the
+	 * compiler load it again */
+	if (unlikely(len >= c->len_max))
+		c->len_max = len + 1;
 	__rte_pcpu_mempool_cache_leave(c);
 	return 0;
+refuse:
+	__rte_pcpu_mempool_cache_leave(c);
+	return -1;
 }
 
 /**
