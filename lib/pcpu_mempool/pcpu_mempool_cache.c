@@ -90,17 +90,21 @@ pool_zero(const struct pcpu_pool *p, const struct rte_pcpu_copies *cp,
 	}
 }
 
-/* Zero @p n objects got through cache @p c (NULL: a thread or pool without
- * one). */
+/* After a get of @p n objects through cache @p c (NULL: a thread or pool
+ * without one): bring the cache's copy list up to date, whether the pool
+ * zeroes or not (the inline get leaves the work to the library while it
+ * is not), and zero the objects if the pool zeroes. */
 static void
-pool_zero_got(const struct pcpu_pool *p, struct rte_pcpu_mempool_cache *c,
+pool_got(const struct pcpu_pool *p, struct rte_pcpu_mempool_cache *c,
 		void * const *objs, unsigned int n)
 {
 	struct rte_pcpu_copies cp;
 
+	if (c != NULL && !__rte_pcpu_copies_current(&c->copies))
+		pcpu_objcache_copies_rebuild(&c->copies);
+	if (p->pub.zero_bytes == 0)
+		return;
 	if (c != NULL) {
-		if (!__rte_pcpu_copies_current(&c->copies))
-			pcpu_objcache_copies_rebuild(&c->copies);
 		pool_zero(p, &c->copies, objs, n);
 	} else {
 		pcpu_objcache_copies_rebuild(&cp);
@@ -442,8 +446,7 @@ pool_get_slow(struct pcpu_pool *p, unsigned int lcore_id, void **objs,
 	pthread_mutex_unlock(&p->lock);
 	for (i = 0; i < n; i++)
 		pcpu_asan_unpoison(objs[i], p->elt_size);
-	if (p->pub.zero_bytes != 0)
-		pool_zero_got(p, c, objs, n);
+	pool_got(p, c, objs, n);
 	return 0;
 
 fail:
@@ -492,8 +495,7 @@ rte_pcpu_mempool_get_bulk(struct rte_pcpu_mempool *mp, void **objs,
 	__rte_pcpu_mempool_cache_leave(c);
 	for (i = 0; i < n; i++)
 		pcpu_asan_unpoison(objs[i], p->elt_size);
-	if (p->pub.zero_bytes != 0)
-		pool_zero_got(p, c, objs, n);
+	pool_got(p, c, objs, n);
 	return 0;
 }
 

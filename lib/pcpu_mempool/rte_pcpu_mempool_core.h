@@ -201,10 +201,12 @@ __rte_pcpu_mempool_cache_get(struct rte_pcpu_mempool *mp, void **obj)
 
 	if (unlikely(c == NULL))
 		return -1;
-	zb = mp->zero_bytes;
-	/* a new lcore gained memory: the library rebuilds the copy list */
-	if (zb != 0 && unlikely(!__rte_pcpu_copies_current(&c->copies)))
+	/* a new lcore gained memory: the library rebuilds the copy list
+	 * (kept current in pools that do not zero too: one comparison, no
+	 * test of zero_bytes before it) */
+	if (unlikely(!__rte_pcpu_copies_current(&c->copies)))
 		return -1;
+	zb = mp->zero_bytes;
 	__rte_pcpu_mempool_cache_enter(mp, c);
 	/*
 	 * Read the length only after the steal check. A stealer that did not
