@@ -36,8 +36,9 @@ extern "C" {
  * except while a stealer (holding the pool lock) has it frozen: the owner
  * sets @c active around its lock-free section and leaves it at once if
  * @c steal is set, membarrier(2) making the stealer's fence cover the
- * owner's plain accesses (or a full fence in the owner when membarrier(2)
- * is not available; see the library's pcpu_mempool_cache.c).
+ * owner's plain accesses (when membarrier(2) is not available the owner
+ * fences for real, in the library's paths only: the inline ones are not
+ * used then; see the library's pcpu_mempool_cache.c).
  */
 struct rte_pcpu_mempool_cache {
 	/* the fields of the inline get and put share the first cache line
@@ -56,18 +57,11 @@ struct rte_pcpu_mempool_cache {
 /**
  * @internal The part of a pool that the inline get and put read; the
  * library's private state follows it in the same allocation. Written at
- * creation (@c inline_ok also when RCU is attached, @c caches[] when an
- * lcore first uses the pool).
+ * creation (@c inline_caches[] when an lcore first uses the pool, and
+ * when RCU is attached).
  */
 struct rte_pcpu_mempool {
-	/** Non-zero: the inline paths may serve this pool (no debug flag, no
-	 * RCU, zeroing of 0, 8, 16 or 32 bytes, library not built with
-	 * AddressSanitizer). */
-	uint32_t inline_ok;
 	uint32_t zero_bytes;   /**< Bytes to zero per copy on get, or 0. */
-	/** Non-zero when membarrier(2) is not available: owners of caches
-	 * fence for real. */
-	uint32_t fence_needed;
 	uint32_t reserved;     /**< 0. */
 	size_t align;          /**< Every object is aligned to this. */
 	/**
@@ -79,25 +73,31 @@ struct rte_pcpu_mempool {
 	 * (0 - base has the high bits set).
 	 */
 	uintptr_t handle_mask;
-	/** Per-lcore caches, NULL until the lcore first uses the pool. */
-	struct rte_pcpu_mempool_cache *caches[RTE_MAX_LCORE];
+	/**
+	 * The lcore caches that the inline paths may use: NULL until the
+	 * lcore first uses the pool, and for every lcore while the pool
+	 * needs the library's paths (a debug flag, RCU, zeroing of other
+	 * sizes than 8, 16 or 32 bytes, owners that must fence for real,
+	 * AddressSanitizer). The inline paths then test one pointer that
+	 * they load anyway, and no flag.
+	 */
+	struct rte_pcpu_mempool_cache *inline_caches[RTE_MAX_LCORE];
 };
 
 /**
- * @internal Enter the lock-free section of cache @p c (owner only).
+ * @internal Enter the lock-free section of cache @p c (owner only), where
+ * membarrier(2) gives the stealer's side of the fence: the compiler is
+ * kept from moving the section's accesses above the store, the CPU's
+ * reordering is the stealer's membarrier(2) to undo. Only caches of
+ * mp->inline_caches[] are entered this way.
  *
- * @param mp The pool.
  * @param c The calling lcore's cache.
  */
 static __rte_always_inline void
-__rte_pcpu_mempool_cache_enter(const struct rte_pcpu_mempool *mp,
-		struct rte_pcpu_mempool_cache *c)
+__rte_pcpu_mempool_cache_enter(struct rte_pcpu_mempool_cache *c)
 {
 	__atomic_store_n(&c->active, 1, __ATOMIC_RELAXED);
-	if (unlikely(mp->fence_needed))
-		rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
-	else
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
 /**
@@ -156,10 +156,9 @@ __rte_pcpu_mempool_inline_cache(struct rte_pcpu_mempool *mp)
 
 	/* the limit is RTE_MAX_LCORE in the primary, 0 in a secondary
 	 * process, which must not touch the primary's lcore caches */
-	if (unlikely(lcore_id >= rte_pcpu_shared.cache_lcore_limit ||
-			!__atomic_load_n(&mp->inline_ok, __ATOMIC_RELAXED)))
+	if (unlikely(lcore_id >= rte_pcpu_shared.cache_lcore_limit))
 		return NULL;
-	return __atomic_load_n(&mp->caches[lcore_id], __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&mp->inline_caches[lcore_id], __ATOMIC_ACQUIRE);
 }
 
 /**
@@ -169,7 +168,8 @@ __rte_pcpu_mempool_inline_cache(struct rte_pcpu_mempool *mp)
  *
  * @param cp Copy offsets (current).
  * @param h The object's handle.
- * @param zb Bytes per copy: 8, 16 or 32 (the pool's zero_bytes, inline_ok).
+ * @param zb Bytes per copy: 8, 16 or 32 (the pool's zero_bytes, when the
+ *   inline paths serve it).
  */
 static __rte_always_inline void
 __rte_pcpu_mempool_zero(const struct rte_pcpu_copies *cp, uintptr_t h,
@@ -207,7 +207,7 @@ __rte_pcpu_mempool_cache_get(struct rte_pcpu_mempool *mp, void **obj)
 	if (unlikely(!__rte_pcpu_copies_current(&c->copies)))
 		return -1;
 	zb = mp->zero_bytes;
-	__rte_pcpu_mempool_cache_enter(mp, c);
+	__rte_pcpu_mempool_cache_enter(c);
 	/*
 	 * Read the length only after the steal check. A stealer that did not
 	 * see this section start may freeze, drain (len = 0) and thaw
@@ -247,7 +247,7 @@ __rte_pcpu_mempool_cache_put(struct rte_pcpu_mempool *mp, void *obj)
 
 	if (unlikely(c == NULL || !__rte_pcpu_mempool_handle_ok(mp, obj)))
 		return -1;
-	__rte_pcpu_mempool_cache_enter(mp, c);
+	__rte_pcpu_mempool_cache_enter(c);
 	/* the length only after the steal check: see the get above */
 	if (unlikely(__rte_pcpu_mempool_cache_stolen(c)))
 		goto refuse;
