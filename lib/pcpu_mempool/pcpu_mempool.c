@@ -231,7 +231,8 @@ pool_alloc(const char *name, unsigned int n, size_t elt_size,
 	p->inline_ok = !(flags & RTE_PCPU_MEMPOOL_F_DEBUG) &&
 		!PCPU_ASAN_ON && !p->fence_needed &&
 		(p->pub.zero_bytes == 0 || p->pub.zero_bytes == 8 ||
-		p->pub.zero_bytes == 16 || p->pub.zero_bytes == 32);
+		p->pub.zero_bytes == 16 || p->pub.zero_bytes == 32 ||
+		p->pub.zero_bytes == 64);
 	pthread_mutex_init(&p->lock, NULL);
 	/* EAL memory: a secondary process reads them */
 	p->free_objs = pcpu_fault_rte_malloc("pcpu_mempool_free",

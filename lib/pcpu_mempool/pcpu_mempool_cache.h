@@ -72,7 +72,7 @@ struct pcpu_pool {
 	 * pub.inline_caches[] lists the same caches while inline_ok. */
 	struct rte_pcpu_mempool_cache *caches[RTE_MAX_LCORE];
 	/** Non-zero while the inline paths may serve the pool (no debug
-	 * flag, no RCU, zeroing of 0, 8, 16 or 32 bytes, no real fence, no
+	 * flag, no RCU, zeroing of 0, 8, 16, 32 or 64 bytes, no real fence, no
 	 * AddressSanitizer); pool lock held to clear it. */
 	uint32_t inline_ok;
 	/** Non-zero when membarrier(2) is not available: the owner of a

@@ -77,7 +77,7 @@ struct rte_pcpu_mempool {
 	 * The lcore caches that the inline paths may use: NULL until the
 	 * lcore first uses the pool, and for every lcore while the pool
 	 * needs the library's paths (a debug flag, RCU, zeroing of other
-	 * sizes than 8, 16 or 32 bytes, owners that must fence for real,
+	 * sizes than 8, 16, 32 or 64 bytes, owners that must fence for real,
 	 * AddressSanitizer). The inline paths then test one pointer that
 	 * they load anyway, and no flag.
 	 */
@@ -168,19 +168,23 @@ __rte_pcpu_mempool_inline_cache(struct rte_pcpu_mempool *mp)
  *
  * @param cp Copy offsets (current).
  * @param h The object's handle.
- * @param zb Bytes per copy: 8, 16 or 32 (the pool's zero_bytes, when the
- *   inline paths serve it).
+ * @param zb Bytes per copy: 8, 16, 32 or 64 (the pool's zero_bytes, when
+ *   the inline paths serve it).
  */
 static __rte_always_inline void
 __rte_pcpu_mempool_zero(const struct rte_pcpu_copies *cp, uintptr_t h,
 		unsigned int zb)
 {
+	/* the size of counters first; a cache line of them (four 16-byte
+	 * stores per copy) is still cheaper than the call to the library */
 	if (zb == 16)
 		__rte_pcpu_copies_zero(cp, h, 16);
 	else if (zb == 8)
 		__rte_pcpu_copies_zero(cp, h, 8);
-	else
+	else if (zb == 32)
 		__rte_pcpu_copies_zero(cp, h, 32);
+	else
+		__rte_pcpu_copies_zero(cp, h, 64);
 }
 
 /**
