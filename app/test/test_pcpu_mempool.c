@@ -817,6 +817,53 @@ test_zero_on_get(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * The same through an lcore cache, for the sizes the inline get zeroes
+ * itself (8, 16, 32, 64) and for sizes around them that the library
+ * zeroes: the main lcore dirties every byte of every lcore's copy, puts
+ * the object back into its cache and gets it again (the cache is a LIFO:
+ * the same object), and every byte of every copy must be zero.
+ */
+static int
+test_zero_on_get_cached(void)
+{
+	static const size_t sizes[] = { 8, 16, 24, 32, 48, 64, 72 };
+	struct rte_pcpu_mempool *mp;
+	unsigned int s, l, round;
+	size_t k;
+	uint8_t *obj, *again, *c;
+
+	for (s = 0; s < RTE_DIM(sizes); s++) {
+		mp = rte_pcpu_mempool_create("zero_cached", 64, sizes[s], 16,
+			0, NULL, NULL, 0);
+		TEST_ASSERT_NOT_NULL(mp, "create %zu B", sizes[s]);
+		/* the first round fills the cache, the next ones take the
+		 * inline path where the size allows it */
+		for (round = 0; round < 3; round++) {
+			TEST_ASSERT_SUCCESS(rte_pcpu_mempool_get(mp,
+				(void **)&obj), "get %zu B", sizes[s]);
+			RTE_PCPU_FOREACH(l, c, obj)
+				memset(c, 0xa5, sizes[s]);
+			TEST_ASSERT_SUCCESS(rte_pcpu_mempool_put(mp, obj),
+				"put");
+			TEST_ASSERT_SUCCESS(rte_pcpu_mempool_get(mp,
+				(void **)&again), "get again");
+			TEST_ASSERT_EQUAL(again, obj, "the cache's last object");
+			RTE_PCPU_FOREACH(l, c, again) {
+				for (k = 0; k < sizes[s]; k++)
+					TEST_ASSERT_EQUAL(c[k], 0,
+						"%zu B: lcore %u's byte %zu not "
+						"zero on get", sizes[s], l, k);
+			}
+			TEST_ASSERT_SUCCESS(rte_pcpu_mempool_put(mp, again),
+				"put");
+		}
+		TEST_ASSERT_SUCCESS(rte_pcpu_mempool_audit(mp), "audit");
+		TEST_ASSERT_SUCCESS(rte_pcpu_mempool_free(mp), "free");
+	}
+	return TEST_SUCCESS;
+}
+
 /* obj_init call log: one entry per call */
 #define INIT_LOG_MAX 8192
 static struct {
@@ -1203,6 +1250,60 @@ out:
 		pool_reset();
 	}
 	rte_free(rd.v);
+	return ret;
+}
+
+/*
+ * RCU attached to a pool whose lcore cache the inline paths already use:
+ * from then on a put must wait in the defer queue, the inline one too.
+ */
+static int
+test_rcu_after_inline(void)
+{
+	struct rte_pcpu_mempool_rcu_config cfg = { 0 };
+	struct rte_pcpu_mempool_stats st;
+	struct rte_pcpu_mempool *mp;
+	struct rte_rcu_qsbr *v;
+	unsigned int i;
+	void *o;
+	int ret = TEST_FAILED;
+
+	v = rte_zmalloc("rcu_inline", rte_rcu_qsbr_get_memsize(RTE_MAX_LCORE),
+		RTE_CACHE_LINE_SIZE);
+	TEST_ASSERT_NOT_NULL(v, "qsbr memory");
+	rte_rcu_qsbr_init(v, RTE_MAX_LCORE);
+	mp = rte_pcpu_mempool_create("rcu_inline", 8, 16, 4, 0, NULL, NULL, 0);
+	if (mp == NULL)
+		goto out;
+	/* a few pairs: the cache exists and serves them */
+	for (i = 0; i < 4; i++)
+		if (rte_pcpu_mempool_get(mp, &o) != 0 ||
+		    rte_pcpu_mempool_put(mp, o) != 0)
+			goto out;
+	cfg.v = v;
+	cfg.mode = RTE_PCPU_MEMPOOL_QSBR_MODE_DQ;
+	/* above the queue's size: no reclamation inside the put */
+	cfg.trigger_reclaim_limit = 1024;
+	if (rte_pcpu_mempool_rcu_qsbr_add(mp, &cfg) != 0 ||
+	    rte_pcpu_mempool_get(mp, &o) != 0 ||
+	    rte_pcpu_mempool_put(mp, o) != 0 ||
+	    rte_pcpu_mempool_stats_get(mp, &st) != 0)
+		goto out;
+	if (st.rcu_pending != 1 || rte_pcpu_mempool_in_use_count(mp) != 1) {
+		printf("after RCU: %" PRIu64 " puts wait (want 1), %u in use "
+			"(want 1)\n", st.rcu_pending,
+			rte_pcpu_mempool_in_use_count(mp));
+		goto out;
+	}
+	ret = rte_pcpu_mempool_audit(mp) == 0 ? TEST_SUCCESS : TEST_FAILED;
+out:
+	if (mp != NULL && rte_pcpu_mempool_free(mp) != 0) {
+		/* the put is over its grace period (no reader): a free
+		 * reclaims it */
+		printf("free: %s\n", rte_strerror(rte_errno));
+		ret = TEST_FAILED;
+	}
+	rte_free(v);
 	return ret;
 }
 
@@ -1764,12 +1865,16 @@ static struct unit_test_suite pcpu_mempool_testsuite = {
 			test_refill_order),
 		TEST_CASE_NAMED_ST("zero_on_get_across_lcores", pool_setup,
 			pool_reset, test_zero_on_get),
+		TEST_CASE_NAMED_ST("zero_on_get_cached", pool_setup,
+			pool_reset, test_zero_on_get_cached),
 		TEST_CASE_NAMED_ST("obj_init_once_per_copy", pool_setup,
 			pool_reset, test_obj_init),
 		TEST_CASE_NAMED_ST("double_and_foreign_put", pool_setup,
 			pool_reset, test_debug_puts),
 		TEST_CASE_NAMED_ST("rcu_defer_queue", pool_setup, pool_reset,
 			test_rcu_dq),
+		TEST_CASE_NAMED_ST("rcu_after_inline", pool_setup, pool_reset,
+			test_rcu_after_inline),
 		TEST_CASE_NAMED_ST("rcu_sync", pool_setup, pool_reset,
 			test_rcu_sync),
 		TEST_CASE_NAMED_ST("steal_race", pool_setup, pool_reset,

@@ -1237,7 +1237,7 @@ uint64_t
 pcpu_alloc_cleanup(void)
 {
 	struct pcpu_alloc *a = &pcpu_alloc;
-	uint64_t live;
+	uint64_t live, gen;
 	uint32_t idx;
 
 	pcpu_alloc_lcores_stop();
@@ -1259,7 +1259,10 @@ pcpu_alloc_cleanup(void)
 	free(a->chunks);
 	pcpu_alloc_span_cleanup();
 	pcpu_arena_release(&a->arena);
+	gen = rte_pcpu_shared.lcore_gen;
 	memset(&rte_pcpu_shared, 0, sizeof(rte_pcpu_shared));
+	/* never back to a value a list of copies may still hold */
+	rte_pcpu_shared.lcore_gen = gen + 1;
 	/* reset everything but the locks */
 	memset((char *)a + offsetof(struct pcpu_alloc, initialised), 0,
 		sizeof(*a) - offsetof(struct pcpu_alloc, initialised));

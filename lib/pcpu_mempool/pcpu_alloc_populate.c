@@ -362,6 +362,9 @@ populate_lcore_init_cb(unsigned int lcore_id, void *arg __rte_unused)
 	/* now readers may see it: its copies are all set up */
 	__atomic_fetch_or(&rte_pcpu_shared.lcore_mask[lcore_id / 64],
 		UINT64_C(1) << (lcore_id % 64), __ATOMIC_RELEASE);
+	/* lists of copies made before are out of date (before this lcore
+	 * can use its memory: nothing it writes escapes a zeroing) */
+	__atomic_fetch_add(&rte_pcpu_shared.lcore_gen, 1, __ATOMIC_RELEASE);
 	/* the limits per copy shrank: stocks reserved against the old
 	 * ones go back */
 	pcpu_owner_lcores_grew();

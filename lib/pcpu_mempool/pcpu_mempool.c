@@ -152,7 +152,7 @@ pool_destroy(struct pcpu_pool *p)
 		MP_LOG(ERR, "%s: its owner %s is not freed", p->name,
 			p->owner->name);
 	for (l = 0; l < RTE_MAX_LCORE; l++)
-		rte_free(p->pub.caches[l]);
+		rte_free(p->caches[l]);
 	rte_hash_free(p->out);
 	rte_free(p->free_objs);
 	rte_free(p->all);
@@ -211,7 +211,11 @@ pool_alloc(const char *name, unsigned int n, size_t elt_size,
 	p->n = n;
 	p->elt_size = elt_size;
 	p->pub.align = pcpu_front_natural_align(elt_size);
-	p->pub.fence_needed = (uint32_t)pcpu_fence_fallback;
+	/* base is aligned to 2 MiB (pcpu_arena.h), align to at most a cache
+	 * line: the low bits of (handle - base) are the handle's */
+	p->pub.handle_mask = ~(((uintptr_t)1 << rte_pcpu_shared.unit_shift) - 1) |
+		(p->pub.align - 1);
+	p->fence_needed = (uint32_t)pcpu_fence_fallback;
 	p->cache_size = cache_size;
 	p->flags = flags;
 	p->max_bytes = max_bytes;
@@ -224,10 +228,11 @@ pool_alloc(const char *name, unsigned int n, size_t elt_size,
 	 * poisoning they do not do */
 	p->pub.zero_bytes = obj_init == NULL &&
 		!(flags & RTE_PCPU_MEMPOOL_F_NO_ZERO) ? (uint32_t)elt_size : 0;
-	p->pub.inline_ok = !(flags & RTE_PCPU_MEMPOOL_F_DEBUG) &&
-		!PCPU_ASAN_ON && (p->pub.zero_bytes == 0 ||
-		p->pub.zero_bytes == 8 || p->pub.zero_bytes == 16 ||
-		p->pub.zero_bytes == 32);
+	p->inline_ok = !(flags & RTE_PCPU_MEMPOOL_F_DEBUG) &&
+		!PCPU_ASAN_ON && !p->fence_needed &&
+		(p->pub.zero_bytes == 0 || p->pub.zero_bytes == 8 ||
+		p->pub.zero_bytes == 16 || p->pub.zero_bytes == 32 ||
+		p->pub.zero_bytes == 64);
 	pthread_mutex_init(&p->lock, NULL);
 	/* EAL memory: a secondary process reads them */
 	p->free_objs = pcpu_fault_rte_malloc("pcpu_mempool_free",
@@ -526,7 +531,7 @@ pool_lcore_leave(unsigned int lcore_id)
 	pthread_mutex_lock(&pcpu_pools.lock);
 	PCPU_POOL_FOREACH(p) {
 		pthread_mutex_lock(&p->lock);
-		c = p->pub.caches[lcore_id];
+		c = p->caches[lcore_id];
 		if (c != NULL)
 			pcpu_pool_cache_drain(p, c);
 		pthread_mutex_unlock(&p->lock);

@@ -64,7 +64,7 @@ rte_pcpu_mempool_stats_get(const struct rte_pcpu_mempool *mp,
 	memset(s, 0, sizeof(*s));
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
 		const struct rte_pcpu_mempool_cache *c =
-			__atomic_load_n(&mp->caches[l], __ATOMIC_ACQUIRE);
+			__atomic_load_n(&pcpu_pool(mp)->caches[l], __ATOMIC_ACQUIRE);
 
 		if (c == NULL)
 			continue;
@@ -106,7 +106,7 @@ rte_pcpu_mempool_info_get(const struct rte_pcpu_mempool *mp,
 	info->nb_objs = __atomic_load_n(&p->nb_objs, __ATOMIC_RELAXED);
 	info->nb_free = __atomic_load_n(&p->nb_free, __ATOMIC_RELAXED);
 	for (l = 0; l < RTE_MAX_LCORE; l++)
-		if (__atomic_load_n(&mp->caches[l], __ATOMIC_ACQUIRE) != NULL)
+		if (__atomic_load_n(&pcpu_pool(mp)->caches[l], __ATOMIC_ACQUIRE) != NULL)
 			info->nb_caches++;
 	info->elt_size = p->elt_size;
 	info->align = mp->align;
@@ -159,7 +159,7 @@ rte_pcpu_mempool_dump(FILE *f, const struct rte_pcpu_mempool *mp)
 		s.put_refused, s.rcu_pending);
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
 		const struct rte_pcpu_mempool_cache *c =
-			__atomic_load_n(&mp->caches[l], __ATOMIC_ACQUIRE);
+			__atomic_load_n(&pcpu_pool(mp)->caches[l], __ATOMIC_ACQUIRE);
 
 		if (c == NULL)
 			continue;
@@ -304,7 +304,7 @@ pool_audit_locked(struct pcpu_pool *p, void **sorted, uint8_t *seen,
 				"the shared stack", msg, len) != 0)
 			return -1;
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
-		struct rte_pcpu_mempool_cache *c = p->pub.caches[l];
+		struct rte_pcpu_mempool_cache *c = p->caches[l];
 
 		if (c == NULL)
 			continue;
@@ -518,7 +518,7 @@ pcpu_pool_tel_info(const char *name, struct rte_tel_data *d)
 	}
 	tel_pool_fields(p, d);
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
-		c = __atomic_load_n(&p->pub.caches[l], __ATOMIC_ACQUIRE);
+		c = __atomic_load_n(&p->caches[l], __ATOMIC_ACQUIRE);
 		if (c == NULL)
 			continue;
 		rte_tel_data_add_array_u64(arr[TEL_LCORE], l);

@@ -90,17 +90,21 @@ pool_zero(const struct pcpu_pool *p, const struct rte_pcpu_copies *cp,
 	}
 }
 
-/* Zero @p n objects got through cache @p c (NULL: a thread or pool without
- * one). */
+/* After a get of @p n objects through cache @p c (NULL: a thread or pool
+ * without one): bring the cache's copy list up to date, whether the pool
+ * zeroes or not (the inline get leaves the work to the library while it
+ * is not), and zero the objects if the pool zeroes. */
 static void
-pool_zero_got(const struct pcpu_pool *p, struct rte_pcpu_mempool_cache *c,
+pool_got(const struct pcpu_pool *p, struct rte_pcpu_mempool_cache *c,
 		void * const *objs, unsigned int n)
 {
 	struct rte_pcpu_copies cp;
 
+	if (c != NULL && !__rte_pcpu_copies_current(&c->copies))
+		pcpu_objcache_copies_rebuild(&c->copies);
+	if (p->pub.zero_bytes == 0)
+		return;
 	if (c != NULL) {
-		if (!__rte_pcpu_copies_current(&c->copies))
-			pcpu_objcache_copies_rebuild(&c->copies);
 		pool_zero(p, &c->copies, objs, n);
 	} else {
 		pcpu_objcache_copies_rebuild(&cp);
@@ -151,13 +155,13 @@ pcpu_pool_cache_freeze(struct pcpu_pool *p,
 	unsigned int l, spins;
 
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
-		c = p->pub.caches[l];
+		c = p->caches[l];
 		if (c != NULL && c != self)
 			__atomic_store_n(&c->steal, 1, __ATOMIC_RELAXED);
 	}
 	pcpu_fence_heavy();
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
-		c = p->pub.caches[l];
+		c = p->caches[l];
 		if (c == NULL || c == self)
 			continue;
 		spins = 0;
@@ -179,7 +183,7 @@ pcpu_pool_cache_thaw(struct pcpu_pool *p,
 	unsigned int l;
 
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
-		c = p->pub.caches[l];
+		c = p->caches[l];
 		if (c != NULL && c != self)
 			__atomic_store_n(&c->steal, 0, __ATOMIC_RELEASE);
 	}
@@ -199,7 +203,7 @@ pool_steal(struct pcpu_pool *p, struct rte_pcpu_mempool_cache *self)
 	struct rte_pcpu_mempool_cache *c;
 
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
-		c = p->pub.caches[l];
+		c = p->caches[l];
 		if (c != NULL && c != self &&
 		    __atomic_load_n(&c->oc.len, __ATOMIC_RELAXED) != 0)
 			candidates++;
@@ -208,7 +212,7 @@ pool_steal(struct pcpu_pool *p, struct rte_pcpu_mempool_cache *self)
 		return 0;
 	pcpu_pool_cache_freeze(p, self);
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
-		c = p->pub.caches[l];
+		c = p->caches[l];
 		if (c == NULL || c == self || c->oc.len == 0)
 			continue;
 		moved += pcpu_pool_cache_drain(p, c);
@@ -235,7 +239,7 @@ pool_cache_get(struct pcpu_pool *p, unsigned int lcore_id)
 
 	if (lcore_id >= RTE_MAX_LCORE || p->cache_size == 0)
 		return NULL;
-	c = p->pub.caches[lcore_id];
+	c = p->caches[lcore_id];
 	if (c != NULL)
 		return c;
 	sz = sizeof(*c) + (size_t)p->cache_size * sizeof(uintptr_t);
@@ -253,8 +257,12 @@ pool_cache_get(struct pcpu_pool *p, unsigned int lcore_id)
 	pcpu_objcache_init(&c->oc, (uintptr_t *)(c + 1), p->cache_size);
 	c->lcore_id = lcore_id;
 	pcpu_objcache_copies_rebuild(&c->copies);
-	/* publish after the fields */
-	__atomic_store_n(&p->pub.caches[lcore_id], c, __ATOMIC_RELEASE);
+	/* publish after the fields; to the inline paths only if they may
+	 * serve the pool (inline_ok is cleared under the lock too) */
+	__atomic_store_n(&p->caches[lcore_id], c, __ATOMIC_RELEASE);
+	if (p->inline_ok)
+		__atomic_store_n(&p->pub.inline_caches[lcore_id], c,
+			__ATOMIC_RELEASE);
 	return c;
 }
 
@@ -442,8 +450,7 @@ pool_get_slow(struct pcpu_pool *p, unsigned int lcore_id, void **objs,
 	pthread_mutex_unlock(&p->lock);
 	for (i = 0; i < n; i++)
 		pcpu_asan_unpoison(objs[i], p->elt_size);
-	if (p->pub.zero_bytes != 0)
-		pool_zero_got(p, c, objs, n);
+	pool_got(p, c, objs, n);
 	return 0;
 
 fail:
@@ -474,10 +481,10 @@ rte_pcpu_mempool_get_bulk(struct rte_pcpu_mempool *mp, void **objs,
 		return -EINVAL;
 	/* 0 in a secondary process: the slow path refuses */
 	if (likely(lcore_id < rte_pcpu_shared.cache_lcore_limit))
-		c = __atomic_load_n(&mp->caches[lcore_id], __ATOMIC_ACQUIRE);
+		c = __atomic_load_n(&p->caches[lcore_id], __ATOMIC_ACQUIRE);
 	if (unlikely(c == NULL || (p->flags & RTE_PCPU_MEMPOOL_F_DEBUG)))
 		return pool_get_slow(p, lcore_id, objs, n);
-	__rte_pcpu_mempool_cache_enter(mp, c);
+	pcpu_pool_cache_enter(p, c);
 	/* the length only after the steal check: see
 	 * __rte_pcpu_mempool_cache_get() */
 	if (unlikely(__rte_pcpu_mempool_cache_stolen(c) || n > c->oc.len)) {
@@ -492,8 +499,7 @@ rte_pcpu_mempool_get_bulk(struct rte_pcpu_mempool *mp, void **objs,
 	__rte_pcpu_mempool_cache_leave(c);
 	for (i = 0; i < n; i++)
 		pcpu_asan_unpoison(objs[i], p->elt_size);
-	if (p->pub.zero_bytes != 0)
-		pool_zero_got(p, c, objs, n);
+	pool_got(p, c, objs, n);
 	return 0;
 }
 
@@ -577,13 +583,13 @@ pcpu_pool_put_now(struct pcpu_pool *p, void * const *objs, unsigned int n)
 
 	/* 0 in a secondary process: the slow path refuses */
 	if (likely(lcore_id < rte_pcpu_shared.cache_lcore_limit))
-		c = __atomic_load_n(&p->pub.caches[lcore_id], __ATOMIC_ACQUIRE);
+		c = __atomic_load_n(&p->caches[lcore_id], __ATOMIC_ACQUIRE);
 	if (unlikely(c == NULL || (p->flags & RTE_PCPU_MEMPOOL_F_DEBUG)))
 		return pool_put_slow(p, lcore_id, objs, n);
 	for (i = 0; i < n; i++)
 		if (unlikely(!__rte_pcpu_mempool_handle_ok(&p->pub, objs[i])))
 			return pool_put_slow(p, lcore_id, objs, n);
-	__rte_pcpu_mempool_cache_enter(&p->pub, c);
+	pcpu_pool_cache_enter(p, c);
 	/* the length only after the steal check: see
 	 * __rte_pcpu_mempool_cache_get() */
 	if (unlikely(__rte_pcpu_mempool_cache_stolen(c) ||
@@ -616,7 +622,7 @@ pcpu_pool_out(const struct pcpu_pool *p)
 
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
 		const struct rte_pcpu_mempool_cache *c =
-			__atomic_load_n(&p->pub.caches[l], __ATOMIC_ACQUIRE);
+			__atomic_load_n(&p->caches[l], __ATOMIC_ACQUIRE);
 
 		if (c != NULL)
 			out += (int64_t)(pcpu_pool_stat_read(&c->oc.nr_get) -

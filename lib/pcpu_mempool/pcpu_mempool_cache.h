@@ -67,6 +67,17 @@ struct pcpu_pool {
 	/** What the inline get and put read (rte_pcpu_mempool_core.h); the
 	 * handle applications hold points here. */
 	struct rte_pcpu_mempool pub;
+	/** Every lcore's cache, NULL until the lcore first uses the pool:
+	 * the library's paths, stealers and the audit go through these;
+	 * pub.inline_caches[] lists the same caches while inline_ok. */
+	struct rte_pcpu_mempool_cache *caches[RTE_MAX_LCORE];
+	/** Non-zero while the inline paths may serve the pool (no debug
+	 * flag, no RCU, zeroing of 0, 8, 16, 32 or 64 bytes, no real fence, no
+	 * AddressSanitizer); pool lock held to clear it. */
+	uint32_t inline_ok;
+	/** Non-zero when membarrier(2) is not available: the owner of a
+	 * cache fences for real when it enters its section. */
+	uint32_t fence_needed;
 	/* read by the fast paths, written at creation */
 	uint32_t flags;
 	uint32_t cache_size;
@@ -117,6 +128,18 @@ struct pcpu_pool {
 	struct rte_tailq_entry *te;   /**< Its entry in the registry. */
 	char name[RTE_PCPU_MEMPOOL_NAMESIZE];
 };
+
+/** Enter cache @p c's lock-free section in the library's paths (the owner,
+ * pool lock not needed): with a real fence where membarrier(2) cannot
+ * give the stealer's side of it. */
+static inline void
+pcpu_pool_cache_enter(const struct pcpu_pool *p,
+		struct rte_pcpu_mempool_cache *c)
+{
+	__rte_pcpu_mempool_cache_enter(c);
+	if (unlikely(p->fence_needed))
+		rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
 
 /** rcu_reclaim() of every put whose grace period is over. */
 #define PCPU_POOL_RECLAIM_ALL UINT32_MAX

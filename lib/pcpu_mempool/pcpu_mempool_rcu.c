@@ -86,7 +86,7 @@ pcpu_pool_put_rcu(struct pcpu_pool *p, void * const *objs, unsigned int n)
 	if (p->out != NULL)
 		pthread_mutex_unlock(&p->lock);
 	if (lcore_id < RTE_MAX_LCORE)
-		c = __atomic_load_n(&p->pub.caches[lcore_id], __ATOMIC_ACQUIRE);
+		c = __atomic_load_n(&p->caches[lcore_id], __ATOMIC_ACQUIRE);
 	for (i = 0; i < ok; i++) {
 		void *obj = objs[i];
 
@@ -179,6 +179,7 @@ rte_pcpu_mempool_rcu_qsbr_add(struct rte_pcpu_mempool *mp,
 	struct rte_rcu_qsbr_dq_parameters params = { 0 };
 	char dq_name[RTE_RING_NAMESIZE];
 	struct pcpu_pool *p;
+	unsigned int l;
 
 	if (pcpu_proc_refuse("rte_pcpu_mempool_rcu_qsbr_add") ||
 	    pcpu_init_eal_gone("rte_pcpu_mempool_rcu_qsbr_add"))
@@ -233,7 +234,10 @@ rte_pcpu_mempool_rcu_qsbr_add(struct rte_pcpu_mempool *mp,
 	p->rcu_mode = cfg->mode;
 	__atomic_store_n(&p->rcu_v, cfg->v, __ATOMIC_RELEASE);
 	/* puts must now go through the defer queue: no inline paths */
-	__atomic_store_n(&p->pub.inline_ok, 0, __ATOMIC_RELEASE);
+	p->inline_ok = 0;
+	for (l = 0; l < RTE_MAX_LCORE; l++)
+		__atomic_store_n(&p->pub.inline_caches[l], NULL,
+			__ATOMIC_RELEASE);
 	pthread_mutex_unlock(&p->lock);
 	return 0;
 }

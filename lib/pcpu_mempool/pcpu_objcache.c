@@ -166,10 +166,12 @@ pcpu_objcache_copies_rebuild(struct rte_pcpu_copies *cp)
 	unsigned int n = 0, w;
 	uint64_t m;
 
+	/* the generation first: a change of the mask after this read moves
+	 * it on, and the next check sees that the list is out of date */
+	cp->gen = __atomic_load_n(&rte_pcpu_shared.lcore_gen, __ATOMIC_ACQUIRE);
 	for (w = 0; w < RTE_PCPU_MASK_WORDS; w++) {
 		m = __atomic_load_n(&rte_pcpu_shared.lcore_mask[w],
 			__ATOMIC_ACQUIRE);
-		cp->mask[w] = m;
 		for (; m != 0; m &= m - 1)
 			cp->offs[n++] = (uintptr_t)(w * 64 +
 				(unsigned int)__builtin_ctzll(m)) *

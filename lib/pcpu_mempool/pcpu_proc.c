@@ -305,6 +305,7 @@ proc_drop_locked(void)
 	for (w = 0; w < RTE_PCPU_MASK_WORDS; w++)
 		__atomic_store_n(&rte_pcpu_shared.lcore_mask[w], 0,
 			__ATOMIC_RELEASE);
+	__atomic_fetch_add(&rte_pcpu_shared.lcore_gen, 1, __ATOMIC_RELEASE);
 	pcpu_arena_detach(&proc.view, 1);
 	proc.attached = 0;
 }
@@ -420,6 +421,7 @@ proc_map_locked(struct pcpu_proc_zone *z, uint32_t gen, int *fds,
 	for (w = 0; w < RTE_PCPU_MASK_WORDS; w++)
 		__atomic_store_n(&rte_pcpu_shared.lcore_mask[w],
 			z->lcore_mask[w], __ATOMIC_RELAXED);
+	__atomic_fetch_add(&rte_pcpu_shared.lcore_gen, 1, __ATOMIC_RELEASE);
 	proc.generation = gen;
 	proc.attached = 1;
 	__atomic_store_n(&rte_pcpu_shared.initialised, 1, __ATOMIC_RELEASE);

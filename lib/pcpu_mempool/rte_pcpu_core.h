@@ -85,10 +85,18 @@ struct rte_pcpu_shared {
 	 * compared the lcore id with RTE_MAX_LCORE: no extra instruction.
 	 */
 	uint32_t cache_lcore_limit;
+	uint32_t reserved32;         /**< 0. */
+	/**
+	 * Incremented (release) after every change of @c lcore_mask, never
+	 * reset: a list of copies made as of generation g is current while
+	 * this is still g. One word to compare, where the mask is
+	 * RTE_PCPU_MASK_WORDS.
+	 */
+	uint64_t lcore_gen;
 	/** Keeps the size at RTE_PCPU_SHARED_SIZE. */
 	uint8_t reserved[RTE_PCPU_SHARED_SIZE - sizeof(uintptr_t) -
-		3 * sizeof(uint32_t) - RTE_PCPU_MASK_WORDS * sizeof(uint64_t) -
-		sizeof(unsigned long long)];
+		4 * sizeof(uint32_t) - RTE_PCPU_MASK_WORDS * sizeof(uint64_t) -
+		sizeof(unsigned long long) - sizeof(uint64_t)];
 } __rte_cache_aligned;
 
 /** @internal The one instance, defined in the library. */
@@ -212,12 +220,12 @@ __rte_pcpu_self_ptr(const void *handle)
  * 0's copy (the handle), as of one look at rte_pcpu_shared.lcore_mask.
  * Each fast path that zeroes copies (an lcore's cache buckets, a pool's
  * lcore cache) keeps its own, used by one thread only; checking that it is
- * current costs one load per mask word.
+ * current costs one load and one comparison.
  */
 struct rte_pcpu_copies {
-	uint64_t mask[RTE_PCPU_MASK_WORDS]; /**< The mask these are of. */
-	unsigned int nr;                    /**< Entries of offs[]. */
-	uintptr_t offs[RTE_MAX_LCORE];      /**< lcore_id * unit_step. */
+	uint64_t gen;                  /**< rte_pcpu_shared.lcore_gen then. */
+	unsigned int nr;               /**< Entries of offs[]. */
+	uintptr_t offs[RTE_MAX_LCORE]; /**< lcore_id * unit_step. */
 };
 
 /**
@@ -229,13 +237,8 @@ struct rte_pcpu_copies {
 static __rte_always_inline int
 __rte_pcpu_copies_current(const struct rte_pcpu_copies *cp)
 {
-	unsigned int w;
-
-	for (w = 0; w < RTE_PCPU_MASK_WORDS; w++)
-		if (unlikely(__atomic_load_n(&rte_pcpu_shared.lcore_mask[w],
-				__ATOMIC_ACQUIRE) != cp->mask[w]))
-			return 0;
-	return 1;
+	return __atomic_load_n(&rte_pcpu_shared.lcore_gen, __ATOMIC_ACQUIRE) ==
+		cp->gen;
 }
 
 /**
@@ -252,9 +255,10 @@ static __rte_always_inline void
 __rte_pcpu_copies_zero(const struct rte_pcpu_copies *cp, uintptr_t h,
 		unsigned int sz)
 {
-	unsigned int i, k;
+	/* read once: the stores below could alias it for the compiler */
+	unsigned int nr = cp->nr, i, k;
 
-	for (i = 0; i < cp->nr; i++) {
+	for (i = 0; i < nr; i++) {
 		uintptr_t p = h + cp->offs[i];
 
 #ifdef RTE_ARCH_X86

@@ -36,8 +36,9 @@ extern "C" {
  * except while a stealer (holding the pool lock) has it frozen: the owner
  * sets @c active around its lock-free section and leaves it at once if
  * @c steal is set, membarrier(2) making the stealer's fence cover the
- * owner's plain accesses (or a full fence in the owner when membarrier(2)
- * is not available; see the library's pcpu_mempool_cache.c).
+ * owner's plain accesses (when membarrier(2) is not available the owner
+ * fences for real, in the library's paths only: the inline ones are not
+ * used then; see the library's pcpu_mempool_cache.c).
  */
 struct rte_pcpu_mempool_cache {
 	/* the fields of the inline get and put share the first cache line
@@ -56,39 +57,47 @@ struct rte_pcpu_mempool_cache {
 /**
  * @internal The part of a pool that the inline get and put read; the
  * library's private state follows it in the same allocation. Written at
- * creation (@c inline_ok also when RCU is attached, @c caches[] when an
- * lcore first uses the pool).
+ * creation (@c inline_caches[] when an lcore first uses the pool, and
+ * when RCU is attached).
  */
 struct rte_pcpu_mempool {
-	/** Non-zero: the inline paths may serve this pool (no debug flag, no
-	 * RCU, zeroing of 0, 8, 16 or 32 bytes, library not built with
-	 * AddressSanitizer). */
-	uint32_t inline_ok;
 	uint32_t zero_bytes;   /**< Bytes to zero per copy on get, or 0. */
-	/** Non-zero when membarrier(2) is not available: owners of caches
-	 * fence for real. */
-	uint32_t fence_needed;
 	uint32_t reserved;     /**< 0. */
 	size_t align;          /**< Every object is aligned to this. */
-	/** Per-lcore caches, NULL until the lcore first uses the pool. */
-	struct rte_pcpu_mempool_cache *caches[RTE_MAX_LCORE];
+	/**
+	 * The bits that are 0 in (handle - rte_pcpu_shared.base) for every
+	 * object of the pool: those from log2(unit_stride) up (a handle lies
+	 * in lcore 0's unit) and those below @c align (base is aligned to
+	 * 2 MiB, @c align is at most a cache line). One mask makes the check
+	 * of a put's handle a subtraction and a test, and catches NULL too
+	 * (0 - base has the high bits set).
+	 */
+	uintptr_t handle_mask;
+	/**
+	 * The lcore caches that the inline paths may use: NULL until the
+	 * lcore first uses the pool, and for every lcore while the pool
+	 * needs the library's paths (a debug flag, RCU, zeroing of other
+	 * sizes than 8, 16, 32 or 64 bytes, owners that must fence for real,
+	 * AddressSanitizer). The inline paths then test one pointer that
+	 * they load anyway, and no flag.
+	 */
+	struct rte_pcpu_mempool_cache *inline_caches[RTE_MAX_LCORE];
 };
 
 /**
- * @internal Enter the lock-free section of cache @p c (owner only).
+ * @internal Enter the lock-free section of cache @p c (owner only), where
+ * membarrier(2) gives the stealer's side of the fence: the compiler is
+ * kept from moving the section's accesses above the store, the CPU's
+ * reordering is the stealer's membarrier(2) to undo. Only caches of
+ * mp->inline_caches[] are entered this way.
  *
- * @param mp The pool.
  * @param c The calling lcore's cache.
  */
 static __rte_always_inline void
-__rte_pcpu_mempool_cache_enter(const struct rte_pcpu_mempool *mp,
-		struct rte_pcpu_mempool_cache *c)
+__rte_pcpu_mempool_cache_enter(struct rte_pcpu_mempool_cache *c)
 {
 	__atomic_store_n(&c->active, 1, __ATOMIC_RELAXED);
-	if (unlikely(mp->fence_needed))
-		rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
-	else
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
 /**
@@ -115,9 +124,9 @@ __rte_pcpu_mempool_cache_stolen(struct rte_pcpu_mempool_cache *c)
 }
 
 /**
- * @internal Cheap check that @p obj can be an object of @p mp: a handle
- * in lcore 0's unit, aligned as the pool's objects (a few instructions;
- * RTE_PCPU_MEMPOOL_F_DEBUG checks membership).
+ * @internal Cheap check that @p obj can be an object of @p mp: not NULL,
+ * a handle in lcore 0's unit, aligned as the pool's objects (three
+ * instructions; RTE_PCPU_MEMPOOL_F_DEBUG checks membership).
  *
  * @param mp Pool (not NULL).
  * @param obj Pointer to check.
@@ -127,11 +136,9 @@ static __rte_always_inline int
 __rte_pcpu_mempool_handle_ok(const struct rte_pcpu_mempool *mp,
 		const void *obj)
 {
-	uintptr_t h = (uintptr_t)obj;
-
-	return obj != NULL && h >= rte_pcpu_shared.base &&
-		((h - rte_pcpu_shared.base) >> rte_pcpu_shared.unit_shift) == 0 &&
-		(h & (mp->align - 1)) == 0;
+	/* below base, the difference wraps to a value with the high bits
+	 * set: one unsigned test covers both ends of the unit */
+	return (((uintptr_t)obj - rte_pcpu_shared.base) & mp->handle_mask) == 0;
 }
 
 /**
@@ -149,10 +156,35 @@ __rte_pcpu_mempool_inline_cache(struct rte_pcpu_mempool *mp)
 
 	/* the limit is RTE_MAX_LCORE in the primary, 0 in a secondary
 	 * process, which must not touch the primary's lcore caches */
-	if (unlikely(lcore_id >= rte_pcpu_shared.cache_lcore_limit ||
-			!__atomic_load_n(&mp->inline_ok, __ATOMIC_RELAXED)))
+	if (unlikely(lcore_id >= rte_pcpu_shared.cache_lcore_limit))
 		return NULL;
-	return __atomic_load_n(&mp->caches[lcore_id], __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&mp->inline_caches[lcore_id], __ATOMIC_ACQUIRE);
+}
+
+/**
+ * @internal Zero every lcore's copy of the object at @p h: the zeroing of
+ * the inline get, with stores of a size known at compile time for each
+ * size the inline paths serve.
+ *
+ * @param cp Copy offsets (current).
+ * @param h The object's handle.
+ * @param zb Bytes per copy: 8, 16, 32 or 64 (the pool's zero_bytes, when
+ *   the inline paths serve it).
+ */
+static __rte_always_inline void
+__rte_pcpu_mempool_zero(const struct rte_pcpu_copies *cp, uintptr_t h,
+		unsigned int zb)
+{
+	/* the size of counters first; a cache line of them (four 16-byte
+	 * stores per copy) is still cheaper than the call to the library */
+	if (zb == 16)
+		__rte_pcpu_copies_zero(cp, h, 16);
+	else if (zb == 8)
+		__rte_pcpu_copies_zero(cp, h, 8);
+	else if (zb == 32)
+		__rte_pcpu_copies_zero(cp, h, 32);
+	else
+		__rte_pcpu_copies_zero(cp, h, 64);
 }
 
 /**
@@ -173,11 +205,13 @@ __rte_pcpu_mempool_cache_get(struct rte_pcpu_mempool *mp, void **obj)
 
 	if (unlikely(c == NULL))
 		return -1;
-	zb = mp->zero_bytes;
-	/* a new lcore gained memory: the library rebuilds the copy list */
-	if (zb != 0 && unlikely(!__rte_pcpu_copies_current(&c->copies)))
+	/* a new lcore gained memory: the library rebuilds the copy list
+	 * (kept current in pools that do not zero too: one comparison, no
+	 * test of zero_bytes before it) */
+	if (unlikely(!__rte_pcpu_copies_current(&c->copies)))
 		return -1;
-	__rte_pcpu_mempool_cache_enter(mp, c);
+	zb = mp->zero_bytes;
+	__rte_pcpu_mempool_cache_enter(c);
 	/*
 	 * Read the length only after the steal check. A stealer that did not
 	 * see this section start may freeze, drain (len = 0) and thaw
@@ -191,12 +225,10 @@ __rte_pcpu_mempool_cache_get(struct rte_pcpu_mempool *mp, void **obj)
 	}
 	h = __rte_pcpu_objcache_pop(&c->oc);
 	__rte_pcpu_mempool_cache_leave(c);
-	if (zb == 16)
-		__rte_pcpu_copies_zero(&c->copies, h, 16);
-	else if (zb == 8)
-		__rte_pcpu_copies_zero(&c->copies, h, 8);
-	else if (zb != 0)
-		__rte_pcpu_copies_zero(&c->copies, h, 32);
+	/* one test when the pool does not zero, the size's stores when it
+	 * does */
+	if (zb != 0)
+		__rte_pcpu_mempool_zero(&c->copies, h, zb);
 	*obj = (void *)h;
 	return 0;
 }
@@ -206,7 +238,7 @@ __rte_pcpu_mempool_cache_get(struct rte_pcpu_mempool *mp, void **obj)
  * the inline half of rte_pcpu_mempool_put().
  *
  * @param mp Pool (not NULL).
- * @param obj The handle (not NULL).
+ * @param obj The handle (NULL fails the cheap check).
  * @return 0, or -1 when the library must serve the put (no usable cache,
  *   cache full or being stolen, or @p obj fails the cheap check).
  */
@@ -215,20 +247,27 @@ __rte_pcpu_mempool_cache_put(struct rte_pcpu_mempool *mp, void *obj)
 {
 	struct rte_pcpu_mempool_cache *c = __rte_pcpu_mempool_inline_cache(mp);
 
+	uint32_t len;
+
 	if (unlikely(c == NULL || !__rte_pcpu_mempool_handle_ok(mp, obj)))
 		return -1;
-	__rte_pcpu_mempool_cache_enter(mp, c);
+	__rte_pcpu_mempool_cache_enter(c);
 	/* the length only after the steal check: see the get above */
-	if (unlikely(__rte_pcpu_mempool_cache_stolen(c) ||
-			c->oc.len >= c->oc.capacity)) {
-		__rte_pcpu_mempool_cache_leave(c);
-		return -1;
-	}
+	if (unlikely(__rte_pcpu_mempool_cache_stolen(c)))
+		goto refuse;
+	len = c->oc.len;
+	if (unlikely(len >= c->oc.capacity))
+		goto refuse;
 	__rte_pcpu_objcache_push(&c->oc, (uintptr_t)obj);
-	if (unlikely(c->oc.len > c->len_max))
-		c->len_max = c->oc.len;
+	/* the length as pushed: the push's atomic store would make the
+	 * compiler load it again */
+	if (unlikely(len >= c->len_max))
+		c->len_max = len + 1;
 	__rte_pcpu_mempool_cache_leave(c);
 	return 0;
+refuse:
+	__rte_pcpu_mempool_cache_leave(c);
+	return -1;
 }
 
 /**
