@@ -18,6 +18,10 @@
  *                          on its copies
  *   put_null_refused       rte_pcpu_mempool_put(mp, NULL) logs one line and
  *                          counts one refusal, as put_bulk of {NULL}
+ *   bulk_args_refused      get_bulk and put_bulk refused for their
+ *                          arguments (pool or array NULL, n 0 or above
+ *                          the capacity) log one line each, as every
+ *                          bad input does
  *
  * The fifth, calls after rte_eal_cleanup(), cannot share a process with
  * other tests: test_eal_cleanup.c.
@@ -426,6 +430,46 @@ test_put_null_refused(void)
 	return TEST_SUCCESS;
 }
 
+/*
+ * Defect 6. get_bulk and put_bulk refused for their arguments set EINVAL
+ * and log one line each, as every bad input does; nothing is taken or put.
+ */
+static int
+test_bulk_args_refused(void)
+{
+	struct rte_pcpu_mempool *mp;
+	struct pcpu_test_log log;
+	void *o[5] = { NULL };
+	unsigned int lines, i;
+	int r[8];
+
+	mp = rte_pcpu_mempool_create("regress_bulk", 4, 16, 2, 0, NULL, NULL,
+		0);
+	TEST_ASSERT_NOT_NULL(mp, "create");
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_get(mp, &o[0]), "get");
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_put(mp, o[0]), "put");
+	TEST_ASSERT_SUCCESS(pcpu_test_log_start(&log), "log capture");
+	r[0] = rte_pcpu_mempool_get_bulk(NULL, o, 1);
+	r[1] = rte_pcpu_mempool_get_bulk(mp, NULL, 1);
+	r[2] = rte_pcpu_mempool_get_bulk(mp, o, 0);
+	r[3] = rte_pcpu_mempool_get_bulk(mp, o, 5);
+	r[4] = rte_pcpu_mempool_put_bulk(NULL, o, 1);
+	r[5] = rte_pcpu_mempool_put_bulk(mp, NULL, 1);
+	r[6] = rte_pcpu_mempool_put_bulk(mp, o, 0);
+	r[7] = rte_pcpu_mempool_put_bulk(mp, o, 5);
+	lines = pcpu_test_count_lines(pcpu_test_log_stop(&log), "bulk");
+	pcpu_test_log_free(&log);
+	for (i = 0; i < RTE_DIM(r); i++)
+		TEST_ASSERT_EQUAL(r[i], -EINVAL, "call %u: %d", i, r[i]);
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "rte_errno");
+	TEST_ASSERT_EQUAL(lines, (unsigned int)RTE_DIM(r),
+		"one log line per refused call");
+	TEST_ASSERT_EQUAL(rte_pcpu_mempool_in_use_count(mp), 0u, "in use");
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_audit(mp), "pool audit");
+	TEST_ASSERT_SUCCESS(rte_pcpu_mempool_free(mp), "free");
+	return TEST_SUCCESS;
+}
+
 static struct unit_test_suite pcpu_regression_testsuite = {
 	.suite_name = "pcpu regression autotest",
 	.setup = NULL,
@@ -439,6 +483,8 @@ static struct unit_test_suite pcpu_regression_testsuite = {
 			regress_reset, test_lcore_visible_initialised),
 		TEST_CASE_NAMED_ST("put_null_refused", regress_setup,
 			regress_reset, test_put_null_refused),
+		TEST_CASE_NAMED_ST("bulk_args_refused", regress_setup,
+			regress_reset, test_bulk_args_refused),
 		TEST_CASES_END()
 	}
 };

@@ -441,7 +441,8 @@ int
 rte_pcpu_mempool_put_bulk(struct rte_pcpu_mempool *mp, void * const *objs,
 		unsigned int n)
 {
-	struct pcpu_pool *p = pcpu_pool_bulk_args(mp, objs, n);
+	struct pcpu_pool *p = pcpu_pool_bulk_args(mp, objs, n,
+		"put_bulk");
 
 	if (unlikely(p == NULL))
 		return -EINVAL;

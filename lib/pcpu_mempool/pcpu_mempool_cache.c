@@ -469,12 +469,28 @@ fail:
 	return ret;
 }
 
+struct pcpu_pool *
+pcpu_pool_bulk_refuse(const struct rte_pcpu_mempool *mp, const void *objs,
+		unsigned int n, const char *fn)
+{
+	if (mp == NULL)
+		MP_LOG(ERR, "%s: pool NULL", fn);
+	else if (objs == NULL)
+		MP_LOG(ERR, "%s %s: objects array NULL", fn,
+			pcpu_pool(mp)->name);
+	else
+		MP_LOG(ERR, "%s %s: %u objects, not in 1..%u (the capacity)",
+			fn, pcpu_pool(mp)->name, n, pcpu_pool(mp)->n);
+	rte_errno = EINVAL;
+	return NULL;
+}
+
 int
 rte_pcpu_mempool_get_bulk(struct rte_pcpu_mempool *mp, void **objs,
 		unsigned int n)
 {
 	unsigned int lcore_id = pcpu_pool_lcore_id(), len, i;
-	struct pcpu_pool *p = pcpu_pool_bulk_args(mp, objs, n);
+	struct pcpu_pool *p = pcpu_pool_bulk_args(mp, objs, n, "get_bulk");
 	struct rte_pcpu_mempool_cache *c = NULL;
 
 	if (unlikely(p == NULL))

@@ -190,17 +190,22 @@ pcpu_pool_rcu_pending(const struct pcpu_pool *p)
 	return enq > done ? enq - done : 0;
 }
 
-/** The pool of a get_bulk or put_bulk with valid arguments (@p n 1 .. the
- * capacity), else NULL with rte_errno = EINVAL. */
+/** pcpu_pool_bulk_args() refused the arguments of @p fn: one log line,
+ * rte_errno = EINVAL. Out of line, off the bulk calls' path.
+ * @return NULL. */
+struct pcpu_pool *pcpu_pool_bulk_refuse(const struct rte_pcpu_mempool *mp,
+		const void *objs, unsigned int n, const char *fn);
+
+/** The pool of a get_bulk or put_bulk (@p fn, for the log line) with valid
+ * arguments (@p n 1 .. the capacity), else NULL with rte_errno = EINVAL
+ * and one log line. */
 static inline struct pcpu_pool *
 pcpu_pool_bulk_args(const struct rte_pcpu_mempool *mp, const void *objs,
-		unsigned int n)
+		unsigned int n, const char *fn)
 {
 	if (unlikely(mp == NULL || objs == NULL || n == 0 ||
-			n > pcpu_pool(mp)->n)) {
-		rte_errno = EINVAL;
-		return NULL;
-	}
+			n > pcpu_pool(mp)->n))
+		return pcpu_pool_bulk_refuse(mp, objs, n, fn);
 	return pcpu_pool(mp);
 }
 
