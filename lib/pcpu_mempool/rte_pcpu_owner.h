@@ -26,9 +26,10 @@
  * what the users of the library hold, which rte_pcpu_audit() checks.
  *
  * What an allocation costs its owner: its size per lcore copy, as the
- * allocator holds it (rounded up to its size class for sizes the lcore
- * caches serve, RTE_PCPU_CACHE_MAX_SIZE and below, else to the 4-byte
- * granule), times the number of lcores with memory (the lcores
+ * allocator holds it (rounded up to its size class when an lcore cache
+ * serves it: RTE_PCPU_CACHE_MAX_SIZE and below, on an lcore, caches on,
+ * an alignment the class has; else, and so for every allocation of an
+ * unregistered thread, rounded up to the 4-byte granule), times the number of lcores with memory (the lcores
  * RTE_PCPU_FOREACH() visits: rte_pcpu_stats.nr_lcores, less unit 0 while
  * it is only lent to the object headers of "pcpu" mempools). An lcore that appears later
  * (rte_thread_register()) gets a copy of every object, so every owner's
