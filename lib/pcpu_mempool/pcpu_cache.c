@@ -976,51 +976,50 @@ cache_alloc_no_lcore_cache(unsigned int lcore_id, size_t size, size_t align,
 }
 
 /*
- * An allocation of an owner with a limit: never in a run (each object is
- * charged on its own, from the lcore's stock), so it always charges; one
- * function for all of it, reached before the common path does any work.
+ * An allocation through the calling lcore's cache. @p charge (a constant):
+ * charge the object on its own, as an owner with a limit needs (never in
+ * a run: each object comes out of the lcore's stock); otherwise the object
+ * is popped from a run of its owner, when there are objects to spare.
+ * Every other case leaves by a tail call, so that the common allocation
+ * saves no register.
  */
-static __rte_noinline void *
-cache_alloc_limited(size_t size, size_t align, uint32_t owner)
-{
-	unsigned int lcore_id = rte_lcore_id();
-	struct cache_lcore *lc;
-	unsigned int ci;
-
-	if (unlikely(lcore_id >= RTE_MAX_LCORE) ||
-	    unlikely((lc = pcpu_caches.lcores[lcore_id]) == NULL))
-		return cache_alloc_no_lcore_cache(lcore_id, size, align, owner);
-	ci = pcpu_caches.size_to_class[(size + 7) >> 3];
-	if (unlikely(align > pcpu_caches.class_align[ci]))
-		return pcpu_alloc_one(size, align, owner);
-	return cache_alloc_class_charge(lc, ci, size, owner);
-}
-
-/*
- * Every case but the pop from a charged run with objects to spare leaves
- * by a tail call, so that the common allocation saves no register.
- */
-void *
-pcpu_cache_alloc(size_t size, size_t align, uint32_t owner)
+static __rte_always_inline void *
+cache_alloc_lcore(size_t size, size_t align, uint32_t owner, int charge)
 {
 	unsigned int lcore_id = rte_lcore_id();
 	struct cache_lcore *lc;
 	struct cache_class *cc;
 	unsigned int ci;
 
-	if (owner >= PCPU_OWNER_LIMITED)
-		return cache_alloc_limited(size, align, owner);
 	if (unlikely(lcore_id >= RTE_MAX_LCORE) ||
 	    unlikely((lc = pcpu_caches.lcores[lcore_id]) == NULL))
 		return cache_alloc_no_lcore_cache(lcore_id, size, align, owner);
 	ci = pcpu_caches.size_to_class[(size + 7) >> 3];
 	if (unlikely(align > pcpu_caches.class_align[ci]))
 		return pcpu_alloc_one(size, align, owner);
+	if (charge)
+		return cache_alloc_class_charge(lc, ci, size, owner);
 	cc = &lc->cls[ci];
 	if (unlikely(owner != cc->run_get_owner) ||
 	    unlikely(cc->oc.len <= CACHE_LOW))
 		return cache_alloc_class_slow(lc, ci, size, owner);
 	return cache_alloc_pop(lc, ci, size, owner);
+}
+
+/* An allocation of an owner with a limit: one function for all of it,
+ * reached before the common path does any work. */
+static __rte_noinline void *
+cache_alloc_limited(size_t size, size_t align, uint32_t owner)
+{
+	return cache_alloc_lcore(size, align, owner, 1);
+}
+
+void *
+pcpu_cache_alloc(size_t size, size_t align, uint32_t owner)
+{
+	if (owner >= PCPU_OWNER_LIMITED)
+		return cache_alloc_limited(size, align, owner);
+	return cache_alloc_lcore(size, align, owner, 0);
 }
 
 /* Why a handle whose tag is @p t is no longer its user's: freed into a
