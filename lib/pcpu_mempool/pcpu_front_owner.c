@@ -186,6 +186,7 @@ rte_pcpu_owner_lookup(const char *name)
 	size_t n;
 
 	if (name == NULL) {
+		PCPU_LOG(ERR, "owner lookup: name NULL");
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -209,6 +210,11 @@ rte_pcpu_owner_name(const struct rte_pcpu_owner *owner)
 	const struct rte_pcpu_owner *o = pcpu_owner_valid(owner);
 
 	if (o == NULL) {
+		if (owner == NULL)
+			PCPU_LOG(ERR, "owner name: owner NULL");
+		else
+			PCPU_LOG(ERR, "owner name: %p is not a live owner",
+				(const void *)owner);
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -249,6 +255,13 @@ rte_pcpu_owner_stats_get(const struct rte_pcpu_owner *owner,
 	const struct rte_pcpu_owner *o = pcpu_owner_valid(owner);
 
 	if (o == NULL || stats == NULL) {
+		if (owner == NULL)
+			PCPU_LOG(ERR, "owner stats: owner NULL");
+		else if (o == NULL)
+			PCPU_LOG(ERR, "owner stats: %p is not a live owner",
+				(const void *)owner);
+		else
+			PCPU_LOG(ERR, "owner stats %s: stats NULL", o->name);
 		rte_errno = EINVAL;
 		return -1;
 	}

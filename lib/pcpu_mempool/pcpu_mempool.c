@@ -359,6 +359,7 @@ rte_pcpu_mempool_lookup(const char *name)
 	struct pcpu_pool *p;
 
 	if (name == NULL) {
+		MP_LOG(ERR, "lookup: name NULL");
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -478,6 +479,7 @@ struct rte_pcpu_owner *
 rte_pcpu_mempool_owner(const struct rte_pcpu_mempool *mp)
 {
 	if (mp == NULL) {
+		MP_LOG(ERR, "owner: pool NULL");
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -488,6 +490,7 @@ const char *
 rte_pcpu_mempool_name(const struct rte_pcpu_mempool *mp)
 {
 	if (mp == NULL) {
+		MP_LOG(ERR, "name: pool NULL");
 		rte_errno = EINVAL;
 		return NULL;
 	}

@@ -54,6 +54,11 @@ rte_pcpu_mempool_stats_get(const struct rte_pcpu_mempool *mp,
 	unsigned int l;
 
 	if (mp == NULL || s == NULL) {
+		if (mp == NULL)
+			MP_LOG(ERR, "stats_get: pool NULL");
+		else
+			MP_LOG(ERR, "stats_get %s: stats NULL",
+				pcpu_pool(mp)->name);
 		rte_errno = EINVAL;
 		return -1;
 	}
@@ -93,6 +98,11 @@ rte_pcpu_mempool_info_get(const struct rte_pcpu_mempool *mp,
 	unsigned int l;
 
 	if (mp == NULL || info == NULL) {
+		if (mp == NULL)
+			MP_LOG(ERR, "info_get: pool NULL");
+		else
+			MP_LOG(ERR, "info_get %s: info NULL",
+				pcpu_pool(mp)->name);
 		rte_errno = EINVAL;
 		return -1;
 	}
@@ -132,11 +142,17 @@ rte_pcpu_mempool_dump(FILE *f, const struct rte_pcpu_mempool *mp)
 	const struct pcpu_pool *p;
 	unsigned int l;
 
-	/* the statistics refuse a NULL pool */
-	if (f == NULL || rte_pcpu_mempool_stats_get(mp, &s) != 0) {
+	if (mp == NULL || f == NULL) {
+		if (mp == NULL)
+			MP_LOG(ERR, "dump: pool NULL");
+		else
+			MP_LOG(ERR, "dump %s: file NULL", pcpu_pool(mp)->name);
 		rte_errno = EINVAL;
 		return -1;
 	}
+	/* fails only when EAL is gone, with its line */
+	if (rte_pcpu_mempool_stats_get(mp, &s) != 0)
+		return -1;
 	p = pcpu_pool(mp);
 	fprintf(f, "pcpu_mempool %s: n %u elt_size %zu align %zu cache_size %u"
 		" flags %#x budget %" PRIu64 " obj_init %s rcu %s owner pool:%s\n",
@@ -359,6 +375,7 @@ rte_pcpu_mempool_audit(const struct rte_pcpu_mempool *mp)
 	int ret;
 
 	if (mp == NULL) {
+		MP_LOG(ERR, "audit: pool NULL");
 		rte_errno = EINVAL;
 		return -1;
 	}

@@ -656,6 +656,7 @@ rte_pcpu_mempool_in_use_count(const struct rte_pcpu_mempool *mp)
 	int64_t out;
 
 	if (mp == NULL) {
+		MP_LOG(ERR, "in_use_count: pool NULL");
 		rte_errno = EINVAL;
 		return 0;
 	}
@@ -669,6 +670,7 @@ unsigned int
 rte_pcpu_mempool_avail_count(const struct rte_pcpu_mempool *mp)
 {
 	if (mp == NULL) {
+		MP_LOG(ERR, "avail_count: pool NULL");
 		rte_errno = EINVAL;
 		return 0;
 	}

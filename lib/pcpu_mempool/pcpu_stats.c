@@ -90,6 +90,14 @@ rte_pcpu_cache_stats_get(unsigned int lcore_id, unsigned int class_idx,
 {
 	if (stats == NULL || lcore_id >= RTE_MAX_LCORE ||
 	    class_idx >= RTE_PCPU_CACHE_NB_CLASSES) {
+		if (stats == NULL)
+			PCPU_LOG(ERR, "cache stats: stats NULL");
+		else if (lcore_id >= RTE_MAX_LCORE)
+			PCPU_LOG(ERR, "cache stats: lcore %u not below "
+				"RTE_MAX_LCORE (%u)", lcore_id, RTE_MAX_LCORE);
+		else
+			PCPU_LOG(ERR, "cache stats: class %u not below %u",
+				class_idx, RTE_PCPU_CACHE_NB_CLASSES);
 		rte_errno = EINVAL;
 		return -1;
 	}
@@ -116,6 +124,7 @@ rte_pcpu_stats_get(struct rte_pcpu_stats *s)
 	unsigned int i;
 
 	if (s == NULL) {
+		PCPU_LOG(ERR, "stats: stats NULL");
 		rte_errno = EINVAL;
 		return -1;
 	}
@@ -411,6 +420,7 @@ rte_pcpu_chunk_walk(void (*fn)(const struct rte_pcpu_chunk_stats *cs,
 	int i, n;
 
 	if (fn == NULL) {
+		PCPU_LOG(ERR, "chunk walk: callback NULL");
 		rte_errno = EINVAL;
 		return -1;
 	}
