@@ -455,6 +455,13 @@ rte_pcpu_mempool_put_bulk(struct rte_pcpu_mempool *mp, void * const *objs,
 int
 __rte_pcpu_mempool_put_slow(struct rte_pcpu_mempool *mp, void *obj)
 {
+	/* rte_pcpu_mempool_put() sends a NULL pool here (a NULL object goes
+	 * on, to the handle check's refusal) */
+	if (unlikely(mp == NULL)) {
+		MP_LOG(ERR, "put: pool NULL");
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
 	return rte_pcpu_mempool_put_bulk(mp, &obj, 1);
 }
 

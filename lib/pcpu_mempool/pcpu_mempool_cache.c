@@ -522,6 +522,16 @@ rte_pcpu_mempool_get_bulk(struct rte_pcpu_mempool *mp, void **objs,
 int
 __rte_pcpu_mempool_get_slow(struct rte_pcpu_mempool *mp, void **obj)
 {
+	/* rte_pcpu_mempool_get() sends its NULL arguments here: named as
+	 * the call they were given to, not as get_bulk */
+	if (unlikely(mp == NULL || obj == NULL)) {
+		if (mp == NULL)
+			MP_LOG(ERR, "get: pool NULL");
+		else
+			MP_LOG(ERR, "get %s: obj NULL", pcpu_pool(mp)->name);
+		rte_errno = EINVAL;
+		return -EINVAL;
+	}
 	return rte_pcpu_mempool_get_bulk(mp, obj, 1);
 }
 

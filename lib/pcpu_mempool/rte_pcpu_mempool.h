@@ -269,7 +269,7 @@ int rte_pcpu_mempool_put_bulk(struct rte_pcpu_mempool *mp,
  * @return 0, or a negative errno (also in rte_errno): -ENOENT (the pool
  *   has @c n objects out, counting RCU puts not yet reclaimed), -ENOMEM
  *   (a new object was needed beyond the byte budget, or the allocator
- *   failed), -EINVAL (NULL argument).
+ *   failed), -EINVAL (NULL argument, with one log line).
  *
  * Unless the pool has obj_init or RTE_PCPU_MEMPOOL_F_NO_ZERO, every
  * lcore's copy of the object is zero (elt_size bytes each).
@@ -285,8 +285,10 @@ __rte_experimental
 static inline int
 rte_pcpu_mempool_get(struct rte_pcpu_mempool *mp, void **obj)
 {
+	/* the library refuses a NULL argument with its log line; the
+	 * constant result lets the caller's error branch fold, as before */
 	if (unlikely(mp == NULL || obj == NULL)) {
-		rte_errno = EINVAL;
+		__rte_pcpu_mempool_get_slow(mp, obj);
 		return -EINVAL;
 	}
 	if (likely(__rte_pcpu_mempool_cache_get(mp, obj) == 0))
@@ -307,8 +309,9 @@ rte_pcpu_mempool_get(struct rte_pcpu_mempool *mp, void **obj)
  *   (always checked, a few instructions), and, with
  *   RTE_PCPU_MEMPOOL_F_DEBUG only, for an object that is not out of this
  *   pool (double put, object of another pool). A refused put logs one
- *   line, counts put_refused and changes nothing. Without the debug flag a
- *   double put of a real object is NOT detected and corrupts the pool.
+ *   line, counts put_refused (a NULL pool aside) and changes nothing.
+ *   Without the debug flag a double put of a real object is NOT detected
+ *   and corrupts the pool.
  *
  * With RCU in DQ mode the object goes to the defer queue (it still counts
  * in use); in SYNC mode the call waits for a grace period first, so the
@@ -323,8 +326,10 @@ __rte_experimental
 static inline int
 rte_pcpu_mempool_put(struct rte_pcpu_mempool *mp, void *obj)
 {
+	/* the library refuses a NULL pool with its log line (constant
+	 * result: as in rte_pcpu_mempool_get()) */
 	if (unlikely(mp == NULL)) {
-		rte_errno = EINVAL;
+		__rte_pcpu_mempool_put_slow(mp, obj);
 		return -EINVAL;
 	}
 	/* NULL fails the inline handle check: the library refuses it */

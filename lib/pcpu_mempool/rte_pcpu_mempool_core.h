@@ -273,10 +273,12 @@ refuse:
 /**
  * @internal The slow half of rte_pcpu_mempool_get(): rte_pcpu_mempool_get_bulk()
  * of one object. Not marked experimental (the inline function that calls
- * it is), so that including the header draws no warning.
+ * it is), so that including the header draws no warning. The inline
+ * function also sends its NULL arguments here, to be refused with one
+ * log line out of its path.
  *
- * @param mp Pool.
- * @param obj Where to store the object.
+ * @param mp Pool, or NULL (refused: -EINVAL).
+ * @param obj Where to store the object, or NULL (refused: -EINVAL).
  * @return As rte_pcpu_mempool_get_bulk().
  */
 int __rte_pcpu_mempool_get_slow(struct rte_pcpu_mempool *mp, void **obj);
@@ -284,8 +286,10 @@ int __rte_pcpu_mempool_get_slow(struct rte_pcpu_mempool *mp, void **obj);
 /**
  * @internal The slow half of rte_pcpu_mempool_put(): rte_pcpu_mempool_put_bulk()
  * of one object. Not marked experimental, as __rte_pcpu_mempool_get_slow().
+ * The inline function also sends a NULL pool here, to be refused with one
+ * log line.
  *
- * @param mp Pool.
+ * @param mp Pool, or NULL (refused: -EINVAL).
  * @param obj The object.
  * @return As rte_pcpu_mempool_put_bulk().
  */
