@@ -424,7 +424,8 @@ rte_pcpu_mempool_free(struct rte_pcpu_mempool *mp)
 		pthread_mutex_unlock(&p->lock);
 		pthread_mutex_unlock(&pcpu_pools.lock);
 		if (out > 0)
-			MP_LOG(DEBUG, "free %s: %" PRId64 " objects in use",
+			MP_LOG(ERR, "free %s: %" PRId64 " objects in use "
+				"(RCU puts waiting included): put them first",
 				p->name, out);
 		else
 			pool_log_foreign_puts(p, "free", out);

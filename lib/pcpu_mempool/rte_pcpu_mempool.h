@@ -214,10 +214,11 @@ struct rte_pcpu_mempool *rte_pcpu_mempool_lookup(const char *name);
  * Free a pool and all its free objects.
  *
  * @param mp Pool; NULL is a no-op returning 0.
- * @return 0, or -1 with rte_errno = EBUSY while objects are out (or
- *   waiting on RCU: puts whose grace period is over are reclaimed first);
- *   the pool is left intact. EINVAL if @p mp is not a pool, or EAL was
- *   cleaned up while the library was set up (rte_pcpu_cleanup()).
+ * @return 0, or -1 with rte_errno and one log line, the pool left
+ *   intact: EBUSY while objects are out (or waiting on RCU: puts whose
+ *   grace period is over are reclaimed first), as rte_pcpu_owner_free()
+ *   of a busy owner; EINVAL if @p mp is not a pool, or EAL was cleaned up
+ *   while the library was set up (rte_pcpu_cleanup()).
  * Thread-safety: MT-safe against other pools; no thread may use @p mp.
  */
 __rte_experimental
