@@ -247,6 +247,7 @@ rte_pcpu_reclaim(void)
 	    pcpu_init_eal_gone("rte_pcpu_reclaim"))
 		return -1;
 	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE)) {
+		PCPU_LOG(ERR, "reclaim: not set up");
 		rte_errno = EALREADY;
 		return -1;
 	}
@@ -260,6 +261,7 @@ rte_pcpu_cache_flush(void)
 	    pcpu_init_eal_gone("rte_pcpu_cache_flush"))
 		return -1;
 	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE)) {
+		PCPU_LOG(ERR, "cache flush: not set up");
 		rte_errno = EALREADY;
 		return -1;
 	}

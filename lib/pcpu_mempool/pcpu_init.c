@@ -18,6 +18,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/uio.h>
@@ -239,8 +240,13 @@ init_unwind(struct pcpu_layer *last)
 	return live;
 }
 
-int
-rte_pcpu_init(const struct rte_pcpu_conf *conf)
+/*
+ * rte_pcpu_init(), or with @p implicit the set-up a first allocation or
+ * pool does (pcpu_init_ensure()): there, another thread's set-up in the
+ * meantime is not the caller's error, and is not logged.
+ */
+static int
+init_setup(const struct rte_pcpu_conf *conf, bool implicit)
 {
 	struct rte_pcpu_conf c = { 0 };
 	struct pcpu_layer *l;
@@ -273,6 +279,9 @@ rte_pcpu_init(const struct rte_pcpu_conf *conf)
 	pthread_mutex_lock(&init_lock);
 	if (init_done) {
 		pthread_mutex_unlock(&init_lock);
+		if (!implicit)
+			PCPU_LOG(ERR, "init: already set up (rte_pcpu_cleanup() "
+				"first, to set it up again)");
 		rte_errno = EALREADY;
 		return -1;
 	}
@@ -318,9 +327,15 @@ pcpu_init_ensure(void)
 {
 	if (likely(__atomic_load_n(&init_done, __ATOMIC_ACQUIRE)))
 		return 0;
-	if (rte_pcpu_init(NULL) == 0 || rte_errno == EALREADY)
+	if (init_setup(NULL, true) == 0 || rte_errno == EALREADY)
 		return 0;
 	return -1;
+}
+
+int
+rte_pcpu_init(const struct rte_pcpu_conf *conf)
+{
+	return init_setup(conf, false);
 }
 
 int
@@ -335,6 +350,7 @@ rte_pcpu_cleanup(void)
 	pthread_mutex_lock(&init_lock);
 	if (!init_done) {
 		pthread_mutex_unlock(&init_lock);
+		PCPU_LOG(ERR, "cleanup: not set up");
 		rte_errno = EALREADY;
 		return -1;
 	}

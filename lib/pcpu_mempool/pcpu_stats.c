@@ -204,6 +204,7 @@ rte_pcpu_dump(FILE *f)
 	if (pcpu_proc_secondary())
 		return stats_remote_dump(f);
 	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE)) {
+		PCPU_LOG(ERR, "dump: not set up");
 		rte_errno = EALREADY;
 		return -1;
 	}
@@ -433,6 +434,7 @@ rte_pcpu_chunk_walk(void (*fn)(const struct rte_pcpu_chunk_stats *cs,
 	} else {
 		if (!__atomic_load_n(&rte_pcpu_shared.initialised,
 				__ATOMIC_ACQUIRE)) {
+			PCPU_LOG(ERR, "chunk walk: not set up");
 			rte_errno = EALREADY;
 			return -1;
 		}
