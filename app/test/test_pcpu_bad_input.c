@@ -11,6 +11,11 @@
  * documented rte_errno; afterwards the allocator and the pools must be
  * unchanged (live objects, pool counts) and audit clean.
  *
+ * Every refused row also logs exactly one line, at ERR; a documented no-op
+ * logs none, and so does a failure that is no input error (QROW: running
+ * out, a name not found). The test counts the lines each row's call logs
+ * (DEBUG lines aside: they show only when asked for).
+ *
  * Phase "before set-up" runs with the allocator not set up (it calls
  * rte_pcpu_cleanup() first if it is: run this command in its own process),
  * phase "set up" after rte_pcpu_init(NULL). Rows whose error needs an
@@ -23,14 +28,17 @@
 #endif
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <rte_lcore.h>
+#include <rte_log.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_rcu_qsbr.h>
@@ -969,6 +977,122 @@ r_ops_populate_bad_name(void)
 	return ret;
 }
 
+/*
+ * The log lines of one row's call. rte_log() writes each message with one
+ * fflush() to a cookie stream, which appends it to a memfd as a record
+ * (its level, its length, its text): a file, so that what a row's forked
+ * child logs (init-no-address-space) is there too.
+ */
+struct bi_log_rec {
+	int level;
+	uint32_t len;
+};
+
+static struct {
+	int fd;      /* the row's messages, as records */
+	FILE *cap;   /* the stream rte_log() writes to during a row */
+	FILE *old;   /* the stream before */
+	char text[1024];
+} bi_log = { .fd = -1 };
+
+static ssize_t
+bi_log_write(void *cookie __rte_unused, const char *buf, size_t size)
+{
+	struct bi_log_rec r = {
+		.level = rte_log_cur_msg_loglevel(),
+		.len = (uint32_t)size,
+	};
+	struct iovec iov[2] = {
+		{ .iov_base = &r, .iov_len = sizeof(r) },
+		{ .iov_base = (void *)(uintptr_t)buf, .iov_len = size },
+	};
+
+	/* DEBUG lines show only when asked for: not the user's one line */
+	if (r.level == RTE_LOG_DEBUG)
+		return (ssize_t)size;
+	if (writev(bi_log.fd, iov, 2) != (ssize_t)(sizeof(r) + size))
+		return -1;
+	return (ssize_t)size;
+}
+
+static int
+bi_log_open(void)
+{
+	cookie_io_functions_t io = { .write = bi_log_write };
+
+	bi_log.fd = memfd_create("pcpu_bad_input_log", MFD_CLOEXEC);
+	if (bi_log.fd < 0)
+		return -1;
+	bi_log.cap = fopencookie(NULL, "w", io);
+	if (bi_log.cap == NULL) {
+		close(bi_log.fd);
+		bi_log.fd = -1;
+		return -1;
+	}
+	return 0;
+}
+
+static void
+bi_log_close(void)
+{
+	fclose(bi_log.cap);
+	close(bi_log.fd);
+	bi_log.cap = NULL;
+	bi_log.fd = -1;
+}
+
+static int
+bi_log_start(void)
+{
+	if (ftruncate(bi_log.fd, 0) != 0 ||
+	    lseek(bi_log.fd, 0, SEEK_SET) != 0)
+		return -1;
+	bi_log.old = rte_log_get_stream();
+	rte_openlog_stream(bi_log.cap);
+	return 0;
+}
+
+/*
+ * Restore the log stream; the number of lines logged (a message without
+ * a final newline counts as one too), and in @p n_err how many of them at
+ * ERR. Their text is in bi_log.text (as much as it holds), also echoed
+ * to stdout, where it went before.
+ */
+static unsigned int
+bi_log_stop(unsigned int *n_err)
+{
+	unsigned int lines = 0, n;
+	struct bi_log_rec r;
+	size_t o = 0, i, take;
+	off_t at = 0;
+	char line[512];
+
+	rte_openlog_stream(bi_log.old);
+	*n_err = 0;
+	while (pread(bi_log.fd, &r, sizeof(r), at) == (ssize_t)sizeof(r)) {
+		at += (off_t)sizeof(r);
+		take = RTE_MIN((size_t)r.len, sizeof(line));
+		if (pread(bi_log.fd, line, take, at) != (ssize_t)take)
+			break;
+		at += (off_t)r.len;
+		n = 0;
+		for (i = 0; i < take; i++)
+			n += line[i] == '\n';
+		if (take == 0 || line[take - 1] != '\n')
+			n++;
+		lines += n;
+		if (r.level == RTE_LOG_ERR)
+			*n_err += n;
+		take = RTE_MIN(take, sizeof(bi_log.text) - 1 - o);
+		memcpy(bi_log.text + o, line, take);
+		o += take;
+	}
+	bi_log.text[o] = '\0';
+	fputs(bi_log.text, stdout);
+	return lines;
+}
+
+
 enum phase { BEFORE_SETUP, SET_UP };
 
 struct bad_row {
@@ -976,9 +1100,16 @@ struct bad_row {
 	enum phase phase;
 	int err;            /* expected rte_errno; 0: documented no-op */
 	int (*call)(void);
+	int quiet;          /* no log line: a no-op, or no input error */
 };
 
-#define ROW(id, ph, err, fn) { id, ph, err, fn }
+/* A bad input: one ERR line (a documented no-op, err 0: none). */
+#define ROW(id, ph, err, fn) { id, ph, err, fn, (err) == 0 }
+/* A failure that is no input error, which logs nothing above DEBUG:
+ * running out (the guide's "Errors": it may happen on every packet), and
+ * a lookup of a name that does not exist (the answer the caller asked
+ * for, as rte_mempool_lookup() gives it). */
+#define QROW(id, ph, err, fn) { id, ph, err, fn, 1 }
 
 /* Keep in the order and with the names of the guide's table. */
 static const struct bad_row rows[] = {
@@ -1003,7 +1134,7 @@ static const struct bad_row rows[] = {
 	ROW("reclaim-not-set-up", BEFORE_SETUP, EALREADY, r_reclaim_not_set_up),
 	ROW("cache-flush-not-set-up", BEFORE_SETUP, EALREADY, r_flush_not_set_up),
 	ROW("dump-not-set-up", BEFORE_SETUP, EALREADY, r_dump_not_set_up),
-	ROW("owner-lookup-not-set-up", BEFORE_SETUP, ENOENT,
+	QROW("owner-lookup-not-set-up", BEFORE_SETUP, ENOENT,
 		r_owner_lookup_not_set_up),
 	ROW("init-already", SET_UP, EALREADY, r_init_already),
 	ROW("alloc-size-0", SET_UP, EINVAL, r_alloc_size_0),
@@ -1038,7 +1169,7 @@ static const struct bad_row rows[] = {
 	ROW("alloc-owner-freed", SET_UP, EINVAL, r_alloc_owner_freed),
 	ROW("alloc-owner-pool-owner", SET_UP, EINVAL, r_alloc_owner_pool_owner),
 	ROW("alloc-owner-size-0", SET_UP, EINVAL, r_alloc_owner_size_0),
-	ROW("alloc-owner-over-limit", SET_UP, ENOMEM, r_alloc_owner_over_limit),
+	QROW("alloc-owner-over-limit", SET_UP, ENOMEM, r_alloc_owner_over_limit),
 	ROW("owner-create-name-null", SET_UP, EINVAL, r_owner_create_name_null),
 	ROW("owner-create-name-empty", SET_UP, EINVAL,
 		r_owner_create_name_empty),
@@ -1066,7 +1197,7 @@ static const struct bad_row rows[] = {
 	ROW("owner-free-pool-owner", SET_UP, EPERM, r_owner_free_pool_owner),
 	ROW("owner-free-busy", SET_UP, EBUSY, r_owner_free_busy),
 	ROW("owner-lookup-null", SET_UP, EINVAL, r_owner_lookup_null),
-	ROW("owner-lookup-unknown", SET_UP, ENOENT, r_owner_lookup_unknown),
+	QROW("owner-lookup-unknown", SET_UP, ENOENT, r_owner_lookup_unknown),
 	ROW("owner-name-null", SET_UP, EINVAL, r_owner_name_null),
 	ROW("owner-stats-null-owner", SET_UP, EINVAL, r_owner_stats_null_owner),
 	ROW("owner-stats-null-stats", SET_UP, EINVAL, r_owner_stats_null_stats),
@@ -1087,19 +1218,19 @@ static const struct bad_row rows[] = {
 	ROW("create-prefill-over-budget", SET_UP, ENOMEM,
 		r_create_prefill_over_budget),
 	ROW("lookup-null", SET_UP, EINVAL, r_lookup_null),
-	ROW("lookup-unknown", SET_UP, ENOENT, r_lookup_unknown),
+	QROW("lookup-unknown", SET_UP, ENOENT, r_lookup_unknown),
 	ROW("pool-free-null", SET_UP, 0, r_pool_free_null),
 	ROW("pool-free-not-a-pool", SET_UP, EINVAL, r_pool_free_not_pool),
 	ROW("pool-free-busy", SET_UP, EBUSY, r_pool_free_busy),
 	ROW("free-pool-object", SET_UP, EINVAL, r_free_pool_object),
 	ROW("get-null-pool", SET_UP, EINVAL, r_get_null_pool),
 	ROW("get-null-obj", SET_UP, EINVAL, r_get_null_obj),
-	ROW("get-empty", SET_UP, ENOENT, r_get_empty),
-	ROW("get-over-budget", SET_UP, ENOMEM, r_get_over_budget),
+	QROW("get-empty", SET_UP, ENOENT, r_get_empty),
+	QROW("get-over-budget", SET_UP, ENOMEM, r_get_over_budget),
 	ROW("get-bulk-n-0", SET_UP, EINVAL, r_get_bulk_n_0),
 	ROW("get-bulk-above-n", SET_UP, EINVAL, r_get_bulk_above_n),
 	ROW("get-bulk-null", SET_UP, EINVAL, r_get_bulk_null),
-	ROW("get-bulk-not-enough", SET_UP, ENOENT, r_get_bulk_not_enough),
+	QROW("get-bulk-not-enough", SET_UP, ENOENT, r_get_bulk_not_enough),
 	ROW("put-null-pool", SET_UP, EINVAL, r_put_null_pool),
 	ROW("put-null-obj", SET_UP, EINVAL, r_put_null_obj),
 	ROW("put-not-a-handle", SET_UP, EINVAL, r_put_not_handle),
@@ -1247,8 +1378,10 @@ test_pcpu_bad_input(void)
 	if (__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE))
 		TEST_ASSERT_SUCCESS(rte_pcpu_cleanup(),
 			"cleanup of an earlier set-up");
+	TEST_ASSERT_SUCCESS(bi_log_open(), "log capture");
 	for (i = 0; i < RTE_DIM(rows); i++) {
 		const struct bad_row *r = &rows[i];
+		unsigned int lines, n_err;
 		int got;
 
 		if (r->phase != cur) {
@@ -1260,10 +1393,20 @@ test_pcpu_bad_input(void)
 		if (cur == SET_UP)
 			TEST_ASSERT_SUCCESS(rte_pcpu_stats_get(&s0), "stats");
 		rte_errno = 0;
+		TEST_ASSERT_SUCCESS(bi_log_start(), "log capture");
 		got = r->call();
+		lines = bi_log_stop(&n_err);
 		if (got != r->err) {
 			printf(" + FAIL row %-28s expected %s, got %s\n", r->id,
 				err_name(r->err), err_name(got));
+			failed++;
+			continue;
+		}
+		if (r->quiet ? lines != 0 : lines != 1 || n_err != 1) {
+			printf(" + FAIL row %-28s %s, but %u log lines (%u at "
+				"ERR): %s\n", r->id, err_name(got), lines, n_err,
+				r->quiet ? "none expected" :
+				"one ERR line expected");
 			failed++;
 			continue;
 		}
@@ -1277,6 +1420,7 @@ test_pcpu_bad_input(void)
 	}
 	if (cur == SET_UP)
 		tear_down_objects();
+	bi_log_close();
 	printf("pcpu_bad_input_autotest: %zu rows, %u failed\n", RTE_DIM(rows),
 		failed);
 	return failed == 0 ? TEST_SUCCESS : TEST_FAILED;
