@@ -44,7 +44,8 @@ static void
 pool_reset(void)
 {
 	/* frees every pool, then the allocator */
-	if (rte_pcpu_cleanup() != 0 && rte_errno != EALREADY)
+	if (__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE) &&
+	    rte_pcpu_cleanup() != 0)
 		printf("rte_pcpu_cleanup: %s\n", rte_strerror(rte_errno));
 }
 

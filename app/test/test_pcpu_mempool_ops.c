@@ -84,7 +84,8 @@ ops_reset(void)
 	rte_mempool_walk(leftover_cb, names);
 	for (i = 0; i < 16 && names[i][0] != '\0'; i++)
 		rte_mempool_free(rte_mempool_lookup(names[i]));
-	if (rte_pcpu_cleanup() != 0 && rte_errno != EALREADY)
+	if (__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE) &&
+	    rte_pcpu_cleanup() != 0)
 		printf("rte_pcpu_cleanup: %s\n", rte_strerror(rte_errno));
 }
 

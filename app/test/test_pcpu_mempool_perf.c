@@ -270,7 +270,8 @@ test_perf_pool_vs_mempool(void)
 	unsigned int n = 8192, m, k, r, nl;
 	int all, ret = TEST_SUCCESS;
 
-	if (rte_pcpu_init(NULL) != 0 && rte_errno != EALREADY)
+	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE) &&
+	    rte_pcpu_init(NULL) != 0)
 		TEST_SKIP("rte_pcpu_init: %s", rte_strerror(rte_errno));
 
 	/* as applications create it: no flags, so ring_mp_mc ops */
@@ -526,7 +527,8 @@ test_perf_pool_init(void)
 
 	static void *objs[2048];
 
-	if (rte_pcpu_init(NULL) != 0 && rte_errno != EALREADY)
+	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE) &&
+	    rte_pcpu_init(NULL) != 0)
 		TEST_SKIP("rte_pcpu_init: %s", rte_strerror(rte_errno));
 	printf("\npool initialisation: ns per cached get+put pair on one lcore"
 		" (zeroing touches every lcore's copy),\n"

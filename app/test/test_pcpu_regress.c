@@ -53,7 +53,8 @@
 static void
 regress_reset(void)
 {
-	if (rte_pcpu_cleanup() != 0 && rte_errno != EALREADY)
+	if (__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE) &&
+	    rte_pcpu_cleanup() != 0)
 		printf("rte_pcpu_cleanup: %s\n", rte_strerror(rte_errno));
 }
 

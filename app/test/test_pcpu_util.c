@@ -33,7 +33,9 @@ pcpu_test_mem_lcores(void)
 int
 pcpu_test_reinit(const struct rte_pcpu_conf *conf)
 {
-	rte_pcpu_cleanup();
+	/* a cleanup of nothing is refused with a log line */
+	if (__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE))
+		rte_pcpu_cleanup();
 	return rte_pcpu_init(conf);
 }
 
