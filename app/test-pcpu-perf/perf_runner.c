@@ -308,7 +308,7 @@ perf_rounds_run(unsigned int nb_lcores, const struct perf_variant *v,
 		unsigned int nb_variants, struct perf_rounds_res *rr)
 {
 	struct perf_lcores_res lr;
-	unsigned int k, i, l;
+	unsigned int k, i, j, l;
 	int ret;
 
 	if (nb_variants > PERF_MAX_VARIANTS)
@@ -319,7 +319,9 @@ perf_rounds_run(unsigned int nb_lcores, const struct perf_variant *v,
 	rr->nb_lcores = nb_lcores;
 	rr->nb_cpus = perf_nb_cpus(nb_lcores);
 	for (k = 0; k < rr->nb_rounds; k++) {
-		for (i = 0; i < nb_variants; i++) {
+		for (j = 0; j < nb_variants; j++) {
+			/* rotated: see perf_shim.h */
+			i = (j + k) % nb_variants;
 			if (v[i].fn == NULL)
 				continue;
 			ret = perf_run_lcores(nb_lcores, v[i].fn, v[i].arg,

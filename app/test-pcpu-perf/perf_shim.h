@@ -172,7 +172,9 @@ struct perf_rounds_res {
 
 /**
  * perf_rounds() rounds; in each, every variant with a body runs once on
- * @p nb_lcores lcores (warm-up, then one window), in the order given.
+ * @p nb_lcores lcores (warm-up, then one window). Round k starts with
+ * variant k (modulo their number) and goes on in the order given, so that
+ * no variant always runs first or right after the same other one.
  */
 int perf_rounds_run(unsigned int nb_lcores, const struct perf_variant *v,
 		unsigned int nb_variants, struct perf_rounds_res *rr);
