@@ -66,7 +66,8 @@ pcpu_front_natural_align(size_t size)
 static inline int
 front_alloc_args_valid(size_t size, size_t align)
 {
-	return size - 1 < RTE_PCPU_MAX_SIZE && (align & (align - 1)) == 0 &&
+	return size - 1 < RTE_PCPU_MAX_SIZE &&
+		(align == 0 || pcpu_is_pow2(align)) &&
 		align <= RTE_PCPU_MAX_ALIGN;
 }
 
@@ -122,9 +123,8 @@ front_alloc_setup(size_t size, size_t align, uint32_t owner)
 }
 
 /*
- * Both allocation entry points, for owner @p owner (its id). The one
- * place pcpu_cache_alloc() is inlined (link-time optimisation); not
- * inlined itself into the entry points, which tail-call it.
+ * Both allocation entry points, for owner @p owner (its id), which
+ * tail-call it; it tail-calls the caches or the allocator in turn.
  */
 static __rte_noinline void *
 front_alloc(size_t size, size_t align, uint32_t owner)
