@@ -246,7 +246,6 @@ static __rte_always_inline int
 __rte_pcpu_mempool_cache_put(struct rte_pcpu_mempool *mp, void *obj)
 {
 	struct rte_pcpu_mempool_cache *c = __rte_pcpu_mempool_inline_cache(mp);
-
 	uint32_t len;
 
 	if (unlikely(c == NULL || !__rte_pcpu_mempool_handle_ok(mp, obj)))
