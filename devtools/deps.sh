@@ -30,6 +30,8 @@ set -euo pipefail
 #   valgrind clang libclang-rt-14-dev   memcheck, sanitizers, libFuzzer
 #   abigail-tools              abidw/abidiff: devtools/check-abi.sh
 #   dpkg-dev debhelper lintian  Debian packages: devtools/test-packages.sh
+#   libsystemd-dev             a static link of DPDK (devtools/test-consumer.sh):
+#                              a driver's dbus-1.pc lists -lsystemd
 PACKAGES=(
 	make meson ninja-build pkg-config gcc g++
 	libdpdk-dev dpdk dpdk-dev
@@ -39,6 +41,7 @@ PACKAGES=(
 	valgrind clang libclang-rt-14-dev
 	abigail-tools
 	dpkg-dev debhelper lintian
+	libsystemd-dev
 )
 
 missing_packages() {

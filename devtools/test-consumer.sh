@@ -29,7 +29,11 @@
 # 8. mempool_ops_consumer.c beside it, a stock rte_mempool with the "pcpu"
 #    ops, built with cc and pkg-config's flags for libdpdk and the library
 #    and by the meson project, and run: with Debian's driver plugins
-#    loaded, the ops must be registered.
+#    loaded, the ops must be registered;
+# 9. the same program linked statically (pkg-config --static, with gcc
+#    and with clang, which unlike Debian's gcc does not link --as-needed by
+#    default): it must need no librte_*.so, hold the telemetry commands
+#    (registered from a constructor that nothing refers to) and run.
 #
 # Environment: MESON (default: meson), CC (default: cc), KEEP_TMP=1 keeps
 # the staging directory. Exit 0 on success, 1 on failure.
@@ -210,6 +214,36 @@ if [ -f "$mo_src" ]; then
 		-o "$tmp/mempool_ops_consumer" $(pkg-config --libs libdpdk) \
 		$libs || die "the mempool ops program does not build"
 	run_consumer mempool_ops_consumer "$tmp/mempool_ops_consumer"
+fi
+
+# A static link: libpcpu_mempool.pc puts the whole archive first and the
+# shared library (libpcpu_mempool-libs.pc) after it, --as-needed, so that
+# the archive's definitions leave the shared object unneeded. A program
+# needing both would run two copies of the library, each with its state.
+if [ -f "$mo_src" ] &&
+		[ -f "$dest$libdir/librte_pcpu_mempool.a" ]; then
+	for scc in "$cc" clang; do
+		command -v "$scc" > /dev/null || continue
+		exe=$tmp/mempool_ops_static_$(basename "$scc")
+		# shellcheck disable=SC2046
+		"$scc" -DALLOW_EXPERIMENTAL_API \
+			$(pkg-config --static --cflags libpcpu_mempool) "$mo_src" \
+			-o "$exe" $(pkg-config --static --libs libpcpu_mempool) \
+			> "$tmp/static.log" 2>&1 ||
+			{ cat "$tmp/static.log" >&2; die "the static link with $scc failed"; }
+		needed=$(readelf -d "$exe" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+		case " $(echo $needed) " in
+		*" librte_"*)
+			die "the static link with $scc needs shared DPDK or library objects: $(echo $needed)" ;;
+		esac
+		syms=$(nm "$exe")
+		case "$syms" in
+		*" pcpu_telemetry_init"*) ;;
+		*) die "the static link with $scc left the telemetry commands out" ;;
+		esac
+		echo "test-consumer: static link with $scc: no librte_*.so needed, telemetry in"
+		run_consumer mempool_ops_consumer "$exe"
+	done
 fi
 
 # The meson route: the example project next to the consumer's source, when
