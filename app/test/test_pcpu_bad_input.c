@@ -100,6 +100,18 @@ r_free_not_set_up(void)
 	return ERR_M1(rte_pcpu_free(&x));
 }
 
+/* A refused allocation before set-up sets nothing up: the library is
+ * left as it was (WRONG_RET if the calling lcore now has memory). */
+static int
+r_alloc_bad_not_set_up(void)
+{
+	int ret = ERR_NULL(rte_pcpu_alloc(0, 0));
+
+	if (rte_pcpu_lcore_has_memory(rte_lcore_id()))
+		return WRONG_RET;
+	return ret;
+}
+
 static int r_owner_lookup_not_set_up(void)
 { return ERR_NULL(rte_pcpu_owner_lookup(RTE_PCPU_OWNER_ROOT_NAME)); }
 
@@ -1134,6 +1146,7 @@ static const struct bad_row rows[] = {
 	ROW("reclaim-not-set-up", BEFORE_SETUP, EALREADY, r_reclaim_not_set_up),
 	ROW("cache-flush-not-set-up", BEFORE_SETUP, EALREADY, r_flush_not_set_up),
 	ROW("dump-not-set-up", BEFORE_SETUP, EALREADY, r_dump_not_set_up),
+	ROW("alloc-bad-not-set-up", BEFORE_SETUP, EINVAL, r_alloc_bad_not_set_up),
 	QROW("owner-lookup-not-set-up", BEFORE_SETUP, ENOENT,
 		r_owner_lookup_not_set_up),
 	ROW("init-already", SET_UP, EALREADY, r_init_already),

@@ -113,10 +113,13 @@ front_alloc_ready(size_t size, size_t align, uint32_t owner)
 }
 
 /* An allocation in a process not known to be a primary with the library
- * set up: refused in a secondary, or sets the library up. */
+ * set up: refused in a secondary, or sets the library up; bad arguments
+ * first, so that a refused call changes nothing. */
 static __rte_noinline void *
 front_alloc_setup(size_t size, size_t align, uint32_t owner)
 {
+	if (unlikely(!front_alloc_args_valid(size, align)))
+		return front_alloc_bad_args(size, align);
 	if (pcpu_proc_refuse("rte_pcpu_alloc") || pcpu_init_ensure() != 0)
 		return NULL;
 	return front_alloc_ready(size, align, owner);
