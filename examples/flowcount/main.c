@@ -100,7 +100,7 @@ fc_usage(const char *prog)
 		"    [--exit-on-idle MS] [--no-count] [--lookup-only]\n"
 		"    [--flow-cache N] [--no-defer] [--pipeline] [--mbufs N]\n"
 		"    [--help]\n"
-		"       %s --proc-type=secondary --file-prefix PREFIX [-l LCORE] --no-pci\n"
+		"       %s --file-prefix PREFIX [-l LCORE] --no-pci\n"
 		"    -- --monitor [--monitor-count N] [--stats-interval MS]\n"
 		"    [--stats-format table|json] [--stats-file FILE] [--top N]\n"
 		"    [--flow-dump FILE|-]\n"
@@ -585,8 +585,9 @@ fc_parse_args(int argc, char **argv)
 	if (fc_opt.monitor !=
 			(rte_eal_process_type() == RTE_PROC_SECONDARY))
 		fc_fail(fc_opt.monitor ? "--monitor runs as a secondary "
-			"process: add the EAL options --proc-type=secondary "
-			"and the running dpdk-flowcount's --file-prefix" :
+			"process: leave out --proc-type (or give "
+			"--proc-type=secondary) and give the running "
+			"dpdk-flowcount's --file-prefix" :
 			"a secondary process only monitors: add --monitor");
 	if (fc_opt.monitor_count != 0 && !fc_opt.monitor)
 		fc_fail("--monitor-count goes with --monitor");
@@ -1143,6 +1144,45 @@ fc_finish(void)
 	return ret;
 }
 
+/*
+ * A monitor is always a secondary process: when the application options
+ * (after "--") hold --monitor and the EAL options no --proc-type, give EAL
+ * --proc-type=secondary, as dpdk-pcpu-info does. Without it, EAL would try
+ * to start a second primary on the running one's --file-prefix and fail
+ * with a message about EAL, not about the monitor. Returns the argument
+ * vector to give rte_eal_init() (@p argv itself when nothing is added;
+ * never freed: EAL keeps pointers into it).
+ */
+static char **
+fc_monitor_eal_args(int *argc, char **argv)
+{
+	static char proc_flag[] = "--proc-type=secondary";
+	bool monitor = false;
+	char **v;
+	int i, sep;
+
+	for (sep = 1; sep < *argc; sep++) {
+		if (strcmp(argv[sep], "--") == 0)
+			break;
+		if (strncmp(argv[sep], "--proc-type", 11) == 0)
+			return argv;
+	}
+	for (i = sep + 1; i < *argc; i++)
+		if (strcmp(argv[i], "--monitor") == 0)
+			monitor = true;
+	if (!monitor)
+		return argv;
+	v = calloc((size_t)*argc + 2, sizeof(*v));
+	if (v == NULL)
+		return argv;
+	v[0] = argv[0];
+	v[1] = proc_flag;
+	for (i = 1; i < *argc; i++)
+		v[i + 1] = argv[i];
+	(*argc)++;
+	return v;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1158,6 +1198,7 @@ main(int argc, char **argv)
 	fc_signals();
 	rte_set_application_usage_hook(fc_usage_hook);
 
+	argv = fc_monitor_eal_args(&argc, argv);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0)
 		fc_eal_init_failed();

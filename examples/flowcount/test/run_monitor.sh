@@ -13,7 +13,8 @@
 # - while traffic runs (the capture replayed forever), its reports count
 #   up, and a monitor killed with SIGKILL leaves the primary running, then
 #   stopping cleanly;
-# - --monitor in a primary, and a secondary without it, are refused;
+# - --monitor needs no --proc-type (it adds --proc-type=secondary); with
+#   --proc-type=primary it is refused;
 #   without a primary, or against a --no-huge one, the monitor says why.
 
 . "$(dirname "$0")/common.sh"
@@ -59,13 +60,16 @@ start_primary() {
 	FC_PID=$!
 }
 
-# monitor ARGS...: dpdk-flowcount --monitor of the last primary. DPDK
-# 22.11's vdev bus leaks the device list it gets from the primary in a
-# secondary process: no leak report for the monitor (an AddressSanitizer
-# build otherwise reports it at exit).
+# monitor ARGS...: dpdk-flowcount --monitor of the last primary, with no
+# --proc-type (--monitor adds --proc-type=secondary) unless MONITOR_EAL
+# names one. DPDK 22.11's vdev bus leaks the device list it gets from the
+# primary in a secondary process: no leak report for the monitor (an
+# AddressSanitizer build otherwise reports it at exit).
+MONITOR_EAL=
 monitor() {
+	# shellcheck disable=SC2086 # MONITOR_EAL: zero or one word
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-	timeout -k 5 30 "$FLOWCOUNT" --proc-type=secondary \
+	timeout -k 5 30 "$FLOWCOUNT" $MONITOR_EAL \
 		--file-prefix "$FC_PREFIX" -l 1 --no-pci \
 		--log-level=lib.eal:warning -- --monitor "$@"
 }
@@ -245,7 +249,9 @@ sleep 0.3
 refused "traffic: --monitor with --max-flows" \
 	'--max-flows is an option of the forwarding' \
 	monitor --monitor-count 1 --max-flows 5
-monitor --stats-interval 0 > "$TMP/m_kill.log" 2>&1 &
+# this one with the --proc-type a user may still give
+MONITOR_EAL=--proc-type=secondary monitor --stats-interval 0 \
+	> "$TMP/m_kill.log" 2>&1 &
 MON=$!
 monitor --monitor-count 5 --stats-interval 100 --stats-format json \
 	> "$TMP/m_loop.log" 2>&1
@@ -278,7 +284,8 @@ fi
 
 # ---- refused ----
 refused "--monitor in a primary" '--monitor runs as a secondary process' \
-	run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO" -- --monitor
+	run_fc --proc-type=primary -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO" \
+	-- --monitor
 # no primary, then a --no-huge one: the reason, not "Success"
 FC_PREFIX=fcmon$$_none
 refused "--monitor without a primary" \
