@@ -212,10 +212,12 @@ fc_report_table(const struct fc_snapshot *s, FILE *out)
 		fprintf(out, "flows: not counted (--no-count)\n");
 		return;
 	}
+	/* after the stop, the flows that were live are in the totals:
+	 * "closed at stop", so that created = live + aged + closed */
 	fprintf(out, "flows: live %" PRIu64 ", created %" PRIu64 ", aged %"
-		PRIu64 ", waiting for RCU %" PRIu64 ", max %" PRIu64 "\n",
-		s->fi.live, s->flows_created, s->fi.aged, s->fi.pending,
-		s->fi.max_flows);
+		PRIu64 ", waiting for RCU %" PRIu64 ", closed at stop %" PRIu64
+		", max %" PRIu64 "\n", s->fi.live, s->flows_created, s->fi.aged,
+		s->fi.pending, s->fi.closed, s->fi.max_flows);
 	if (s->fi.counters_owner != NULL)
 		fc_report_counters_owner(s, out);
 	if (s->nb_top == 0)

@@ -91,6 +91,7 @@ struct flow_table {
 	rte_spinlock_t add_lock;        /* insert-if-absent */
 	uint32_t out;                   /* blocks out (atomic) */
 	uint64_t aged;                  /* written by main only */
+	uint64_t closed;                /* live at flow_table_finish() */
 	uint64_t nb_pending;            /* written by main only */
 	uint64_t nb_totals;             /* written by main only */
 	uint64_t totals_overflow_pkts;
@@ -775,6 +776,7 @@ flow_table_info(const struct flow_table *ft, struct flow_table_info *info)
 	memset(info, 0, sizeof(*info));
 	info->aged = __atomic_load_n(&ft->aged, __ATOMIC_RELAXED);
 	info->pending = __atomic_load_n(&ft->nb_pending, __ATOMIC_RELAXED);
+	info->closed = __atomic_load_n(&ft->closed, __ATOMIC_RELAXED);
 	/* handles out are live flows or deleted ones waiting for RCU */
 	info->live = out > info->pending ? out - info->pending : 0;
 	info->max_flows = ft->max_flows;
@@ -907,6 +909,7 @@ flow_table_finish(struct flow_table *ft)
 	 * back through free_key_data() */
 	rte_hash_free(ft->h);
 	ft->h = NULL;
+	__atomic_store_n(&ft->closed, nb, __ATOMIC_RELAXED);
 	ft->finished = 1;
 	flow_table_reclaim(ft);
 	for (i = 0; i < nb; i++) {

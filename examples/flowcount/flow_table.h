@@ -163,6 +163,7 @@ struct flow_table_info {
 	uint64_t live;      /**< Entries in the hash. */
 	uint64_t aged;      /**< Flows deleted by aging. */
 	uint64_t pending;   /**< Deleted, waiting for a grace period. */
+	uint64_t closed;    /**< Live when the table was finished (stop). */
 	uint64_t max_flows;
 	uint64_t totals;    /**< Distinct keys in the totals. */
 	uint64_t totals_overflow_pkts; /**< Aged packets not kept (totals full). */

@@ -29,9 +29,10 @@ summary_field() {
 
 check() {   # check NAME EXPECTED-CSV-CMD-OUTPUT-FILE LOG CREATED
 	local name=$1 want=$2 log=$3 created_want=$4
-	local created aged pending
+	local created aged pending closed
 	created=$(summary_field created "$log")
 	aged=$(summary_field aged "$log")
+	closed=$(summary_field "closed at stop" "$log")
 	pending=$(sed -n 's/^flows: live .*waiting for RCU \([0-9]*\).*/\1/p' \
 		"$log" | tail -1)
 	if ! cmp -s "$want" "$TMP/out.csv"; then
@@ -39,9 +40,9 @@ check() {   # check NAME EXPECTED-CSV-CMD-OUTPUT-FILE LOG CREATED
 		diff "$want" "$TMP/out.csv" | head -6
 		fail=$((fail + 1))
 	elif [ "$created" != "$created_want" ] || [ "$aged" != "$created" ] ||
-			[ "$pending" != 0 ]; then
+			[ "$pending" != 0 ] || [ "$closed" != 0 ]; then
 		echo "FAIL $name: created $created (want $created_want)," \
-			"aged $aged, waiting for RCU $pending"
+			"aged $aged, waiting for RCU $pending, closed at stop $closed"
 		fail=$((fail + 1))
 	else
 		echo "PASS $name: created $created, aged $aged, dump exact"
