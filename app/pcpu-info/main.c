@@ -186,8 +186,11 @@ show_stats(const struct rte_pcpu_stats *s)
 		"with memory\n", s->base_addr, s->shared ? "shared" : "private",
 		s->unit_stride >> 10, s->chunk_size >> 10, s->page_size >> 10,
 		s->nr_lcores);
-	printf("  objects: %" PRIu64 " live (max %" PRIu64 "), %" PRIu64
-		" allocated, %" PRIu64 " freed, %" PRIu64 " failed, sizes %"
+	/* the peak counts what caches held too (nr_max_alloc): not a peak
+	 * of "live", which it may exceed */
+	printf("  objects: %" PRIu64 " live (peak out of the chunks %" PRIu64
+		"), %" PRIu64 " allocated, %" PRIu64 " freed, %" PRIu64
+		" failed, sizes %"
 		PRIu64 "..%" PRIu64 " B\n", s->nr_cur_alloc, s->nr_max_alloc,
 		s->nr_alloc, s->nr_dealloc, s->nr_alloc_fail,
 		s->min_alloc_size, s->max_alloc_size);
