@@ -911,11 +911,12 @@ alloc_free_in_chunk(struct pcpu_alloc_chunk *c, const uint32_t *offs,
 }
 
 /*
- * Free the object at bit @p bit of chunk @p c (not a pool's): inline when
- * it ends in its map word, no other block of its chunk waits to be settled
- * and the chunk can be listed as pending (pcpu_chunk_free_quick()), else
- * as a batch of one. Returns its size in bits if it was freed, 0 if it is
- * not a live object. Index lock held.
+ * Free the object at bit @p bit of chunk @p c (not a pool's): deferred
+ * without a batch when it lies in one block and the chunk can be listed
+ * as pending (pcpu_chunk_free_quick(), after settling another pending
+ * block of the chunk as the batch would), else as a batch of one. Returns
+ * its size in bits if it was freed, 0 if it is not a live object. Index
+ * lock held.
  */
 static inline uint32_t
 alloc_free_one(struct pcpu_alloc_chunk *c, uint32_t bit)
@@ -925,14 +926,19 @@ alloc_free_one(struct pcpu_alloc_chunk *c, uint32_t bit)
 
 	/* AddressSanitizer builds poison on the general path */
 	if (!PCPU_ASAN_ON &&
-	    likely(c->on_pending || a->nr_pending < PCPU_PENDING_CHUNKS) &&
-	    likely((bits = pcpu_chunk_free_quick(&c->bm, bit)) != 0)) {
-		pcpu_alloc_note_pending(c);
-		a->nr_dealloc++;
-		/* a chunk that became free goes to the free list at once */
-		if (unlikely(pcpu_alloc_chunk_unused(c)))
-			pcpu_alloc_settle_chunk(c);
-		return bits;
+	    likely(c->on_pending || a->nr_pending < PCPU_PENDING_CHUNKS)) {
+		if (unlikely(pcpu_chunk_pending_elsewhere(&c->bm, bit)))
+			pcpu_alloc_settle_block(c);
+		bits = pcpu_chunk_free_quick(&c->bm, bit);
+		if (likely(bits != 0)) {
+			pcpu_alloc_note_pending(c);
+			a->nr_dealloc++;
+			/* a chunk that became free goes to the free list at
+			 * once */
+			if (unlikely(pcpu_alloc_chunk_unused(c)))
+				pcpu_alloc_settle_chunk(c);
+			return bits;
+		}
 	}
 	/* the batch of one says how large the object was */
 	if (alloc_free_in_chunk(c, &bit, 1, &bytes) != 1)
@@ -989,17 +995,24 @@ alloc_gather_run(const struct pcpu_alloc_chunk *c, void * const *h,
 {
 	uintptr_t base = pcpu_alloc.arena.base +
 		((uintptr_t)c->index << pcpu_alloc.chunk_shift);
-	uint64_t bytes = pcpu_alloc_chunk_bytes();
+	uint64_t map_bits = pcpu_alloc_chunk_bytes() >> PCPU_MIN_ALLOC_SHIFT;
+	const uint64_t *pool_map = c->pool_map;
 	unsigned int k;
 
+	RTE_BUILD_BUG_ON(PCPU_MIN_ALLOC_SIZE != 1u << PCPU_MIN_ALLOC_SHIFT);
 	n = RTE_MIN(n, (unsigned int)PCPU_FREE_GROUP);
 	for (k = 0; k < n; k++) {
 		uint64_t off = (uintptr_t)h[k] - base;
+		/* the offset in granules, rotated: the bits of a handle
+		 * that is not granule-aligned land on top, so one compare
+		 * refuses it and one outside the chunk */
+		uint64_t bit = off >> PCPU_MIN_ALLOC_SHIFT |
+			off << (64 - PCPU_MIN_ALLOC_SHIFT);
 
-		if (off >= bytes || (off & (PCPU_MIN_ALLOC_SIZE - 1)) != 0 ||
-		    alloc_pool_owned(c, (uint32_t)(off >> PCPU_MIN_ALLOC_SHIFT)))
+		if (bit >= map_bits || (pool_map != NULL &&
+		    (pool_map[bit / 64] >> (bit % 64) & 1) != 0))
 			break;
-		offs[k] = (uint32_t)(off >> PCPU_MIN_ALLOC_SHIFT);
+		offs[k] = (uint32_t)bit;
 	}
 	return k;
 }
@@ -1022,7 +1035,12 @@ pcpu_alloc_free_bulk(void * const *handles, unsigned int n,
 			i++;
 			continue;
 		}
-		got = alloc_free_in_chunk(c, offs, k, &bytes);
+		/* a lone object (handles that alternate between chunks) is
+		 * freed as rte_pcpu_free() frees it: no batch to set up */
+		if (k == 1)
+			got = alloc_free_one(c, offs[0]) != 0;
+		else
+			got = alloc_free_in_chunk(c, offs, k, &bytes);
 		done += got;
 		i += got;
 		if (got < k) {

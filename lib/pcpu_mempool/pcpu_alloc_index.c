@@ -10,10 +10,11 @@
  *
  * A chunk's list follows its largest free run (pcpu_chunk_slot()). Frees
  * change it lazily: the chunk bitmap defers hint updates per block
- * (pcpu_chunk_free_batch()), the allocator keeps at most one chunk with
- * frees pending, settles it before anything reads hints, and applies what
- * each batch or settle did (struct pcpu_chunk_free_effect) in one step:
- * the page counts, the chunk's list, and whether the balance has work.
+ * (pcpu_chunk_free_batch()), the allocator keeps at most
+ * PCPU_PENDING_CHUNKS chunks with frees pending, settles them before
+ * anything reads hints, and applies what each batch or settle did
+ * (struct pcpu_chunk_free_effect) in one step: the page counts, the
+ * chunk's list, and whether the balance has work.
  */
 
 #include <stdint.h>
@@ -143,6 +144,15 @@ pcpu_alloc_settle_chunk(struct pcpu_alloc_chunk *c)
 		(a->nr_pending - i - 1) * sizeof(a->pending[0]));
 	a->nr_pending--;
 	c->on_pending = 0;
+	pcpu_chunk_settle(&c->bm, &eff);
+	pcpu_alloc_apply_effect(c, &eff);
+}
+
+void
+pcpu_alloc_settle_block(struct pcpu_alloc_chunk *c)
+{
+	struct pcpu_chunk_free_effect eff;
+
 	pcpu_chunk_settle(&c->bm, &eff);
 	pcpu_alloc_apply_effect(c, &eff);
 }

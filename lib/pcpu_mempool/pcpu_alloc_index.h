@@ -311,6 +311,11 @@ void pcpu_alloc_audit_unlock(void);
 /** Settle chunk @p c if it is pending, and apply what its frees did. */
 void pcpu_alloc_settle_chunk(struct pcpu_alloc_chunk *c);
 
+/** Settle the pending block of chunk @p c and apply what its frees did;
+ * the chunk stays listed as pending (a free into another of its blocks
+ * follows). */
+void pcpu_alloc_settle_block(struct pcpu_alloc_chunk *c);
+
 /** Chunk @p c may now hold pending frees: list it (settling the oldest
  * listed chunk if the list is full). */
 static inline void

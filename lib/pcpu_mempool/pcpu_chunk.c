@@ -1517,36 +1517,56 @@ chunk_pending_add(struct pcpu_chunk *c, uint32_t b, uint32_t off, uint32_t nobj,
 	c->pending_n += nobj;
 }
 
-/* Free one object, deferring its hint update unless it spans blocks.
- * Returns its bits, or -1 if no live object starts at @p off. */
-static inline int
-chunk_free_deferred_one(struct pcpu_chunk *c, uint32_t off,
-		struct pcpu_chunk_free_effect *eff)
+/*
+ * End of the live object that starts at @p off and reaches past its map
+ * word, if it ends inside its block (at the block's end at the latest):
+ * only the block's words of the bound map are read. Returns 0 if the
+ * object spans blocks.
+ */
+static inline uint32_t
+chunk_obj_end_in_block(const struct pcpu_chunk *c, uint32_t off)
 {
-	uint32_t b = off / BLK_BITS, end, quick;
-	uint64_t a = 0;
+	/* the word of the bound map holding the block's end: it exists, as
+	 * the bound map has map_bits + 1 bits */
+	uint32_t i, lim = (off / BLK_BITS + 1) * (BLK_BITS / WORD_BITS);
+	uint64_t x;
 
-	int we;
+	for (i = off / WORD_BITS + 1; i < lim && c->bound_map[i] == 0; i++)
+		;
+	x = c->bound_map[i];
+	if (i == lim && (x & 1) == 0)
+		return 0;
+	return i * WORD_BITS + (uint32_t)__builtin_ctzll(x);
+}
 
-	quick = pcpu_chunk_free_quick(c, off);
-	if (quick != 0)
-		return (int)quick;
-	/* another block pending, or an object past its map word */
-	we = chunk_obj_word_end(c, off, &a);
-	if (we < 0)
-		return -1;
-	end = we > 0 ? off - off % WORD_BITS + (uint32_t)we :
-		chunk_next_set(c->bound_map, c->map_bits + 1, off + 1);
-	if (b != (end - 1) / BLK_BITS) {
-		/* spans blocks: exactly, after the pending block */
-		chunk_pending_settle(c, eff);
-		eff->settled++;
-		return pcpu_chunk_free(c, off);
-	}
-	chunk_pending_enter(c, b, eff);
-	chunk_range_clear(c->alloc_map, off, end);
-	chunk_pending_add(c, b, off, 1, end - off);
-	return (int)(end - off);
+/* Clear the map bits [@p off, @p end) of an object that reaches past its
+ * map word (@p end - @p off > 64 - @p off % 64). */
+static inline void
+chunk_obj_clear_words(struct pcpu_chunk *c, uint32_t off, uint32_t end)
+{
+	uint32_t w = off / WORD_BITS, we = end / WORD_BITS;
+	uint64_t *map = c->alloc_map;
+
+	map[w] &= ~(~0ULL << (off % WORD_BITS));
+	/* relaxed stores: no call to memset() for a few words */
+	for (w++; w < we; w++)
+		__atomic_store_n(&map[w], 0, __ATOMIC_RELAXED);
+	/* the end's word holds no bit of the object if the end is its bit 0
+	 * (and may lie past the map then) */
+	if (end % WORD_BITS != 0)
+		map[we] &= ~0ULL << (end % WORD_BITS);
+}
+
+uint32_t
+pcpu_chunk_free_quick_words(struct pcpu_chunk *c, uint32_t off)
+{
+	uint32_t end = chunk_obj_end_in_block(c, off);
+
+	if (end == 0)
+		return 0;
+	chunk_obj_clear_words(c, off, end);
+	chunk_pending_add(c, off / BLK_BITS, off, 1, end - off);
+	return end - off;
 }
 
 /*
@@ -1578,6 +1598,112 @@ chunk_word_clear(struct pcpu_chunk *c, uint32_t w, uint64_t starts)
 	return mask;
 }
 
+/* Cut the group offs[i .. j) (starts in one map word) before its first
+ * repeated offset, the second free of an object, which is refused: returns
+ * the new end, the starts before it in *starts. */
+static unsigned int
+chunk_group_cut_repeat(const uint32_t *offs, unsigned int i, unsigned int j,
+		uint64_t *starts)
+{
+	uint64_t seen = 0, m;
+	unsigned int k;
+
+	for (k = i; k < j; k++) {
+		m = UINT64_C(1) << (offs[k] % WORD_BITS);
+		if (seen & m)
+			break;
+		seen |= m;
+	}
+	*starts = seen;
+	return k;
+}
+
+/* How pcpu_chunk_free_batch() frees the objects of one batch: they tend
+ * to share a size, so what the first objects showed holds for the rest. */
+enum chunk_batch_mode {
+	CHUNK_BATCH_WORDS,  /* the objects that start in one map word at once */
+	CHUNK_BATCH_SINGLE, /* objects inside their map word, one at a time */
+	CHUNK_BATCH_LONG,   /* objects past their map word */
+};
+
+/*
+ * Free deferred the leading objects of @p offs[0 .. n) that lie in the
+ * block of offs[0] (below map_bits), after settling another pending
+ * block: a run of a cache flush, or of a pool's objects. The counters and
+ * the pending record are written once for the run. Stops at the first
+ * offset outside the block or that is not the start of a live object
+ * inside the block (one spanning blocks). Returns how many were freed,
+ * their bits added to *@p bits.
+ */
+static unsigned int
+chunk_free_block_run(struct pcpu_chunk *c, const uint32_t *offs,
+		unsigned int n, enum chunk_batch_mode *modep, uint32_t *bits,
+		struct pcpu_chunk_free_effect *eff)
+{
+	uint32_t b = offs[0] / BLK_BITS, freed_bits = 0, off, end, k;
+	enum chunk_batch_mode mode = *modep;
+	uint64_t starts, freed, a;
+	unsigned int i = 0, j;
+	int we;
+
+	chunk_pending_enter(c, b, eff);
+	while (i < n && (off = offs[i]) / BLK_BITS == b) {
+		if (mode != CHUNK_BATCH_LONG) {
+			starts = UINT64_C(1) << (off % WORD_BITS);
+			j = i + 1;
+			if (mode == CHUNK_BATCH_WORDS) {
+				/* the objects after it that start in the
+				 * same word */
+				for (; j < n && (offs[j] ^ off) < WORD_BITS; j++)
+					starts |= UINT64_C(1) <<
+						(offs[j] % WORD_BITS);
+				if ((unsigned int)__builtin_popcountll(starts) !=
+				    j - i)
+					j = chunk_group_cut_repeat(offs, i, j,
+						&starts);
+			}
+			freed = chunk_word_clear(c, off / WORD_BITS, starts);
+			if (freed != 0) {
+				k = (uint32_t)__builtin_popcountll(freed);
+				freed_bits += k;
+				/* no two objects of more than half a word
+				 * start in one word */
+				if (j - i == 1 && k > WORD_BITS / 2)
+					mode = CHUNK_BATCH_SINGLE;
+				i = j;
+				continue;
+			}
+			if (j - i >= 2) {
+				/* one of the group is not live or reaches
+				 * past the word: one at a time */
+				mode = CHUNK_BATCH_SINGLE;
+				continue;
+			}
+		}
+		/* alone: not live, or past its map word */
+		we = chunk_obj_word_end(c, off, &a);
+		if (we < 0)
+			break;
+		if (we > 0) {
+			/* inside its word after all */
+			mode = CHUNK_BATCH_SINGLE;
+			continue;
+		}
+		end = chunk_obj_end_in_block(c, off);
+		if (end == 0)
+			break;
+		mode = CHUNK_BATCH_LONG;
+		chunk_obj_clear_words(c, off, end);
+		freed_bits += end - off;
+		i++;
+	}
+	if (i != 0)
+		chunk_pending_add(c, b, offs[0], i, freed_bits);
+	*modep = mode;
+	*bits += freed_bits;
+	return i;
+}
+
 /* Open an effect record: what the chunk looks like before. */
 static inline void
 chunk_effect_open(const struct pcpu_chunk *c, struct pcpu_chunk_free_effect *eff,
@@ -1602,50 +1728,31 @@ unsigned int
 pcpu_chunk_free_batch(struct pcpu_chunk *c, const uint32_t *offs,
 		unsigned int n, struct pcpu_chunk_free_effect *eff)
 {
-	unsigned int i = 0, j;
-	uint32_t empty_before, off, w, bits;
-	uint64_t starts, m, freed;
-	int grouping = 1, one;
+	enum chunk_batch_mode mode = CHUNK_BATCH_WORDS;
+	uint32_t empty_before, bits = 0;
+	unsigned int i = 0, k;
+	uint64_t a;
+	int one;
 
 	chunk_effect_open(c, eff, &empty_before);
-	while (i < n) {
-		off = offs[i];
-		w = off / WORD_BITS;
-		j = i + 1;
-		if (grouping && j < n && offs[j] / WORD_BITS == w &&
-		    off < c->map_bits) {
-			/* the objects after it that start in the same word */
-			starts = UINT64_C(1) << (off % WORD_BITS);
-			for (; j < n && offs[j] / WORD_BITS == w; j++) {
-				m = UINT64_C(1) << (offs[j] % WORD_BITS);
-				if (starts & m)
-					break; /* a repeated offset */
-				starts |= m;
-			}
+	while (i < n && offs[i] < c->map_bits) {
+		k = chunk_free_block_run(c, offs + i, n - i, &mode, &bits, eff);
+		if (k != 0) {
+			i += k;
+			continue;
 		}
-		if (j - i >= 2) {
-			chunk_pending_enter(c, off / BLK_BITS, eff);
-			freed = chunk_word_clear(c, w, starts);
-			if (freed != 0) {
-				bits = (uint32_t)__builtin_popcountll(freed);
-				chunk_pending_add(c, off / BLK_BITS, off, j - i, bits);
-				eff->nr_objs += j - i;
-				eff->bytes += bits << PCPU_MIN_ALLOC_SHIFT;
-				i = j;
-				continue;
-			}
-			/* an object of the group is not live or reaches past
-			 * the word: objects of one batch share a size, so the
-			 * rest go one at a time */
-			grouping = 0;
-		}
-		one = chunk_free_deferred_one(c, off, eff);
-		if (one < 0)
+		/* not live, or live and spanning blocks: that one exactly,
+		 * after the pending block */
+		if (chunk_obj_word_end(c, offs[i], &a) < 0)
 			break;
-		eff->nr_objs++;
-		eff->bytes += (uint32_t)one << PCPU_MIN_ALLOC_SHIFT;
+		chunk_pending_settle(c, eff);
+		eff->settled++;
+		one = pcpu_chunk_free(c, offs[i]);
+		bits += (uint32_t)one;
 		i++;
 	}
+	eff->nr_objs = i;
+	eff->bytes = bits << PCPU_MIN_ALLOC_SHIFT;
 	chunk_effect_close(c, eff, empty_before);
 	return i;
 }

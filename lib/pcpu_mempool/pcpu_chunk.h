@@ -232,15 +232,36 @@ pcpu_chunk_pending(const struct pcpu_chunk *c)
 	return c->pending_n != 0;
 }
 
+/** Whether frees wait in a pending block other than the one of bit
+ * @p off: a free at @p off settles that block first. */
+static inline int
+pcpu_chunk_pending_elsewhere(const struct pcpu_chunk *c, uint32_t off)
+{
+	return c->pending_n != 0 && c->pending_block != off / PCPU_BLOCK_BITS;
+}
+
+/**
+ * The part of pcpu_chunk_free_quick() for a live object that starts at
+ * @p off and reaches past its map word, no other block pending: freed
+ * deferred if it ends inside its block.
+ *
+ * @return The object's size in bits, or 0 (nothing changed) if it spans
+ *   blocks.
+ */
+uint32_t pcpu_chunk_free_quick_words(struct pcpu_chunk *c, uint32_t off);
+
 /**
  * The common case of pcpu_chunk_free_batch() for one object, inline for
- * the free paths of the percpu allocator: an object that ends inside its
- * 64-bit map word, in the pending block (or with no block pending), is
- * freed deferred, as the batch would free it.
+ * the free paths of the percpu allocator: an object inside one block is
+ * freed deferred, as the batch would free it. One that ends inside its
+ * 64-bit map word is freed inline, a larger one by
+ * pcpu_chunk_free_quick_words(). No other block may be pending
+ * (pcpu_chunk_pending_elsewhere(): the caller settles it first, as the
+ * batch would, and applies the effect).
  *
  * @return The object's size in bits, or 0 when the general path is needed
- *   (nothing changed): no live object starts at @p off, it reaches past
- *   its map word, or another block is pending.
+ *   (nothing changed): no live object starts at @p off, or it spans
+ *   blocks.
  */
 static inline uint32_t
 pcpu_chunk_free_quick(struct pcpu_chunk *c, uint32_t off)
@@ -248,7 +269,7 @@ pcpu_chunk_free_quick(struct pcpu_chunk *c, uint32_t off)
 	uint32_t w = off / 64, sh = off % 64, b = off / PCPU_BLOCK_BITS, we;
 	uint64_t a, bound, above;
 
-	if (off >= c->map_bits || (c->pending_n != 0 && c->pending_block != b))
+	if (off >= c->map_bits)
 		return 0;
 	a = c->alloc_map[w];
 	bound = c->bound_map[w];
@@ -262,7 +283,7 @@ pcpu_chunk_free_quick(struct pcpu_chunk *c, uint32_t off)
 	else if (c->bound_map[w + 1] & 1)
 		we = 64;
 	else
-		return 0;
+		return pcpu_chunk_free_quick_words(c, off);
 	c->alloc_map[w] = a & ~((we == 64 ? ~UINT64_C(0) :
 		(UINT64_C(1) << we) - 1) & (~UINT64_C(0) << sh));
 	c->free_bytes += (we - sh) << PCPU_MIN_ALLOC_SHIFT;

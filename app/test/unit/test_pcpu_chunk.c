@@ -825,17 +825,36 @@ defer_settle(struct pcpu_chunk *c, struct defer *d)
 	d->settles++;
 }
 
-/* Free as the allocator does: deferred (a batch of one) or exactly.
+/* Free as the allocator does: deferred (half of them as its single free
+ * does: another pending block settled, then pcpu_chunk_free_quick(); the
+ * others, and those the quick path leaves, as a batch of one) or exactly.
  * Returns the bits or -1. */
 static int
 model_free(struct pcpu_chunk *c, struct defer *d, uint32_t off)
 {
 	struct pcpu_chunk_free_effect eff;
-	uint32_t fb = c->free_bytes;
+	uint32_t fb = c->free_bytes, na = c->nr_alloc, quick;
 	unsigned int got;
 
 	if (!d->on)
 		return pcpu_chunk_free(c, off);
+	if (rng() % 2) {
+		if (pcpu_chunk_pending_elsewhere(c, off))
+			defer_settle(c, d);
+		fb = c->free_bytes;
+		quick = pcpu_chunk_free_quick(c, off);
+		if (quick != 0) {
+			CU_ASSERT_EQUAL_FATAL(c->free_bytes - fb, quick * 4);
+			CU_ASSERT_EQUAL_FATAL(na - c->nr_alloc, 1);
+			CU_ASSERT_FATAL(pcpu_chunk_pending(c));
+			CU_ASSERT_EQUAL_FATAL(c->pending_block,
+				off / PCPU_BLOCK_BITS);
+			return (int)quick;
+		}
+		/* nothing changed: not live, or spanning blocks */
+		CU_ASSERT_EQUAL_FATAL(c->free_bytes, fb);
+		CU_ASSERT_EQUAL_FATAL(c->nr_alloc, na);
+	}
 	got = pcpu_chunk_free_batch(c, &off, 1, &eff);
 	CU_ASSERT_EQUAL_FATAL(eff.nr_objs, got);
 	CU_ASSERT_EQUAL_FATAL(eff.bytes, c->free_bytes - fb);
@@ -1300,10 +1319,20 @@ test_word_group_free(void)
 	CU_ASSERT_EQUAL(pcpu_chunk_free_batch(&c, offs, 2, &eff), 1);
 	CU_ASSERT_EQUAL(eff.bytes, 8);
 	CU_ASSERT_EQUAL(c.alloc_map[0], a0 & ~0xcULL);
+	/* a repeated offset in one word: the second free is refused, the
+	 * batch stops there */
+	offs[0] = 6;
+	offs[1] = 10;
+	offs[2] = 6;
+	offs[3] = 14;
+	CU_ASSERT_EQUAL(pcpu_chunk_free_batch(&c, offs, 4, &eff), 2);
+	CU_ASSERT_EQUAL(eff.nr_objs, 2);
+	CU_ASSERT_EQUAL(eff.bytes, 2 * 8);
+	CU_ASSERT_EQUAL(c.alloc_map[0], a0 & ~0xcccULL);
 	/* the rest of word 0, in one batch */
-	for (i = 0; i < 15; i++)
-		offs[i] = 4 * i + 6;
-	CU_ASSERT_EQUAL(pcpu_chunk_free_batch(&c, offs, 15, &eff), 15);
+	for (i = 0; i < 13; i++)
+		offs[i] = 4 * i + 14;
+	CU_ASSERT_EQUAL(pcpu_chunk_free_batch(&c, offs, 13, &eff), 13);
 	CU_ASSERT_EQUAL(c.alloc_map[0], 0);
 	/* word 1, the last object ending at the word's end */
 	for (i = 0; i < 32; i++)
