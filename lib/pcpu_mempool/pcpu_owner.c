@@ -376,16 +376,20 @@ owner_reserve(struct rte_pcpu_owner *o, uint64_t bytes, uint32_t need,
 	return (uint32_t)k;
 }
 
-/* Give @p bytes per copy back to owner @p id's reservation. */
-static void
-owner_unreserve(uint32_t id, uint64_t bytes)
+/* What the runs of the size-class caches of lcore @p l hold for owner
+ * @p id (PCPU_OWNER_NONE: for any): a part of the lcore's stock. */
+static uint64_t
+owner_runs_held(uint32_t id, unsigned int l)
 {
-	if (bytes != 0)
-		__atomic_fetch_sub(&pcpu_owners.rec[id].reserved, bytes,
-			__ATOMIC_RELAXED);
+	const struct pcpu_owner_pending_ops *pending =
+		__atomic_load_n(&owner_pending, __ATOMIC_ACQUIRE);
+
+	return pending != NULL && pending->held != NULL ?
+		pending->held(id, l) : 0;
 }
 
-/* What the lcores' stocks hold for owner @p id (racy: a hint). */
+/* What the lcores' stocks (their slots and the caches' runs) hold for
+ * owner @p id (racy: a hint). */
 static uint64_t
 owner_stocked(uint32_t id)
 {
@@ -402,6 +406,7 @@ owner_stocked(uint32_t id)
 		sl = &pcpu_owner_stock_of(lc)->slot[id % PCPU_OWNER_STOCK_SLOTS];
 		if (__atomic_load_n(&sl->id, __ATOMIC_RELAXED) == id)
 			sum += __atomic_load_n(&sl->bytes, __ATOMIC_RELAXED);
+		sum += owner_runs_held(id, l);
 	}
 	return sum;
 }
@@ -425,9 +430,13 @@ owner_slot_drained(const struct pcpu_owner_stock_slot *sl, uint32_t id)
 static void
 owner_drain_locked(uint32_t id)
 {
+	const struct pcpu_owner_pending_ops *pending =
+		__atomic_load_n(&owner_pending, __ATOMIC_ACQUIRE);
 	struct pcpu_owner_stock *st[RTE_MAX_LCORE];
+	unsigned int lcore[RTE_MAX_LCORE];
 	struct pcpu_owner_stock_slot *sl;
 	unsigned int l, n = 0, i, k, spins;
+	int phase1 = 0;
 
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
 		if (pcpu_owners.lcores[l] == NULL)
@@ -438,8 +447,9 @@ owner_drain_locked(uint32_t id)
 		for (k = 0; k < PCPU_OWNER_STOCK_SLOTS; k++)
 			if (owner_slot_drained(&st[n]->slot[k], id))
 				break;
-		if (k == PCPU_OWNER_STOCK_SLOTS)
+		if (k == PCPU_OWNER_STOCK_SLOTS && owner_runs_held(id, l) == 0)
 			continue;
+		lcore[n] = l;
 		__atomic_store_n(&st[n]->drain, 1, __ATOMIC_RELAXED);
 		n++;
 	}
@@ -459,13 +469,22 @@ owner_drain_locked(uint32_t id)
 			sl = &st[i]->slot[k];
 			if (!owner_slot_drained(sl, id))
 				continue;
-			owner_unreserve(sl->id, sl->bytes);
+			pcpu_owner_unreserve(sl->id, sl->bytes);
 			__atomic_store_n(&sl->bytes, 0, __ATOMIC_RELAXED);
 			__atomic_store_n(&sl->id, PCPU_OWNER_NONE,
 				__ATOMIC_RELAXED);
 		}
-		__atomic_store_n(&st[i]->drain, 0, __ATOMIC_RELEASE);
+		if (pending != NULL && pending->drain != NULL &&
+		    pending->drain(id, lcore[i], 0) != 0)
+			phase1 = 1;
 	}
+	if (phase1) {
+		pcpu_fence_heavy();
+		for (i = 0; i < n; i++)
+			pending->drain(id, lcore[i], 1);
+	}
+	for (i = 0; i < n; i++)
+		__atomic_store_n(&st[i]->drain, 0, __ATOMIC_RELEASE);
 }
 
 void
@@ -550,9 +569,43 @@ owner_refuse(struct rte_pcpu_owner *o)
 }
 
 /*
+ * Take 1 to @p want lots of @p bytes for owner @p o out of its slot in
+ * the stock @p st, which the caller has entered, refilling the slot
+ * first if it holds less than a lot: reserve a lot and a batch, giving
+ * back first what the slot held for another owner.
+ * @return The lots taken, or 0 (nothing reserved: the limit is in the
+ *   way).
+ */
+static uint32_t
+owner_slot_take(struct pcpu_owner_stock *st, struct rte_pcpu_owner *o,
+		uint64_t bytes, uint32_t want)
+{
+	struct pcpu_owner_stock_slot *sl =
+		&st->slot[o->id % PCPU_OWNER_STOCK_SLOTS];
+	uint64_t batch = 0, held = sl->id == o->id ? sl->bytes : 0, k;
+
+	if (held < bytes || bytes == 0) {
+		if (owner_reserve(o, bytes, 1, 1, PCPU_OWNER_STOCK_MAX - held,
+				&batch) != 1)
+			return 0;
+		/* the slot takes the owner only now, when its reservation
+		 * is within its limit: a free never puts bytes into the
+		 * slot of an owner above its limit (after lcores arrived) */
+		if (sl->id != o->id) {
+			pcpu_owner_unreserve(sl->id, sl->bytes);
+			__atomic_store_n(&sl->id, o->id, __ATOMIC_RELAXED);
+		}
+		held += bytes + batch;
+	}
+	k = bytes == 0 ? want : RTE_MIN((uint64_t)want, held / bytes);
+	__atomic_store_n(&sl->bytes, (uint32_t)(held - k * bytes),
+		__ATOMIC_RELAXED);
+	return (uint32_t)k;
+}
+
+/*
  * Refill the slot of owner @p o in the stock of the lcore whose counters
- * are @p lc: reserve @p bytes for the charge under way and a batch for the
- * slot, giving back first what the slot held for another owner.
+ * are @p lc and take @p bytes out of it for the charge under way.
  * @return 0, or -1 (nothing reserved: the limit or a drain is in the way).
  */
 static int
@@ -560,30 +613,38 @@ owner_stock_refill(struct pcpu_owner_lcore *lc, struct rte_pcpu_owner *o,
 		uint64_t bytes)
 {
 	struct pcpu_owner_stock *st = pcpu_owner_stock_of(lc);
-	struct pcpu_owner_stock_slot *sl =
-		&st->slot[o->id % PCPU_OWNER_STOCK_SLOTS];
-	uint64_t batch = 0, held;
 	int ret = -1;
 
-	if (!pcpu_owner_stock_enter(st))
-		goto out;
-	held = sl->id == o->id ? sl->bytes : 0;
-	if (owner_reserve(o, bytes, 1, 1, PCPU_OWNER_STOCK_MAX - held,
-			&batch) != 1)
-		goto out;
-	/* the slot takes the owner only now, when its reservation is
-	 * within its limit: a free never puts bytes into the slot of an
-	 * owner above its limit (after lcores arrived) */
-	if (sl->id != o->id) {
-		owner_unreserve(sl->id, sl->bytes);
-		__atomic_store_n(&sl->id, o->id, __ATOMIC_RELAXED);
-	}
-	__atomic_store_n(&sl->bytes, (uint32_t)(held + batch),
-		__ATOMIC_RELAXED);
-	ret = 0;
-out:
+	if (pcpu_owner_stock_enter(st) && owner_slot_take(st, o, bytes, 1) == 1)
+		ret = 0;
 	pcpu_owner_stock_leave(st);
 	return ret;
+}
+
+uint32_t
+pcpu_owner_stock_take(struct pcpu_owner_lcore *lc, uint32_t id,
+		uint32_t bytes, uint32_t want)
+{
+	return owner_slot_take(pcpu_owner_stock_of(lc), &pcpu_owners.rec[id],
+		bytes, RTE_MAX(want, 1u));
+}
+
+void
+pcpu_owner_stock_give(struct pcpu_owner_lcore *lc, uint32_t id,
+		uint64_t bytes)
+{
+	struct pcpu_owner_stock_slot *sl = &pcpu_owner_stock_of(lc)->slot[
+		id % PCPU_OWNER_STOCK_SLOTS];
+	uint64_t room;
+
+	if (sl->id == id) {
+		room = RTE_MIN(bytes, (uint64_t)(PCPU_OWNER_STOCK_MAX -
+			sl->bytes));
+		__atomic_store_n(&sl->bytes, sl->bytes + (uint32_t)room,
+			__ATOMIC_RELAXED);
+		bytes -= room;
+	}
+	pcpu_owner_unreserve(id, bytes);
 }
 
 int
@@ -605,7 +666,7 @@ pcpu_owner_uncharge_limited(struct pcpu_owner_lcore *lc, uint32_t id,
 {
 	/* the stock is tried first by the inline uncharge, not a refund's */
 	if (!refund || lc == NULL || !pcpu_owner_stock_move(lc, id, bytes, 1))
-		owner_unreserve(id, bytes);
+		pcpu_owner_unreserve(id, bytes);
 	owner_count_free_any(&pcpu_owners.rec[id], lc, bytes, nr, refund);
 }
 

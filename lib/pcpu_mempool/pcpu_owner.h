@@ -42,19 +42,23 @@
  * once per step).
  *
  * Limits and stocks. An owner with a limit is counted in the same
- * counters (its objects are never in a run: each is charged on its own),
- * and in one more shared figure, its *reservation*: the bytes per copy
- * taken against the limit, changed with a compare-and-swap that checks
- * (reservation + bytes) x lcores <= limit, so the limit is never
- * exceeded. To keep that atomic off the fast path, each lcore holds a
- * *stock* (the idea of memcg_stock in Linux's mm/memcontrol.c): a few
- * slots, one per owner (direct-mapped by id), of bytes reserved in
- * advance. A charge takes its bytes from the slot, a free puts them back
- * (up to PCPU_OWNER_STOCK_MAX per slot); only when the slot is empty does
- * the lcore reserve again, for the charge and a batch (at most
- * PCPU_OWNER_STOCK_MAX, and at most half the room left shared among the
- * lcores, so that stocks shrink near the limit). So the reservation is
- * the live bytes plus the stocks, which rte_pcpu_audit() checks.
+ * counters (by the caches' runs too), and in one more shared figure, its
+ * *reservation*: the bytes per copy taken against the limit, changed with
+ * a compare-and-swap that checks (reservation + bytes) x lcores <= limit,
+ * so the limit is never exceeded. To keep that atomic off the fast path,
+ * each lcore holds a *stock* (the idea of memcg_stock in Linux's
+ * mm/memcontrol.c): a few slots, one per owner (direct-mapped by id), of
+ * bytes reserved in advance. A charge takes its bytes from the slot, a
+ * free puts them back (up to PCPU_OWNER_STOCK_MAX per slot); only when the
+ * slot is empty does the lcore reserve again, for the charge and a batch
+ * (at most PCPU_OWNER_STOCK_MAX, and at most half the room left shared
+ * among the lcores, so that stocks shrink near the limit). The size-class
+ * caches take their runs' credit out of the slot and give it back there
+ * (pcpu_owner_stock_take(), pcpu_owner_stock_give()); what their runs hold
+ * (credit, frees not given back) is part of the lcore's stock, which they
+ * report and let a drain take (struct pcpu_owner_pending_ops). So the
+ * reservation is the live bytes plus the stocks, which rte_pcpu_audit()
+ * checks.
  *
  * A charge that the reservation refuses is exact all the same: if the
  * stocks of the lcores hold what it misses, it *drains* them
@@ -63,8 +67,11 @@
  * slot with the asymmetric handshake of pcpu_fence.h: the lcore marks its
  * stock busy around each use (plain stores) and keeps off it while a
  * drain is wanted; the drainer marks it wanted, runs the heavy fence and
- * waits until it is not busy. A drain costs a membarrier(2) system call
- * and happens only when it can turn a failure into a success.
+ * waits until it is not busy; the caches' runs, whose credit the fast
+ * path uses outside the stock, are taken in two phases with a second
+ * heavy fence between them. A drain costs one or two membarrier(2) system
+ * calls and happens only when it can turn a failure into a success, when
+ * an owner is freed and when an lcore gains memory.
  *
  * Ids are reused: an id is given to a new owner only when no run refers
  * to it (a run of a freed owner is credited to its record, which the new
@@ -84,6 +91,7 @@
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
 #include <rte_lcore.h>
+#include <rte_pause.h>
 
 #include "rte_pcpu.h"
 #include "rte_pcpu_owner.h"
@@ -293,6 +301,18 @@ struct pcpu_owner_pending_ops {
 	void (*add)(uint32_t id, struct pcpu_owner_sum *s);
 	/** Whether a run refers to owner @p id. */
 	int (*referenced)(uint32_t id);
+	/** Bytes per copy the runs of lcore @p lcore_id hold reserved for
+	 * owner @p id with a limit (PCPU_OWNER_NONE: for any), unallocated
+	 * or freed: a part of its stock. Lock-free; a hint while the lcore
+	 * runs. */
+	uint64_t (*held)(uint32_t id, unsigned int lcore_id);
+	/** Give what held() counts back to the reservations; called by a
+	 * drain that holds the lcore's stock (pcpu_owner_stock_enter()),
+	 * with @p phase 0 for every lcore drained, then, if one of them
+	 * returned non-zero, once more with @p phase 1 after a heavy fence
+	 * (pcpu_fence.h): the credit of a run, which the fast path uses
+	 * outside the stock, is taken in two steps. */
+	int (*drain)(uint32_t id, unsigned int lcore_id, int phase);
 };
 
 /** Register (or, with NULL, unregister) the caches' pending provider. */
@@ -359,6 +379,49 @@ static __rte_always_inline void
 pcpu_owner_stock_leave(struct pcpu_owner_stock *st)
 {
 	__atomic_store_n(&st->busy, 0, __ATOMIC_RELEASE);
+}
+
+/** Enter the calling lcore's stock @p st, waiting for a drain under way
+ * to end (the slow paths of the size-class caches, which hold no lock:
+ * a drain waits for no lcore that is not in its stock). */
+static inline void
+pcpu_owner_stock_enter_wait(struct pcpu_owner_stock *st)
+{
+	while (unlikely(!pcpu_owner_stock_enter(st))) {
+		pcpu_owner_stock_leave(st);
+		while (__atomic_load_n(&st->drain, __ATOMIC_ACQUIRE) != 0)
+			rte_pause();
+	}
+}
+
+/**
+ * Take between 1 and @p want lots of @p bytes per copy for owner @p id
+ * (with a limit) out of the stock of the lcore whose counters are @p lc,
+ * which the caller has entered; an empty slot is refilled from the
+ * reservation first, as a charge refills it. Nothing is counted.
+ * @return The lots taken; 0 when the reservation refuses (the caller
+ *   charges on its own, which drains the stocks if that helps).
+ */
+uint32_t pcpu_owner_stock_take(struct pcpu_owner_lcore *lc, uint32_t id,
+		uint32_t bytes, uint32_t want);
+
+/**
+ * Give @p bytes per copy reserved for owner @p id (with a limit) back
+ * into the stock of the lcore whose counters are @p lc, which the caller
+ * has entered: into the owner's slot as far as it has room, the rest to
+ * the reservation.
+ */
+void pcpu_owner_stock_give(struct pcpu_owner_lcore *lc, uint32_t id,
+		uint64_t bytes);
+
+/** Give @p bytes per copy back to owner @p id's reservation (a drain's
+ * share of what a stock held). Lock-free. */
+static inline void
+pcpu_owner_unreserve(uint32_t id, uint64_t bytes)
+{
+	if (bytes != 0)
+		__atomic_fetch_sub(&pcpu_owners.rec[id].reserved, bytes,
+			__ATOMIC_RELAXED);
 }
 
 /**
@@ -454,8 +517,9 @@ pcpu_owner_uncharge(struct pcpu_owner_lcore *lc, uint32_t id, uint64_t bytes,
 
 /**
  * Credit a run of @p n allocations (@p frees 0) or frees (1) of
- * @p size bytes per copy each to owner @p id (without a limit; nothing for
- * PCPU_OWNER_NONE) on the calling lcore's counters @p lc.
+ * @p size bytes per copy each to owner @p id (nothing for
+ * PCPU_OWNER_NONE) on the calling lcore's counters @p lc. Counts only:
+ * an owner with a limit was charged against it already.
  */
 static __rte_always_inline void
 pcpu_owner_credit(struct pcpu_owner_lcore *lc, uint32_t id, uint32_t n,
