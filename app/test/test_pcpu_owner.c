@@ -792,6 +792,24 @@ stock_fill(struct stock_arg *a, int free_all)
 	return n;
 }
 
+/* Alloc+free pairs of 64 B, each object freed before the next: the run of
+ * the owner keeps credit and frees it has not given back yet. */
+static int
+stock_pairs_lcore(void *arg)
+{
+	struct stock_arg *a = arg;
+	unsigned int i;
+	void *h;
+
+	for (i = 0; i < 1000; i++) {
+		h = rte_pcpu_alloc_owner(64, 0, a->o);
+		if (h == NULL)
+			return -1;
+		rte_pcpu_free(h);
+	}
+	return 0;
+}
+
 static int
 stock_fill_free_lcore(void *arg)
 {
@@ -853,6 +871,17 @@ test_owner_stocks(void)
 	n = stock_fill(&a, 0);
 	TEST_ASSERT_EQUAL(n, STOCK_ROOM, "this lcore: the room (drained)");
 	TEST_ASSERT_EQUAL(ostats(a.o).nr_fail, UINT64_C(2), "two failures");
+	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit at the limit");
+	while (n > 0)
+		rte_pcpu_free(a.h[--n]);
+	/* the same after pairs on the other lcore, which leave its run of
+	 * the owner holding credit and frees: the drain takes both */
+	TEST_ASSERT_SUCCESS(owner_run_on(other, stock_pairs_lcore, &b),
+		"pairs");
+	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit with credit in a run");
+	n = stock_fill(&a, 0);
+	TEST_ASSERT_EQUAL(n, STOCK_ROOM, "this lcore: the room after pairs");
+	TEST_ASSERT_EQUAL(ostats(a.o).nr_fail, UINT64_C(3), "three failures");
 	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit at the limit");
 	while (n > 0)
 		rte_pcpu_free(a.h[--n]);

@@ -20,13 +20,36 @@
  * owner comes, the run is credited to its owner's counters on this lcore
  * and a run of the new owner starts; the idle scan (below) credits every
  * run, so a run is at most CACHE_EPOCH_OPS long. Readers of the owners'
- * figures add what runs hold (cache_owner_pending_add()). An owner with a
- * limit never has a run: each of its objects is charged on its own and
- * left out of the run, from the lcore's stock of the owner's reservation
- * (inline on allocation: cache_limited_take()) or, when the stock cannot,
- * against the reservation itself (cache_run_get(), cache_run_put()).
- * Slow paths (refill, flush, watermark changes) run on the same lcore and move a batch to or from the
- * allocator under its lock (pcpu_alloc_bulk(), pcpu_alloc_free_bulk()).
+ * figures add what runs hold (cache_owner_pending_add()).
+ *
+ * An owner with a limit has runs too, and its run of allocations holds
+ * *credit*: objects reserved against the limit in advance, taken from the
+ * lcore's stock of the owner's reservation (pcpu_owner.h) in batches, up
+ * to oc.nr_get = run_get_end. Its run of frees keeps what it freed
+ * reserved until a slow path gives it back: as credit to the run of
+ * allocations (as Linux's refill_stock() turns an uncharge into stock),
+ * or to the stock when the run ends or the class overflows. So an
+ * allocation and a free of such an owner cost what they cost any owner,
+ * but for one compare: the allocation pops first (its *claim*, counted in
+ * oc.nr_get), then checks that the claim is within the credit; beyond it,
+ * a slow path gives the run more credit (from the frees, else the stock),
+ * or charges the object on its own, or takes the claim back at the limit.
+ * A drain (an allocation refused on another lcore while stocks hold room,
+ * an owner freed, an lcore arrived) takes credit and frees back while the
+ * lcore keeps running its fast paths: the lcore changes run_get_end and
+ * run_freed only inside its stock (the slow paths), and a drain lowers
+ * run_get_end out of every claim's reach, runs a heavy fence (pcpu_fence.h:
+ * claim, compiler barrier, load of the end on the fast path) and then
+ * reads oc.nr_get: a claim that saw the old end is counted there and keeps
+ * its credit, one that saw the lowered end waits in the slow path for the
+ * drain to end and finds whether the drain kept its credit. A free that
+ * changes the run of frees pushes after the change, inside the stock, so
+ * a drain never counts another owner's object as a free of the run's.
+ *
+ * Slow paths (refill, flush, watermark changes) run on the same lcore and
+ * move a batch to or from the allocator under its lock (pcpu_alloc_bulk(),
+ * pcpu_alloc_free_bulk()), never inside the lcore's stock (a drain may
+ * wait for it).
  *
  * Watermarks, per lcore and class (see the programmer's guide, "Caches and
  * Watermarks"): high, the cache's capacity; low (0: refills are
@@ -171,6 +194,12 @@ struct cache_class {
 	uint16_t run_put_owner;
 	uint32_t run_get_start;
 	uint32_t run_put_start;
+	/* a get-run of an owner with a limit: its *credit*, the objects
+	 * reserved for it and not allocated yet, is run_get_end - oc.nr_get
+	 * (low 32 bits). This and run_freed are changed only inside the
+	 * lcore's stock (pcpu_owner_stock_enter()), or by a drain holding
+	 * it. */
+	uint32_t run_get_end;
 	/* the handles; capacity is the high watermark, 0: not in use */
 	struct rte_pcpu_objcache oc;
 	uint64_t nr_overflow; /* flushes above high */
@@ -179,7 +208,11 @@ struct cache_class {
 	uint32_t nr_grow;
 	uint32_t nr_decay;
 	uint64_t ops_snap;    /* nr_get + nr_put at the last scan */
-	uint64_t alloc_snap;  /* nr_get at the last overflow */
+	uint32_t alloc_snap;  /* nr_get (low 32 bits) at the last overflow */
+	/* a put-run of an owner with a limit: oc.nr_put (low 32 bits) when
+	 * its frees were last given back; those after it are reserved
+	 * still */
+	uint32_t run_freed;
 } __rte_cache_aligned;
 
 struct cache_lcore {
@@ -312,10 +345,14 @@ cache_tables_init(void)
 static void cache_lcore_leave(unsigned int lcore_id);
 static void cache_owner_pending_add(uint32_t id, struct pcpu_owner_sum *s);
 static int cache_owner_referenced(uint32_t id);
+static uint64_t cache_owner_held(uint32_t id, unsigned int lcore_id);
+static int cache_owner_drain(uint32_t id, unsigned int lcore_id, int phase);
 
 static const struct pcpu_owner_pending_ops cache_pending_ops = {
 	.add = cache_owner_pending_add,
 	.referenced = cache_owner_referenced,
+	.held = cache_owner_held,
+	.drain = cache_owner_drain,
 };
 
 /* Unmap the tag map; if the address space cannot be given back (the
@@ -490,28 +527,183 @@ cache_flush_oldest(struct cache_class *cc, uint32_t n)
 /* ---------------------------------------------------------------------- */
 /* Runs: the owners' charges (see the top of the file). */
 
-/* Credit a class's runs to their owners and start none. The class's lcore,
- * or the lcore is not running. */
+/* Objects of class @p ci a get-run of an owner with a limit takes out of
+ * the lcore's stock at a time: a slot's worth (what the slot holds, which
+ * is less near the limit). */
+static inline uint32_t
+cache_credit_batch(unsigned int ci)
+{
+	return RTE_MAX(PCPU_OWNER_STOCK_MAX / cache_class_size[ci], 1u);
+}
+
+/* The credit of a class's get-run of an owner with a limit: 0 while an
+ * allocation claimed beyond it (or a drain holds it). */
+static inline uint32_t
+cache_credit(const struct cache_class *cc)
+{
+	int32_t n = (int32_t)(__atomic_load_n(&cc->run_get_end,
+		__ATOMIC_RELAXED) - (uint32_t)STAT_READ(cc->oc.nr_get));
+
+	return n > 0 ? (uint32_t)n : 0;
+}
+
+/*
+ * Make the credit of the get-run of @p owner, with a limit, reach
+ * oc.nr_get @p need (the allocation under way is covered when the credit
+ * ends at or after it): from the frees of its put-run first (as Linux's
+ * refill_stock() turns an uncharge into stock), else from the lcore's
+ * stock, which the caller has entered. 1 if it does, 0 (the limit).
+ * Without membarrier(2) a run never keeps credit beyond @p need: the
+ * fast path, which does not fence, never finds any.
+ */
+static int
+cache_credit_refill(struct cache_lcore *lc, struct cache_class *cc,
+		unsigned int ci, uint32_t owner, uint32_t need)
+{
+	struct pcpu_owner_stock *st = pcpu_owner_stock_of(lc->owners);
+	uint32_t put = (uint32_t)cc->oc.nr_put, end = cc->run_get_end, n;
+	uint32_t want = need - end;
+
+	/* the frees only while the owner's slot is its own: a drain (an
+	 * lcore arrived) empties the slot, and the next credit must then be
+	 * reserved within the limit */
+	if (cc->run_put_owner == owner &&
+	    st->slot[owner % PCPU_OWNER_STOCK_SLOTS].id == owner) {
+		n = put - cc->run_freed;
+		if (pcpu_fence_fallback)
+			n = RTE_MIN(n, want);
+		end += n;
+		__atomic_store_n(&cc->run_freed, cc->run_freed + n,
+			__ATOMIC_RELAXED);
+	}
+	if ((int32_t)(need - end) > 0)
+		end += pcpu_owner_stock_take(lc->owners, owner,
+			cache_class_size[ci], pcpu_fence_fallback ?
+			need - end : RTE_MAX(cache_credit_batch(ci),
+				need - end));
+	__atomic_store_n(&cc->run_get_end, end, __ATOMIC_RELAXED);
+	return (int32_t)(need - end) <= 0;
+}
+
+/* Give the credit of the get-run of an owner with a limit back to the
+ * lcore's stock (which the caller has entered). */
+static void
+cache_credit_give(struct cache_lcore *lc, struct cache_class *cc,
+		unsigned int ci)
+{
+	uint32_t n = cache_credit(cc);
+
+	if (n == 0)
+		return;
+	pcpu_owner_stock_give(lc->owners, cc->run_get_owner,
+		(uint64_t)n * cache_class_size[ci]);
+	__atomic_store_n(&cc->run_get_end, cc->run_get_end - n,
+		__ATOMIC_RELAXED);
+}
+
+/* Give the frees of the put-run's owner with a limit, up to nr_put
+ * @p put, back to the lcore's stock (which the caller has entered). */
+static void
+cache_freed_give(struct cache_lcore *lc, struct cache_class *cc,
+		unsigned int ci, uint32_t put)
+{
+	if (cc->run_put_owner < PCPU_OWNER_LIMITED || put == cc->run_freed)
+		return;
+	pcpu_owner_stock_give(lc->owners, cc->run_put_owner,
+		(uint64_t)(put - cc->run_freed) * cache_class_size[ci]);
+	__atomic_store_n(&cc->run_freed, put, __ATOMIC_RELAXED);
+}
+
+/* Restart the count of a class's get-run (@p frees 0) or put-run (1) at
+ * oc.nr_get or oc.nr_put @p at, and credit what it counted to its owner:
+ * after the restart, so that a sum meanwhile (a peak's sample) counts the
+ * run at most once. */
+static inline void
+cache_run_restart(struct cache_lcore *lc, struct cache_class *cc,
+		unsigned int ci, int frees, uint32_t at)
+{
+	uint32_t *start = frees ? &cc->run_put_start : &cc->run_get_start;
+	uint32_t owner = frees ? cc->run_put_owner : cc->run_get_owner;
+	uint32_t n = at - *start;
+
+	__atomic_store_n(start, at, __ATOMIC_RELEASE);
+	pcpu_owner_credit(lc->owners, owner, n, cache_class_size[ci], frees);
+}
+
+/* Credit a class's runs to their owners and start none; what runs of
+ * owners with a limit hold goes back to the lcore's stock. The class's
+ * lcore, or the lcore is not running. */
 static void
 cache_runs_end(struct cache_lcore *lc, struct cache_class *cc, unsigned int ci)
 {
 	uint32_t get = (uint32_t)cc->oc.nr_get, put = (uint32_t)cc->oc.nr_put;
+	struct pcpu_owner_stock *st = pcpu_owner_stock_of(lc->owners);
+	int limited = cc->run_get_owner >= PCPU_OWNER_LIMITED ||
+		cc->run_put_owner >= PCPU_OWNER_LIMITED;
 
-	pcpu_owner_credit(lc->owners, cc->run_get_owner,
-		get - cc->run_get_start, cache_class_size[ci], 0);
-	pcpu_owner_credit(lc->owners, cc->run_put_owner,
-		put - cc->run_put_start, cache_class_size[ci], 1);
-	cc->run_get_start = get;
-	cc->run_put_start = put;
+	cache_run_restart(lc, cc, ci, 0, get);
+	cache_run_restart(lc, cc, ci, 1, put);
+	if (limited) {
+		pcpu_owner_stock_enter_wait(st);
+		if (cc->run_get_owner >= PCPU_OWNER_LIMITED)
+			cache_credit_give(lc, cc, ci);
+		cache_freed_give(lc, cc, ci, put);
+	}
 	__atomic_store_n(&cc->run_get_owner, PCPU_OWNER_NONE, __ATOMIC_RELEASE);
 	__atomic_store_n(&cc->run_put_owner, PCPU_OWNER_NONE, __ATOMIC_RELEASE);
+	if (limited)
+		pcpu_owner_stock_leave(st);
+}
+
+/*
+ * An allocation of @p owner from a class whose get-run is another owner's
+ * and one of the two has a limit, or whose get-run of @p owner, with a
+ * limit, may have no credit left: start a run of @p owner; with a limit,
+ * give it credit if it has none (cache_credit_refill()). Without credit
+ * (the limit), the allocation is charged on
+ * its own, as any charge (a drain if the stocks hold the room), and left
+ * out of the run. 0, or -1 at the owner's limit (counted). With a limit,
+ * it returns 0 inside the lcore's stock: the caller pops the object (the
+ * credit's use) and leaves.
+ */
+static __rte_noinline int
+cache_run_get_limited(struct cache_lcore *lc, struct cache_class *cc,
+		unsigned int ci, uint32_t owner)
+{
+	struct pcpu_owner_stock *st = pcpu_owner_stock_of(lc->owners);
+	uint32_t get = (uint32_t)cc->oc.nr_get, size = cache_class_size[ci];
+
+	pcpu_owner_stock_enter_wait(st);
+	if (owner != cc->run_get_owner) {
+		if (cc->run_get_owner >= PCPU_OWNER_LIMITED)
+			cache_credit_give(lc, cc, ci);
+		cache_run_restart(lc, cc, ci, 0, get);
+		__atomic_store_n(&cc->run_get_end, get, __ATOMIC_RELAXED);
+		__atomic_store_n(&cc->run_get_owner, (uint16_t)owner,
+			__ATOMIC_RELEASE);
+		if (owner < PCPU_OWNER_LIMITED) {
+			pcpu_owner_stock_leave(st);
+			return 0;
+		}
+	}
+	if ((int32_t)(cc->run_get_end - get) > 0 ||
+	    cache_credit_refill(lc, cc, ci, owner, get + 1))
+		return 0;
+	pcpu_owner_stock_leave(st);
+	if (pcpu_owner_charge_limited(lc->owners, owner, size, 1) != 0)
+		return -1;
+	/* credit for the one pop to come, counted already */
+	pcpu_owner_stock_enter_wait(st);
+	__atomic_store_n(&cc->run_get_end, (uint32_t)cc->oc.nr_get + 1,
+		__ATOMIC_RELAXED);
+	cc->run_get_start++;
+	return 0;
 }
 
 /*
  * An allocation of @p owner from a class whose run is another owner's:
- * start a run of @p owner (the pop to come is its first), or charge the
- * one allocation of an owner with a limit, which the run leaves out.
- * 0, or -1 at the owner's limit (counted).
+ * start a run of @p owner (the pop to come is its first). 0, or -1 at
+ * the limit of an owner with one (counted).
  */
 static __rte_noinline int
 cache_run_get(struct cache_lcore *lc, struct cache_class *cc, unsigned int ci,
@@ -519,72 +711,149 @@ cache_run_get(struct cache_lcore *lc, struct cache_class *cc, unsigned int ci,
 {
 	uint32_t get = (uint32_t)cc->oc.nr_get;
 
-	if (owner >= PCPU_OWNER_LIMITED) {
-		/* the stock could not (cache_limited_take()): reserve */
-		if (pcpu_owner_charge_limited(lc->owners, owner,
-				cache_class_size[ci], 1) != 0)
-			return -1;
-		cc->run_get_start++;
-		return 0;
-	}
-	pcpu_owner_credit(lc->owners, cc->run_get_owner,
-		get - cc->run_get_start, cache_class_size[ci], 0);
-	cc->run_get_start = get;
+	if (owner >= PCPU_OWNER_LIMITED ||
+	    cc->run_get_owner >= PCPU_OWNER_LIMITED)
+		return cache_run_get_limited(lc, cc, ci, owner);
+	cache_run_restart(lc, cc, ci, 0, get);
 	__atomic_store_n(&cc->run_get_owner, (uint16_t)owner, __ATOMIC_RELEASE);
 	return 0;
 }
 
-/* The allocation cache_run_get() prepared failed: undo its charge. */
-static void
-cache_run_get_undo(struct cache_lcore *lc, struct cache_class *cc,
-		unsigned int ci, uint32_t owner)
-{
-	if (owner >= PCPU_OWNER_LIMITED) {
-		pcpu_owner_refund_any(owner, cache_class_size[ci], 1);
-		cc->run_get_start--;
-	}
-	RTE_SET_USED(lc);
-}
-
-/* A free of @p owner's object, pushed already, into a class whose run is
- * another owner's: as cache_run_get(). */
+/* A free of @p owner's object @p e into a class whose put-run is another
+ * owner's: start a run of @p owner, pushing @p e as its first free. The
+ * frees of a run of an owner with a limit stay reserved until they are
+ * given back: to the lcore's stock when the run ends (or at an overflow),
+ * or as credit to a get-run of the owner. The push comes after the switch,
+ * inside the lcore's stock when either owner has a limit: a drain, which
+ * counts the pushes since the run's last give-back as its owner's frees,
+ * never sees an object of another owner among them. */
 static __rte_always_inline void
 cache_run_put(struct cache_lcore *lc, struct cache_class *cc, unsigned int ci,
-		uint32_t owner)
+		uint32_t owner, uintptr_t e)
 {
-	uint32_t put = (uint32_t)cc->oc.nr_put - 1;
+	uint32_t put = (uint32_t)cc->oc.nr_put;
+	struct pcpu_owner_stock *st = pcpu_owner_stock_of(lc->owners);
+	int limited = owner >= PCPU_OWNER_LIMITED ||
+		cc->run_put_owner >= PCPU_OWNER_LIMITED;
 
-	if (owner >= PCPU_OWNER_LIMITED) {
-		pcpu_owner_uncharge(lc->owners, owner, cache_class_size[ci],
-			1);
-		cc->run_put_start++;
-		return;
+	cache_run_restart(lc, cc, ci, 1, put);
+	if (limited) {
+		pcpu_owner_stock_enter_wait(st);
+		cache_freed_give(lc, cc, ci, put);
+		__atomic_store_n(&cc->run_freed, put, __ATOMIC_RELAXED);
 	}
-	pcpu_owner_credit(lc->owners, cc->run_put_owner,
-		put - cc->run_put_start, cache_class_size[ci], 1);
-	cc->run_put_start = put;
 	__atomic_store_n(&cc->run_put_owner, (uint16_t)owner, __ATOMIC_RELEASE);
+	__rte_pcpu_objcache_push(&cc->oc, e);
+	if (limited)
+		pcpu_owner_stock_leave(st);
 }
 
-/*
- * An allocation of an owner with a limit, inline: its bytes come out of
- * the lcore's stock (pcpu_owner.h) and the run leaves the object out.
- * 1 if done, 0 if the stock could not (cache_run_get() then charges the
- * reservation). Inline on allocation only: on the free path the same
- * code cost every free two instructions more (registers), for 11 fewer
- * per free of such an owner.
- */
-static __rte_always_inline int
-cache_limited_take(struct cache_lcore *lc, struct cache_class *cc,
-		unsigned int ci, uint32_t owner)
+/* An overflow: the frees of a put-run of an owner with a limit go back to
+ * the lcore's stock, so that a mass free does not keep them reserved. */
+static void
+cache_freed_settle(struct cache_lcore *lc, struct cache_class *cc,
+		unsigned int ci)
 {
-	uint32_t size = cache_class_size[ci];
+	struct pcpu_owner_stock *st = pcpu_owner_stock_of(lc->owners);
 
-	if (!pcpu_owner_stock_move(lc->owners, owner, size, 0))
+	if (cc->run_put_owner < PCPU_OWNER_LIMITED)
+		return;
+	pcpu_owner_stock_enter_wait(st);
+	cache_freed_give(lc, cc, ci, (uint32_t)cc->oc.nr_put);
+	pcpu_owner_stock_leave(st);
+}
+
+/* A credit's end while a drain holds it is lowered by this, so that
+ * every claim finds itself beyond it (credit - claims: a quarter of the
+ * range below 0) and waits for the drain; the drain adds it back. */
+#define CACHE_END_DRAINED (UINT32_C(1) << 30)
+
+/*
+ * The owners' view of the stocks: what the runs of lcore @p lcore_id hold
+ * reserved for owner @p id with a limit (PCPU_OWNER_NONE: for any), the
+ * credit of get-runs and the frees of put-runs. With @p phase 0 or 1, a
+ * drain that holds the lcore's stock takes it back into the
+ * reservations, in two phases with a heavy fence between them (the
+ * handshake of pcpu_fence.h with the fast path, which claims an object
+ * before it looks at the credit): 0 takes the frees and lowers the end of
+ * each credit out of reach; 1 reads the claims made meanwhile (those the
+ * fast path saw the old end for, all of them after the fence), keeps the
+ * credit they used and takes the rest. Phase 0 returns whether a phase 1
+ * is needed. With @p phase -1, it only counts (a hint while the lcore
+ * runs).
+ */
+static uint64_t
+cache_owner_stocked(uint32_t id, unsigned int lcore_id, int phase)
+{
+	struct cache_lcore *lc;
+	uint64_t sum = 0, b;
+	uint32_t o, put, freed, end, get;
+	unsigned int ci;
+
+	if (__atomic_load_n(&pcpu_caches.state, __ATOMIC_ACQUIRE) != CACHE_ON)
 		return 0;
-	pcpu_owner_count_alloc(lc->owners, owner, size, 1);
-	cc->run_get_start++;
-	return 1;
+	lc = __atomic_load_n(&pcpu_caches.lcores[lcore_id], __ATOMIC_ACQUIRE);
+	for (ci = 0; lc != NULL && ci < RTE_PCPU_CACHE_NB_CLASSES; ci++) {
+		struct cache_class *cc = &lc->cls[ci];
+
+		o = __atomic_load_n(&cc->run_get_owner, __ATOMIC_ACQUIRE);
+		if (o >= PCPU_OWNER_LIMITED &&
+		    (id == PCPU_OWNER_NONE || o == id)) {
+			end = __atomic_load_n(&cc->run_get_end,
+				__ATOMIC_RELAXED);
+			if (phase < 0) {
+				sum += (uint64_t)cache_credit(cc) *
+					cache_class_size[ci];
+			} else if (phase == 0) {
+				__atomic_store_n(&cc->run_get_end,
+					end - CACHE_END_DRAINED,
+					__ATOMIC_RELAXED);
+				sum = 1;
+			} else {
+				/* claims beyond the old end (at most one,
+				 * in the slow path) used no credit */
+				end += CACHE_END_DRAINED;
+				get = (uint32_t)STAT_READ(cc->oc.nr_get);
+				if ((int32_t)(end - get) > 0) {
+					pcpu_owner_unreserve(o,
+						(uint64_t)(end - get) *
+						cache_class_size[ci]);
+					end = get;
+				}
+				__atomic_store_n(&cc->run_get_end, end,
+					__ATOMIC_RELAXED);
+			}
+		}
+		o = __atomic_load_n(&cc->run_put_owner, __ATOMIC_ACQUIRE);
+		if (phase <= 0 && o >= PCPU_OWNER_LIMITED &&
+		    (id == PCPU_OWNER_NONE || o == id)) {
+			/* frees pushed meanwhile are left for later */
+			put = (uint32_t)STAT_READ(cc->oc.nr_put);
+			freed = __atomic_load_n(&cc->run_freed,
+				__ATOMIC_RELAXED);
+			b = (uint64_t)(put - freed) * cache_class_size[ci];
+			if (phase < 0) {
+				sum += b;
+			} else if (b != 0) {
+				pcpu_owner_unreserve(o, b);
+				__atomic_store_n(&cc->run_freed, put,
+					__ATOMIC_RELAXED);
+			}
+		}
+	}
+	return sum;
+}
+
+static uint64_t
+cache_owner_held(uint32_t id, unsigned int lcore_id)
+{
+	return cache_owner_stocked(id, lcore_id, -1);
+}
+
+static int
+cache_owner_drain(uint32_t id, unsigned int lcore_id, int phase)
+{
+	return cache_owner_stocked(id, lcore_id, phase) != 0;
 }
 
 /* The owners' pending provider: what the runs of every lcore hold for
@@ -829,7 +1098,7 @@ cache_class_overflow(struct cache_lcore *lc, unsigned int ci)
 		if (cc->oc.len <= cc->oc.capacity)
 			return;
 	}
-	if (cc->last_event == EV_OVERFLOW && cc->oc.nr_get == cc->alloc_snap) {
+	if (cc->last_event == EV_OVERFLOW && (uint32_t)cc->oc.nr_get == cc->alloc_snap) {
 		cache_flush_oldest(cc, cc->oc.len);
 		cc->flush_at = RTE_MAX(cc->oc.capacity,
 			pcpu_caches.streak_objs[ci]);
@@ -837,8 +1106,9 @@ cache_class_overflow(struct cache_lcore *lc, unsigned int ci)
 		cc->last_event = EV_OVERFLOW;
 		cache_flush_oldest(cc, cc->oc.len - cc->mid);
 	}
-	cc->alloc_snap = cc->oc.nr_get;
+	cc->alloc_snap = (uint32_t)cc->oc.nr_get;
 	STAT_ADD(cc->nr_overflow, 1);
+	cache_freed_settle(lc, cc, ci);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -900,15 +1170,15 @@ cache_alloc_epoch(struct cache_lcore *lc, uintptr_t h)
 }
 
 /* Take an object of class @p ci out of lcore cache @p lc, which holds
- * more than CACHE_LOW, for @p owner, already charged. */
+ * more than CACHE_LOW, for @p owner, already charged (with a limit: from
+ * the credit of its run, inside the lcore's stock @p st). */
 static __rte_always_inline void *
-cache_alloc_pop(struct cache_lcore *lc, unsigned int ci, size_t size,
-		uint32_t owner)
+cache_alloc_finish(struct cache_lcore *lc, unsigned int ci, size_t size,
+		uint32_t owner, uintptr_t e)
 {
 	struct cache_class *cc = &lc->cls[ci];
-	uintptr_t e, h;
+	uintptr_t h;
 
-	e = __rte_pcpu_objcache_pop(&cc->oc);
 	if (cc->oc.len < cc->lowwater)
 		cc->lowwater = cc->oc.len;
 	/* an allocation ends a mass free */
@@ -928,33 +1198,95 @@ cache_alloc_pop(struct cache_lcore *lc, unsigned int ci, size_t size,
 	return (void *)h;
 }
 
-/* An allocation of class @p ci whose owner is not the run's, or that
- * finds the cache at or below CACHE_LOW: charge, refill, then pop. */
+/* Take an object of class @p ci out of lcore cache @p lc, which holds
+ * more than CACHE_LOW, for @p owner, already charged. */
 static __rte_always_inline void *
-cache_alloc_class_charge(struct cache_lcore *lc, unsigned int ci, size_t size,
+cache_alloc_pop(struct cache_lcore *lc, unsigned int ci, size_t size,
 		uint32_t owner)
 {
-	struct cache_class *cc = &lc->cls[ci];
-
-	/* charged first: a limit holds however many lcores allocate */
-	if (owner != cc->run_get_owner &&
-	    !(owner >= PCPU_OWNER_LIMITED &&
-	      cache_limited_take(lc, cc, ci, owner)) &&
-	    cache_run_get(lc, cc, ci, owner) != 0)
-		return cache_owner_refused(lc, owner, size);
-	if (cc->oc.len <= CACHE_LOW && cache_class_refill(lc, ci) != 0) {
-		cache_run_get_undo(lc, cc, ci, owner);
-		return NULL;
-	}
-	return cache_alloc_pop(lc, ci, size, owner);
+	return cache_alloc_finish(lc, ci, size, owner,
+		__rte_pcpu_objcache_pop(&lc->cls[ci].oc));
 }
 
-/* cache_alloc_class_charge(), out of line. */
+/*
+ * An allocation of @p owner, with a limit, that popped @p e from its run
+ * (oc.nr_get counts it: the claim) and found it beyond the run's credit,
+ * or a drain under way: the drain decided whether the claim was covered
+ * (pcpu_owner.h); if not, the run gets credit, or the object is charged
+ * on its own, or it goes back at the limit.
+ */
+static __rte_noinline void *
+cache_alloc_claimed(struct cache_lcore *lc, unsigned int ci, size_t size,
+		uint32_t owner, uintptr_t e)
+{
+	struct pcpu_owner_stock *st = pcpu_owner_stock_of(lc->owners);
+	struct cache_class *cc = &lc->cls[ci];
+	uint32_t size_c = cache_class_size[ci];
+
+	pcpu_owner_stock_enter_wait(st);
+	if ((int32_t)(cc->run_get_end - (uint32_t)cc->oc.nr_get) < 0 &&
+	    !cache_credit_refill(lc, cc, ci, owner, (uint32_t)cc->oc.nr_get)) {
+		pcpu_owner_stock_leave(st);
+		/* out of the run before it is counted on its own: a sum
+		 * meanwhile (a peak's sample) counts it once */
+		cc->run_get_start++;
+		if (pcpu_owner_charge_limited(lc->owners, owner, size_c,
+				1) != 0) {
+			/* the claim is taken back: the object stays */
+			pcpu_owner_stock_enter_wait(st);
+			cc->oc.len++;
+			__atomic_store_n(&cc->oc.nr_get, cc->oc.nr_get - 1,
+				__ATOMIC_RELAXED);
+			cc->run_get_start--;
+			pcpu_owner_stock_leave(st);
+			return cache_owner_refused(lc, owner, size);
+		}
+		pcpu_owner_stock_enter_wait(st);
+		__atomic_store_n(&cc->run_get_end, (uint32_t)cc->oc.nr_get,
+			__ATOMIC_RELAXED);
+	}
+	pcpu_owner_stock_leave(st);
+	return cache_alloc_finish(lc, ci, size, owner, e);
+}
+
+/* An allocation of class @p ci, for an owner without a limit, whose owner
+ * is not the run's, or that finds the cache at or below CACHE_LOW: start
+ * a run of @p owner, refill, then pop. */
 static __rte_noinline void *
 cache_alloc_class_slow(struct cache_lcore *lc, unsigned int ci, size_t size,
 		uint32_t owner)
 {
-	return cache_alloc_class_charge(lc, ci, size, owner);
+	struct cache_class *cc = &lc->cls[ci];
+
+	/* no limit: the run starts whatever comes */
+	if (owner != cc->run_get_owner)
+		(void)cache_run_get(lc, cc, ci, owner);
+	if (cc->oc.len <= CACHE_LOW && cache_class_refill(lc, ci) != 0)
+		return NULL;
+	return cache_alloc_pop(lc, ci, size, owner);
+}
+
+/* The same for an owner with a limit, whose run may also have no credit
+ * left: refill, start a run or give it credit (or charge the object on
+ * its own), then pop. */
+static __rte_noinline void *
+cache_alloc_class_slow_limited(struct cache_lcore *lc, unsigned int ci,
+		size_t size, uint32_t owner)
+{
+	struct cache_class *cc = &lc->cls[ci];
+	uintptr_t e;
+
+	/* refilled first: no lcore is in its stock while the allocator
+	 * runs (a drain may wait for it) */
+	if (cc->oc.len <= CACHE_LOW && cache_class_refill(lc, ci) != 0)
+		return NULL;
+	if (cache_run_get(lc, cc, ci, owner) != 0)
+		return cache_owner_refused(lc, owner, size);
+	/* cache_run_get() left the stock entered: the pop uses the credit
+	 * before a drain can take it */
+	e = __rte_pcpu_objcache_pop(&cc->oc);
+	pcpu_owner_stock_leave(pcpu_owner_stock_of(lc->owners));
+	return cache_alloc_finish(lc, ci, size, owner, e);
 }
 
 /* An allocation by a thread whose lcore has no cache yet (made here), or
@@ -972,24 +1304,26 @@ cache_alloc_no_lcore_cache(unsigned int lcore_id, size_t size, size_t align,
 	ci = pcpu_caches.size_to_class[(size + 7) >> 3];
 	if (align > pcpu_caches.class_align[ci])
 		return pcpu_alloc_one(size, align, owner);
+	if (owner >= PCPU_OWNER_LIMITED)
+		return cache_alloc_class_slow_limited(lc, ci, size, owner);
 	return cache_alloc_class_slow(lc, ci, size, owner);
 }
 
 /*
- * An allocation through the calling lcore's cache. @p charge (a constant):
- * charge the object on its own, as an owner with a limit needs (never in
- * a run: each object comes out of the lcore's stock); otherwise the object
- * is popped from a run of its owner, when there are objects to spare.
- * Every other case leaves by a tail call, so that the common allocation
- * saves no register.
+ * An allocation through the calling lcore's cache. @p limited (a
+ * constant): @p owner has a limit, and the run of its owner must have
+ * credit as well, used inside the lcore's stock (see the top of the file).
+ * Every case but a pop from a run of the object's owner leaves by a tail
+ * call, so that the common allocation saves no register.
  */
 static __rte_always_inline void *
-cache_alloc_lcore(size_t size, size_t align, uint32_t owner, int charge)
+cache_alloc_lcore(size_t size, size_t align, uint32_t owner, int limited)
 {
 	unsigned int lcore_id = rte_lcore_id();
 	struct cache_lcore *lc;
 	struct cache_class *cc;
 	unsigned int ci;
+	uintptr_t e;
 
 	if (unlikely(lcore_id >= RTE_MAX_LCORE) ||
 	    unlikely((lc = pcpu_caches.lcores[lcore_id]) == NULL))
@@ -997,13 +1331,23 @@ cache_alloc_lcore(size_t size, size_t align, uint32_t owner, int charge)
 	ci = pcpu_caches.size_to_class[(size + 7) >> 3];
 	if (unlikely(align > pcpu_caches.class_align[ci]))
 		return pcpu_alloc_one(size, align, owner);
-	if (charge)
-		return cache_alloc_class_charge(lc, ci, size, owner);
 	cc = &lc->cls[ci];
 	if (unlikely(owner != cc->run_get_owner) ||
 	    unlikely(cc->oc.len <= CACHE_LOW))
-		return cache_alloc_class_slow(lc, ci, size, owner);
-	return cache_alloc_pop(lc, ci, size, owner);
+		return limited ?
+			cache_alloc_class_slow_limited(lc, ci, size, owner) :
+			cache_alloc_class_slow(lc, ci, size, owner);
+	if (!limited)
+		return cache_alloc_pop(lc, ci, size, owner);
+	/* claim first (oc.nr_get), then look at the credit: the lcore's side
+	 * of the handshake of pcpu_fence.h with a drain, which lowers the
+	 * credit's end before it reads oc.nr_get */
+	e = __rte_pcpu_objcache_pop(&cc->oc);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (unlikely((int32_t)(__atomic_load_n(&cc->run_get_end,
+			__ATOMIC_RELAXED) - (uint32_t)cc->oc.nr_get) < 0))
+		return cache_alloc_claimed(lc, ci, size, owner, e);
+	return cache_alloc_finish(lc, ci, size, owner, e);
 }
 
 /* An allocation of an owner with a limit: one function for all of it,
@@ -1055,21 +1399,19 @@ cache_free_housekeeping(struct cache_lcore *lc, unsigned int ci, uint64_t ops)
 	return 0;
 }
 
-/*
- * What a free into a cache may leave to do: a change of owner in the run
- * of puts (every free of an owner with a limit), then an overflow or an
- * epoch. Out of line and reached by a tail call, so that the common free
- * makes no call and saves no register; the housekeeping is one more.
- * Returns 0: the free is done.
- */
+/* A free into a class whose put-run is another owner's (every first free
+ * of an owner after another's): out of line and reached by a tail call,
+ * so that the common free makes no call and saves no register. Returns 0:
+ * the free is done. */
 static __rte_noinline int
-cache_free_after(struct cache_lcore *lc, unsigned int ci, uint32_t owner,
-		uint64_t ops)
+cache_free_switch(struct cache_lcore *lc, unsigned int ci, uint32_t owner,
+		void *handle)
 {
 	struct cache_class *cc = &lc->cls[ci];
+	uint64_t ops;
 
-	if (owner != cc->run_put_owner)
-		cache_run_put(lc, cc, ci, owner);
+	cache_run_put(lc, cc, ci, owner, (uintptr_t)handle | OBJ_DIRTY);
+	ops = ++lc->ops;
 	if (likely(cc->oc.len <= cc->flush_at) &&
 	    likely((ops & (CACHE_EPOCH_OPS - 1)) != 0))
 		return 0;
@@ -1091,12 +1433,13 @@ cache_free_into(struct cache_lcore *lc, void *handle, uint16_t *tp,
 			__ATOMIC_RELAXED)))
 		return cache_refuse(handle, "freed twice concurrently");
 	pcpu_asan_poison(handle, cache_class_size[ci]);
+	if (unlikely(owner != cc->run_put_owner))
+		return cache_free_switch(lc, ci, owner, handle);
 	__rte_pcpu_objcache_push(&cc->oc, (uintptr_t)handle | OBJ_DIRTY);
 	ops = ++lc->ops;
-	if (unlikely(owner != cc->run_put_owner) ||
-	    unlikely(cc->oc.len > cc->flush_at) ||
+	if (unlikely(cc->oc.len > cc->flush_at) ||
 	    unlikely((ops & (CACHE_EPOCH_OPS - 1)) == 0))
-		return cache_free_after(lc, ci, owner, ops);
+		return cache_free_housekeeping(lc, ci, ops);
 	return 0;
 }
 
