@@ -465,6 +465,8 @@ static int r_owner_create_name_del(void)
 { return ERR_NULL(rte_pcpu_owner_create("bi_del\x7f", 0)); }
 static int r_owner_create_name_non_ascii(void)
 { return ERR_NULL(rte_pcpu_owner_create("bi_uni\xc3\xa9", 0)); }
+static int r_owner_create_name_space_end(void)
+{ return ERR_NULL(rte_pcpu_owner_create("root ", 0)); }
 static int r_owner_create_name_quote(void)
 { return ERR_NULL(rte_pcpu_owner_create("bi_quo\"te", 0)); }
 static int r_owner_create_name_backslash(void)
@@ -567,6 +569,9 @@ static int r_create_name_control(void)
 	NULL, 0)); }
 static int r_create_name_non_ascii(void)
 { return ERR_NULL(rte_pcpu_mempool_create("bi_bad\xff", 4, 16, 0, 0, NULL,
+	NULL, 0)); }
+static int r_create_name_space_start(void)
+{ return ERR_NULL(rte_pcpu_mempool_create(" bi_sp", 4, 16, 0, 0, NULL,
 	NULL, 0)); }
 static int r_create_name_quote(void)
 { return ERR_NULL(rte_pcpu_mempool_create("bi_\"q", 4, 16, 0, 0, NULL,
@@ -1195,6 +1200,8 @@ static const struct bad_row rows[] = {
 	ROW("owner-create-name-del", SET_UP, EINVAL, r_owner_create_name_del),
 	ROW("owner-create-name-non-ascii", SET_UP, EINVAL,
 		r_owner_create_name_non_ascii),
+	ROW("owner-create-name-space-end", SET_UP, EINVAL,
+		r_owner_create_name_space_end),
 	ROW("owner-create-name-quote", SET_UP, EINVAL, r_owner_create_name_quote),
 	ROW("owner-create-name-backslash", SET_UP, EINVAL,
 		r_owner_create_name_backslash),
@@ -1221,6 +1228,7 @@ static const struct bad_row rows[] = {
 	ROW("create-name-exists", SET_UP, EEXIST, r_create_name_exists),
 	ROW("create-name-control", SET_UP, EINVAL, r_create_name_control),
 	ROW("create-name-non-ascii", SET_UP, EINVAL, r_create_name_non_ascii),
+	ROW("create-name-space-start", SET_UP, EINVAL, r_create_name_space_start),
 	ROW("create-name-quote", SET_UP, EINVAL, r_create_name_quote),
 	ROW("create-n-0", SET_UP, EINVAL, r_create_n_0),
 	ROW("create-elt-size-0", SET_UP, EINVAL, r_create_elt_0),

@@ -27,17 +27,19 @@ pcpu_is_pow2(uint64_t v)
 }
 
 /** The characters a name may hold, for the log lines that refuse one. */
-#define PCPU_NAME_CHARS "printable ASCII (0x20 to 0x7e) but '\"' and '\\'"
+#define PCPU_NAME_CHARS "printable ASCII (0x20 to 0x7e) but '\"' and '\\', " \
+	"not starting or ending with a space"
 
 /**
  * Where @p name (NUL-terminated) breaks the naming rule of owners and
  * pools, or -1 if it does not: the index of its first byte that is not
  * printable ASCII (a control character, DEL or a byte above 0x7f) or is
- * '"' or '\\'. Names travel into telemetry's JSON, dpdk-pcpu-info and
- * log lines; DPDK 22.11's telemetry writes control bytes and bytes that
- * are not UTF-8 as they are, which makes the whole reply invalid JSON,
- * and the two escaped characters are refused so that no consumer has to
- * escape at all.
+ * '"' or '\\', or a space at either end. Names travel into telemetry's
+ * JSON, dpdk-pcpu-info and log lines; DPDK 22.11's telemetry writes
+ * control bytes and bytes that are not UTF-8 as they are, which makes the
+ * whole reply invalid JSON, and the two escaped characters are refused so
+ * that no consumer has to escape at all. Spaces at the ends are invisible
+ * in every table and log line: "root " would pass for "root".
  */
 static inline ptrdiff_t
 pcpu_name_bad_char(const char *name)
@@ -45,7 +47,9 @@ pcpu_name_bad_char(const char *name)
 	const unsigned char *c;
 
 	for (c = (const unsigned char *)name; *c != '\0'; c++)
-		if (*c < 0x20 || *c > 0x7e || *c == '"' || *c == '\\')
+		if (*c < 0x20 || *c > 0x7e || *c == '"' || *c == '\\' ||
+		    (*c == ' ' && (c == (const unsigned char *)name ||
+				   c[1] == '\0')))
 			return (const char *)c - name;
 	return -1;
 }

@@ -145,8 +145,8 @@ struct rte_pcpu_mempool_stats {
  * Create a pool.
  *
  * @param name Unique name, shorter than RTE_PCPU_MEMPOOL_NAMESIZE, each
- *   character printable ASCII (0x20 to 0x7e) but '"' and '\\', as the
- *   names of owners (rte_pcpu_owner_create()).
+ *   character printable ASCII (0x20 to 0x7e) but '"' and '\\', no space
+ *   at either end, as the names of owners (rte_pcpu_owner_create()).
  * @param n Capacity: most objects out or cached at once (hard cap), >= 1.
  * @param elt_size Bytes per lcore copy, 1 .. RTE_PCPU_CHUNK_OBJ_MAX_SIZE
  *   (256 KiB: pool objects live inside chunks).

@@ -175,7 +175,8 @@ int rte_pcpu_mempool_ops_check(void);
  *
  * @param name
  *   Pool name (RTE_MEMPOOL_NAMESIZE - 1 characters at most), each
- *   printable ASCII (0x20 to 0x7e) but '"' and '\\': it names the pool's
+ *   printable ASCII (0x20 to 0x7e) but '"' and '\\', no space at either
+ *   end: it names the pool's
  *   owner, "mempool:" and @p name, with the rule of
  *   rte_pcpu_owner_create(). The same holds for any rte_mempool given the
  *   "pcpu" ops: populating one with another name fails with EINVAL.

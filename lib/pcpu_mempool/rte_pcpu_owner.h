@@ -121,8 +121,9 @@ struct rte_pcpu_owner_stats {
  *
  * @param name
  *   Unique name, 1 .. RTE_PCPU_OWNER_NAMESIZE - 1 characters, each
- *   printable ASCII (0x20 to 0x7e) but '"' and '\\' (names go into
- *   telemetry's JSON as they are); it may not start with "pool:" or
+ *   printable ASCII (0x20 to 0x7e) but '"' and '\\', no space at either
+ *   end (names go into telemetry's JSON and tables as they are: "root "
+ *   would pass for "root"); it may not start with "pool:" or
  *   "mempool:", the prefixes of the owners the pools make.
  * @param limit_bytes
  *   Most bytes its live allocations may hold, summed over every lcore
