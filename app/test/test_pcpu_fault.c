@@ -48,8 +48,10 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <glob.h>
 #include <inttypes.h>
 #include <malloc.h>
+#include <mntent.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -1872,6 +1874,42 @@ mp_primary(const char *variant)
 	return mp_counts.violations == 0 ? 0 : 1;
 }
 
+/*
+ * Remove the hugepage files of the child primary of --file-prefix
+ * @p prefix once it has ended. EAL deletes a page's file when the page is
+ * freed, but a child that the sweep made fail may end with memory still
+ * allocated, and its files then hold their hugepages until a primary of
+ * the same prefix starts, which never happens: the prefix has the sweep's
+ * pid. Files of every hugetlbfs mount, as EAL may use any.
+ */
+static void
+sweep_remove_hugepage_files(const char *prefix)
+{
+	char pattern[PATH_MAX];
+	struct mntent *m;
+	FILE *mounts;
+	glob_t g;
+	size_t i;
+
+	mounts = setmntent("/proc/mounts", "r");
+	if (mounts == NULL)
+		return;
+	while ((m = getmntent(mounts)) != NULL) {
+		if (strcmp(m->mnt_type, "hugetlbfs") != 0)
+			continue;
+		snprintf(pattern, sizeof(pattern), "%s/%smap_*", m->mnt_dir,
+			prefix);
+		if (glob(pattern, 0, NULL, &g) != 0)
+			continue;
+		for (i = 0; i < g.gl_pathc; i++)
+			if (unlink(g.gl_pathv[i]) != 0)
+				printf("sweep: cannot remove %s: %s\n",
+					g.gl_pathv[i], strerror(errno));
+		globfree(&g);
+	}
+	endmntent(mounts);
+}
+
 /* The sweep's side: run the child primary of scenario @p si (variant
  * @p variant), count what it did. */
 static void
@@ -1891,6 +1929,7 @@ sweep_secondary(unsigned int si, const char *variant)
 	if (pid > 0)
 		status = sweep_wait(pid, 20 * SWEEP_CHILD_TIMEOUT_S, NULL,
 			NULL);
+	sweep_remove_hugepage_files(prefix);
 	if (out != NULL) {
 		rewind(out);
 		while (fgets(line, sizeof(line), out) != NULL) {
