@@ -122,48 +122,51 @@ populate_unmap_all(struct pcpu_alloc_chunk *c, unsigned int below)
 		populate_unmap(c, lcore_id);
 }
 
-int
-pcpu_alloc_populate(struct pcpu_alloc_chunk *c, uint32_t ps, uint32_t pe)
+/* Populates or depopulates pages [ps, pe) of a chunk on one lcore. */
+typedef int (*populate_step_fn)(struct pcpu_alloc_chunk *c,
+		unsigned int lcore_id, uint32_t ps, uint32_t pe);
+
+/*
+ * Apply @p step to pages [ps, pe) of chunk @p c on every lcore with memory.
+ * The chunk's page map speaks for every lcore at once, so a failure on one
+ * lcore applies @p undo to the lcores done before it; an undo that fails
+ * too leaves that lcore unlike the others, which is logged and which the
+ * audit reports. 0, or the failing step's error.
+ */
+static int
+populate_every_lcore(struct pcpu_alloc_chunk *c, uint32_t ps, uint32_t pe,
+		populate_step_fn step, populate_step_fn undo)
 {
-	unsigned int lcore_id, undo;
+	unsigned int lcore_id, back;
 	int ret;
 
 	for (lcore_id = pcpu_alloc_lcore_next(0); lcore_id < RTE_MAX_LCORE;
 	     lcore_id = pcpu_alloc_lcore_next(lcore_id + 1)) {
-		ret = populate_one(c, lcore_id, ps, pe);
+		ret = step(c, lcore_id, ps, pe);
 		if (ret == 0)
 			continue;
-		for (undo = pcpu_alloc_lcore_next(0); undo < lcore_id;
-		     undo = pcpu_alloc_lcore_next(undo + 1))
-			populate_undo_one(c, undo, ps, pe);
+		for (back = pcpu_alloc_lcore_next(0); back < lcore_id;
+		     back = pcpu_alloc_lcore_next(back + 1))
+			if (undo(c, back, ps, pe) != 0)
+				PCPU_LOG(ERR, "chunk %u: lcore %u's pages %u..%u "
+					"could not be put back as the other "
+					"lcores' are: the audit will say so",
+					c->index, back, ps, pe - 1);
 		return ret;
 	}
 	return 0;
 }
 
 int
+pcpu_alloc_populate(struct pcpu_alloc_chunk *c, uint32_t ps, uint32_t pe)
+{
+	return populate_every_lcore(c, ps, pe, populate_one, populate_undo_one);
+}
+
+int
 pcpu_alloc_depopulate(struct pcpu_alloc_chunk *c, uint32_t ps, uint32_t pe)
 {
-	unsigned int lcore_id, redo;
-	int ret;
-
-	for (lcore_id = pcpu_alloc_lcore_next(0); lcore_id < RTE_MAX_LCORE;
-	     lcore_id = pcpu_alloc_lcore_next(lcore_id + 1)) {
-		ret = populate_undo_one(c, lcore_id, ps, pe);
-		if (ret == 0)
-			continue;
-		/* the pages stay on this lcore: on all, as the chunk's map
-		 * says of every lcore */
-		for (redo = pcpu_alloc_lcore_next(0); redo < lcore_id;
-		     redo = pcpu_alloc_lcore_next(redo + 1))
-			if (populate_one(c, redo, ps, pe) != 0)
-				PCPU_LOG(ERR, "chunk %u: lcore %u's pages %u..%u "
-					"given back, the others' kept: the "
-					"audit will say so", c->index, redo, ps,
-					pe - 1);
-		return ret;
-	}
-	return 0;
+	return populate_every_lcore(c, ps, pe, populate_undo_one, populate_one);
 }
 
 struct pcpu_alloc_chunk *

@@ -247,13 +247,9 @@ int64_t
 rte_pcpu_reclaim(void)
 {
 	if (pcpu_proc_refuse("rte_pcpu_reclaim") ||
-	    pcpu_init_eal_gone("rte_pcpu_reclaim"))
+	    pcpu_init_eal_gone("rte_pcpu_reclaim") ||
+	    pcpu_init_not_set_up("reclaim"))
 		return -1;
-	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE)) {
-		PCPU_LOG(ERR, "reclaim: not set up");
-		rte_errno = EALREADY;
-		return -1;
-	}
 	return (int64_t)pcpu_alloc_reclaim();
 }
 
@@ -261,13 +257,9 @@ int
 rte_pcpu_cache_flush(void)
 {
 	if (pcpu_proc_refuse("rte_pcpu_cache_flush") ||
-	    pcpu_init_eal_gone("rte_pcpu_cache_flush"))
+	    pcpu_init_eal_gone("rte_pcpu_cache_flush") ||
+	    pcpu_init_not_set_up("cache flush"))
 		return -1;
-	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE)) {
-		PCPU_LOG(ERR, "cache flush: not set up");
-		rte_errno = EALREADY;
-		return -1;
-	}
 	return (int)RTE_MIN(pcpu_cache_flush(rte_lcore_id()),
 		(uint64_t)INT32_MAX);
 }

@@ -136,6 +136,16 @@ pcpu_init_eal_gone(const char *what)
 	return 1;
 }
 
+int
+pcpu_init_not_set_up(const char *what)
+{
+	if (__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE))
+		return 0;
+	PCPU_LOG(ERR, "%s: not set up", what);
+	rte_errno = EALREADY;
+	return 1;
+}
+
 void
 pcpu_init_layer_register(struct pcpu_layer *l)
 {

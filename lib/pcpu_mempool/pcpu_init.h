@@ -69,6 +69,15 @@ int pcpu_init_eal_running(void);
 int pcpu_init_eal_gone(const char *what);
 
 /**
+ * Refuse @p what when the library is not set up (never, or cleaned up):
+ * logs "WHAT: not set up" and sets rte_errno to EALREADY. For the entry
+ * points that work on what the set-up built and do not set it up
+ * themselves.
+ * @return 1 if refused, 0 otherwise.
+ */
+int pcpu_init_not_set_up(const char *what);
+
+/**
  * Make sure the library is set up: rte_pcpu_init(NULL) the first time.
  * @return 0, or -1 with rte_errno from rte_pcpu_init().
  */

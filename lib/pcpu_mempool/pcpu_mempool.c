@@ -483,26 +483,32 @@ rte_pcpu_mempool_walk(void (*fn)(struct rte_pcpu_mempool *mp, void *arg),
 	pcpu_pool_list_unlock();
 }
 
+/* The pool behind @p mp for the query @p op; NULL, with rte_errno EINVAL
+ * and one line, when @p mp is NULL. */
+static const struct pcpu_pool *
+pool_of_query(const struct rte_pcpu_mempool *mp, const char *op)
+{
+	if (mp != NULL)
+		return pcpu_pool(mp);
+	MP_LOG(ERR, "%s: pool NULL", op);
+	rte_errno = EINVAL;
+	return NULL;
+}
+
 struct rte_pcpu_owner *
 rte_pcpu_mempool_owner(const struct rte_pcpu_mempool *mp)
 {
-	if (mp == NULL) {
-		MP_LOG(ERR, "owner: pool NULL");
-		rte_errno = EINVAL;
-		return NULL;
-	}
-	return pcpu_pool(mp)->owner;
+	const struct pcpu_pool *p = pool_of_query(mp, "owner");
+
+	return p == NULL ? NULL : p->owner;
 }
 
 const char *
 rte_pcpu_mempool_name(const struct rte_pcpu_mempool *mp)
 {
-	if (mp == NULL) {
-		MP_LOG(ERR, "name: pool NULL");
-		rte_errno = EINVAL;
-		return NULL;
-	}
-	return pcpu_pool(mp)->name;
+	const struct pcpu_pool *p = pool_of_query(mp, "name");
+
+	return p == NULL ? NULL : p->name;
 }
 
 /* ---------------------------------------------------------------------- */

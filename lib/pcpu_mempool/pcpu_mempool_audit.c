@@ -46,6 +46,29 @@ pool_charge(const struct pcpu_pool *p, uint64_t nobjs)
 	return nobjs * p->charge_size * pcpu_pool_nr_lcores();
 }
 
+/*
+ * The checks of a query @p op (API function @p fn) of pool @p mp into
+ * @p out (named @p out_what in the log line): both non-NULL (else EINVAL)
+ * and EAL's memory, where the pool and its caches are, still there
+ * (pcpu_init_eal_gone()). The pool, or NULL with rte_errno and one line.
+ */
+static const struct pcpu_pool *
+pool_query(const char *fn, const char *op, const struct rte_pcpu_mempool *mp,
+		const void *out, const char *out_what)
+{
+	if (mp == NULL)
+		MP_LOG(ERR, "%s: pool NULL", op);
+	else if (out == NULL)
+		MP_LOG(ERR, "%s %s: %s NULL", op, pcpu_pool(mp)->name,
+			out_what);
+	else if (pcpu_init_eal_gone(fn))
+		return NULL;
+	else
+		return pcpu_pool(mp);
+	rte_errno = EINVAL;
+	return NULL;
+}
+
 int
 rte_pcpu_mempool_stats_get(const struct rte_pcpu_mempool *mp,
 		struct rte_pcpu_mempool_stats *s)
@@ -53,23 +76,14 @@ rte_pcpu_mempool_stats_get(const struct rte_pcpu_mempool *mp,
 	const struct pcpu_pool *p;
 	unsigned int l;
 
-	if (mp == NULL || s == NULL) {
-		if (mp == NULL)
-			MP_LOG(ERR, "stats_get: pool NULL");
-		else
-			MP_LOG(ERR, "stats_get %s: stats NULL",
-				pcpu_pool(mp)->name);
-		rte_errno = EINVAL;
+	p = pool_query("rte_pcpu_mempool_stats_get", "stats_get", mp, s,
+		"stats");
+	if (p == NULL)
 		return -1;
-	}
-	/* the pool and its caches are in EAL memory */
-	if (pcpu_init_eal_gone("rte_pcpu_mempool_stats_get"))
-		return -1;
-	p = pcpu_pool(mp);
 	memset(s, 0, sizeof(*s));
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
 		const struct rte_pcpu_mempool_cache *c =
-			__atomic_load_n(&pcpu_pool(mp)->caches[l], __ATOMIC_ACQUIRE);
+			__atomic_load_n(&p->caches[l], __ATOMIC_ACQUIRE);
 
 		if (c == NULL)
 			continue;
@@ -97,18 +111,10 @@ rte_pcpu_mempool_info_get(const struct rte_pcpu_mempool *mp,
 	const struct pcpu_pool *p;
 	unsigned int l;
 
-	if (mp == NULL || info == NULL) {
-		if (mp == NULL)
-			MP_LOG(ERR, "info_get: pool NULL");
-		else
-			MP_LOG(ERR, "info_get %s: info NULL",
-				pcpu_pool(mp)->name);
-		rte_errno = EINVAL;
+	p = pool_query("rte_pcpu_mempool_info_get", "info_get", mp, info,
+		"info");
+	if (p == NULL)
 		return -1;
-	}
-	if (pcpu_init_eal_gone("rte_pcpu_mempool_info_get"))
-		return -1;
-	p = pcpu_pool(mp);
 	memset(info, 0, sizeof(*info));
 	info->n = p->n;
 	info->cache_size = p->cache_size;
@@ -116,7 +122,7 @@ rte_pcpu_mempool_info_get(const struct rte_pcpu_mempool *mp,
 	info->nb_objs = __atomic_load_n(&p->nb_objs, __ATOMIC_RELAXED);
 	info->nb_free = __atomic_load_n(&p->nb_free, __ATOMIC_RELAXED);
 	for (l = 0; l < RTE_MAX_LCORE; l++)
-		if (__atomic_load_n(&pcpu_pool(mp)->caches[l], __ATOMIC_ACQUIRE) != NULL)
+		if (__atomic_load_n(&p->caches[l], __ATOMIC_ACQUIRE) != NULL)
 			info->nb_caches++;
 	info->elt_size = p->elt_size;
 	info->align = mp->align;
@@ -142,18 +148,9 @@ rte_pcpu_mempool_dump(FILE *f, const struct rte_pcpu_mempool *mp)
 	const struct pcpu_pool *p;
 	unsigned int l;
 
-	if (mp == NULL || f == NULL) {
-		if (mp == NULL)
-			MP_LOG(ERR, "dump: pool NULL");
-		else
-			MP_LOG(ERR, "dump %s: file NULL", pcpu_pool(mp)->name);
-		rte_errno = EINVAL;
+	p = pool_query("rte_pcpu_mempool_dump", "dump", mp, f, "file");
+	if (p == NULL || rte_pcpu_mempool_stats_get(mp, &s) != 0)
 		return -1;
-	}
-	/* fails only when EAL is gone, with its line */
-	if (rte_pcpu_mempool_stats_get(mp, &s) != 0)
-		return -1;
-	p = pcpu_pool(mp);
 	fprintf(f, "pcpu_mempool %s: n %u elt_size %zu align %zu cache_size %u"
 		" flags %#x budget %" PRIu64 " obj_init %s rcu %s owner pool:%s\n",
 		p->name, p->n, p->elt_size, mp->align, p->cache_size,
@@ -175,7 +172,7 @@ rte_pcpu_mempool_dump(FILE *f, const struct rte_pcpu_mempool *mp)
 		s.put_refused, s.rcu_pending);
 	for (l = 0; l < RTE_MAX_LCORE; l++) {
 		const struct rte_pcpu_mempool_cache *c =
-			__atomic_load_n(&pcpu_pool(mp)->caches[l], __ATOMIC_ACQUIRE);
+			__atomic_load_n(&p->caches[l], __ATOMIC_ACQUIRE);
 
 		if (c == NULL)
 			continue;

@@ -203,11 +203,8 @@ rte_pcpu_dump(FILE *f)
 		return -1;
 	if (pcpu_proc_secondary())
 		return stats_remote_dump(f);
-	if (!__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE)) {
-		PCPU_LOG(ERR, "dump: not set up");
-		rte_errno = EALREADY;
+	if (pcpu_init_not_set_up("dump"))
 		return -1;
-	}
 	rte_pcpu_stats_get(&s);
 	fprintf(f, "pcpu: unit stride %" PRIu64 " chunk %" PRIu64
 		" page %" PRIu64 " lcores %u limit %" PRIu64 "\n",
@@ -432,12 +429,8 @@ rte_pcpu_chunk_walk(void (*fn)(const struct rte_pcpu_chunk_stats *cs,
 		v = data;
 		n = (int)(len / sizeof(*v));
 	} else {
-		if (!__atomic_load_n(&rte_pcpu_shared.initialised,
-				__ATOMIC_ACQUIRE)) {
-			PCPU_LOG(ERR, "chunk walk: not set up");
-			rte_errno = EALREADY;
+		if (pcpu_init_not_set_up("chunk walk"))
 			return -1;
-		}
 		n = pcpu_alloc_chunk_stats(&v);
 		if (n < 0) {
 			rte_errno = ENOMEM;
