@@ -643,6 +643,23 @@ r_free_pool_object(void)
 	return ret;
 }
 
+/* an object of an rte_mempool with the "pcpu" ops: refused, and still
+ * the pool's */
+static int
+r_free_mempool_object(void)
+{
+	void *o;
+	int ret;
+
+	if (rte_mempool_get(bi.ops_mp, &o) != 0)
+		return WRONG_RET;
+	ret = ERR_M1(rte_pcpu_free(o));
+	if (rte_mempool_from_obj(o) != bi.ops_mp)
+		ret = WRONG_RET;
+	rte_mempool_put(bi.ops_mp, o);
+	return ret;
+}
+
 static int
 r_get_null_pool(void)
 {
@@ -1244,6 +1261,7 @@ static const struct bad_row rows[] = {
 	ROW("pool-free-not-a-pool", SET_UP, EINVAL, r_pool_free_not_pool),
 	ROW("pool-free-busy", SET_UP, EBUSY, r_pool_free_busy),
 	ROW("free-pool-object", SET_UP, EINVAL, r_free_pool_object),
+	ROW("free-mempool-object", SET_UP, EINVAL, r_free_mempool_object),
 	ROW("get-null-pool", SET_UP, EINVAL, r_get_null_pool),
 	ROW("get-null-obj", SET_UP, EINVAL, r_get_null_obj),
 	QROW("get-empty", SET_UP, ENOENT, r_get_empty),

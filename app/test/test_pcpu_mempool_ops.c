@@ -972,6 +972,43 @@ test_free_with_objects_out(void)
 	return TEST_SUCCESS;
 }
 
+/* rte_pcpu_free() of one of the pool's objects: refused with a line that
+ * names the pool and the call to use; the object stays the pool's. */
+static int
+test_pcpu_free_refused(void)
+{
+	struct rte_mempool *mp;
+	char *log = NULL;
+	size_t len = 0;
+	FILE *old, *f;
+	void *o;
+	int ret;
+
+	mp = ops_pool("ops_fr", 64, 32, 8, 0, NULL);
+	TEST_ASSERT_NOT_NULL(mp, "create");
+	TEST_ASSERT_SUCCESS(rte_mempool_get(mp, &o), "get");
+	f = open_memstream(&log, &len);
+	TEST_ASSERT_NOT_NULL(f, "memstream");
+	old = rte_log_get_stream();
+	rte_openlog_stream(f);
+	rte_errno = 0;
+	ret = rte_pcpu_free(o);
+	rte_openlog_stream(old);
+	fclose(f);
+	fputs(log, stdout);
+	TEST_ASSERT_EQUAL(ret, -1, "refused");
+	TEST_ASSERT_EQUAL(rte_errno, EINVAL, "errno");
+	TEST_ASSERT_NOT_NULL(strstr(log, "lies in a block of mempool:ops_fr, "
+		"an rte_mempool with the \"pcpu\" ops: give it back with "
+		"rte_mempool_put()"), "the line names the pool");
+	free(log);
+	TEST_ASSERT_EQUAL(rte_mempool_from_obj(o), mp, "still the pool's");
+	rte_mempool_put(mp, o);
+	TEST_ASSERT_EQUAL(rte_mempool_avail_count(mp), 64u, "all back");
+	rte_mempool_free(mp);
+	return TEST_SUCCESS;
+}
+
 static int
 test_free_no_objects_out(void)
 {
@@ -1109,6 +1146,8 @@ static struct unit_test_suite pcpu_mempool_ops_testsuite = {
 			test_mbuf_refused),
 		TEST_CASE_NAMED_ST("free_with_objects_out", ops_setup, ops_reset,
 			test_free_with_objects_out),
+		TEST_CASE_NAMED_ST("pcpu_free_refused", ops_setup, ops_reset,
+			test_pcpu_free_refused),
 		TEST_CASE_NAMED_ST("free_no_objects_out", ops_setup, ops_reset,
 			test_free_no_objects_out),
 		TEST_CASE_NAMED_ST("populate_anon", ops_setup, ops_reset,

@@ -872,6 +872,33 @@ alloc_refuse(const void *handle, enum pcpu_refusal why)
 }
 
 /*
+ * The line of a refused free of @p handle that lies inside a block of an
+ * rte_mempool with the "pcpu" ops (its owner says so): the user mixed up
+ * the two APIs, and the pool's name says which pool to give it back to.
+ * 1 if it logged that line, 0 if @p handle is no such object. Takes the
+ * index lock (pcpu_alloc_range_find()): not with it held.
+ */
+static int
+alloc_refuse_mempool_obj(const void *handle)
+{
+	const struct rte_pcpu_owner *o;
+	uintptr_t start;
+	uint32_t owner;
+
+	if (pcpu_alloc_range_find(handle, 1, &start, &owner) != 0 ||
+	    owner == PCPU_OWNER_NONE)
+		return 0;
+	o = &pcpu_owners.rec[owner];
+	if (__atomic_load_n(&o->kind, __ATOMIC_ACQUIRE) !=
+	    PCPU_OWNER_KIND_MEMPOOL)
+		return 0;
+	PCPU_LOG(ERR, "free: %p lies in a block of %s, an rte_mempool with the "
+		"\"pcpu\" ops: give it back with rte_mempool_put()", handle,
+		o->name);
+	return 1;
+}
+
+/*
  * Free the objects at bits @p offs[0 .. n) of chunk @p c (none a pool's),
  * their bytes per unit added to *@p bytes. Returns how many were freed:
  * n, or the index of the first that is not a live object. Index lock
@@ -979,7 +1006,8 @@ pcpu_alloc_free(void *handle)
 		pcpu_owner_uncharge_any(owner, bytes, 1);
 		return 0;
 	}
-	alloc_refuse(handle, why);
+	if (why != PCPU_REFUSE_NOT_LIVE || !alloc_refuse_mempool_obj(handle))
+		alloc_refuse(handle, why);
 	rte_errno = EINVAL;
 	return -1;
 }

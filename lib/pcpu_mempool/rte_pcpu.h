@@ -363,7 +363,9 @@ void *rte_pcpu_alloc(size_t size, size_t align);
  *   when two threads free it at once: one of them fails). One log line is
  *   written and nothing changes. The same for an object that belongs to
  *   a pool (rte_pcpu_mempool_get()), whether handed out or not: give it
- *   back with rte_pcpu_mempool_put(). ENOTSUP in a secondary process.
+ *   back with rte_pcpu_mempool_put(); and for an object of an
+ *   rte_mempool with the "pcpu" ops, whose line names the pool: give it
+ *   back with rte_mempool_put(). ENOTSUP in a secondary process.
  *   After rte_eal_cleanup() with the library still set up this call is a
  *   program error (see rte_pcpu_cleanup()).
  *
