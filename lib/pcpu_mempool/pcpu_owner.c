@@ -90,10 +90,24 @@ pcpu_owner_init(void)
 	for (id = 0; id < PCPU_OWNER_NB; id++)
 		pcpu_owners.rec[id].id = id;
 	rte_strscpy(root->name, RTE_PCPU_OWNER_ROOT_NAME, sizeof(root->name));
-	__atomic_store_n(&root->kind, PCPU_OWNER_KIND_ROOT, __ATOMIC_RELEASE);
+	pcpu_owner_kind_set(root, PCPU_OWNER_KIND_ROOT);
 	pcpu_owners.initialised = 1;
 	pthread_mutex_unlock(&pcpu_owners.lock);
 	return 0;
+}
+
+void
+pcpu_owner_kind_set(struct rte_pcpu_owner *o, uint32_t kind)
+{
+	int allocatable = kind == PCPU_OWNER_KIND_ROOT ||
+		kind == PCPU_OWNER_KIND_USER;
+
+	if (!allocatable)
+		__atomic_store_n(&o->alloc_id, PCPU_OWNER_NONE,
+			__ATOMIC_RELEASE);
+	__atomic_store_n(&o->kind, kind, __ATOMIC_RELEASE);
+	if (allocatable)
+		__atomic_store_n(&o->alloc_id, o->id, __ATOMIC_RELEASE);
 }
 
 void
@@ -242,7 +256,7 @@ pcpu_owner_create(const char *name, uint64_t limit, enum pcpu_owner_kind kind)
 	owner_reset_counters(o);
 	o->limit = limit;
 	rte_strscpy(o->name, name, sizeof(o->name));
-	__atomic_store_n(&o->kind, kind, __ATOMIC_RELEASE);
+	pcpu_owner_kind_set(o, kind);
 	pthread_mutex_unlock(&pcpu_owners.lock);
 	PCPU_LOG(DEBUG, "owner %s created: id %u, limit %" PRIu64 " bytes",
 		name, id, limit);
@@ -282,7 +296,7 @@ pcpu_owner_free(struct rte_pcpu_owner *o, unsigned int kinds)
 	/* nobody charges it any more (its runs in the caches may still be
 	 * credited: the next owner with this id resets the counters); what
 	 * the stocks hold for it goes back, so that no slot keeps its id */
-	__atomic_store_n(&o->kind, PCPU_OWNER_KIND_FREE, __ATOMIC_RELEASE);
+	pcpu_owner_kind_set(o, PCPU_OWNER_KIND_FREE);
 	if (o->id >= PCPU_OWNER_LIMITED)
 		owner_drain_locked(o->id);
 	owner_reset_counters(o);
@@ -306,9 +320,8 @@ pcpu_owner_mirror(const struct pcpu_owner_mirror *m, unsigned int n)
 	pthread_mutex_lock(&pcpu_owners.lock);
 	for (id = 0; id < PCPU_OWNER_NB; id++) {
 		o = &pcpu_owners.rec[id];
-		__atomic_store_n(&o->kind, PCPU_OWNER_KIND_FREE,
-			__ATOMIC_RELEASE);
 		o->id = id;
+		pcpu_owner_kind_set(o, PCPU_OWNER_KIND_FREE);
 	}
 	for (i = 0; i < n; i++) {
 		if (m[i].id == PCPU_OWNER_NONE || m[i].id >= PCPU_OWNER_NB ||
@@ -317,7 +330,7 @@ pcpu_owner_mirror(const struct pcpu_owner_mirror *m, unsigned int n)
 		o = &pcpu_owners.rec[m[i].id];
 		o->limit = m[i].limit;
 		rte_strscpy(o->name, m[i].name, sizeof(o->name));
-		__atomic_store_n(&o->kind, m[i].kind, __ATOMIC_RELEASE);
+		pcpu_owner_kind_set(o, m[i].kind);
 	}
 	pcpu_owners.initialised = 1;
 	pthread_mutex_unlock(&pcpu_owners.lock);
@@ -747,12 +760,22 @@ pcpu_owner_charge_upto(uint32_t id, uint64_t bytes, uint32_t need,
 }
 
 int
-pcpu_owner_audit_reserved(uint32_t id, uint64_t live, char *msg, size_t len)
+pcpu_owner_audit_record(uint32_t id, uint64_t live, char *msg, size_t len)
 {
 	const struct rte_pcpu_owner *o = &pcpu_owners.rec[id];
-	uint64_t stocked = owner_stocked(id);
+	uint32_t alloc_id = o->kind == PCPU_OWNER_KIND_ROOT ||
+		o->kind == PCPU_OWNER_KIND_USER ? id : PCPU_OWNER_NONE;
+	uint64_t stocked;
 
-	if (id < PCPU_OWNER_LIMITED || o->reserved == live + stocked)
+	if (o->alloc_id != alloc_id) {
+		snprintf(msg, len, "owner %s (kind %u) has alloc id %u, not %u",
+			o->name, o->kind, o->alloc_id, alloc_id);
+		return -1;
+	}
+	if (id < PCPU_OWNER_LIMITED)
+		return 0;
+	stocked = owner_stocked(id);
+	if (o->reserved == live + stocked)
 		return 0;
 	snprintf(msg, len, "owner %s has %" PRIu64 " bytes per copy reserved "
 		"against its limit, but %" PRIu64 " live and %" PRIu64

@@ -157,6 +157,11 @@ struct pcpu_owner_stock {
 struct rte_pcpu_owner {
 	uint32_t kind;        /**< enum pcpu_owner_kind; FREE when unused. */
 	uint32_t id;          /**< Its index in pcpu_owners.rec[]. */
+	/** @c id while rte_pcpu_alloc_owner() may charge it (the root and
+	 * users' owners), else PCPU_OWNER_NONE: that call's whole check of
+	 * the record is one load (pcpu_owner_alloc_id()). Written with
+	 * @c kind by pcpu_owner_kind_set() only. */
+	uint32_t alloc_id;
 	uint64_t limit;       /**< Bytes, all lcores; 0: none. */
 	/** Live bytes per copy of threads without an lcore id (modulo
 	 * 2^64: they may free more than they allocated). */
@@ -247,24 +252,29 @@ pcpu_owner_valid(const struct rte_pcpu_owner *o)
 
 /**
  * The id of @p o if it is a live owner that rte_pcpu_alloc_owner() may
- * charge (the root or a user's), else 0. Lock-free; a few instructions:
- * the allocation fast path calls it.
+ * charge (the root or a user's), else 0. Lock-free, and the allocation
+ * fast path calls it: the pointer's range and alignment, then one load of
+ * the record (@c alloc_id, which says both "live" and "may be charged").
  */
 static __rte_always_inline uint32_t
 pcpu_owner_alloc_id(const struct rte_pcpu_owner *o)
 {
 	uintptr_t off = (uintptr_t)o - (uintptr_t)pcpu_owners.rec;
-	uint32_t kind;
 
+	/* the pointer is checked before it is read */
 	if (unlikely(off >= sizeof(pcpu_owners.rec) ||
 			off % sizeof(pcpu_owners.rec[0]) != 0))
-		return 0;
-	kind = __atomic_load_n(&o->kind, __ATOMIC_ACQUIRE);
-	if (unlikely(kind != PCPU_OWNER_KIND_ROOT &&
-			kind != PCPU_OWNER_KIND_USER))
-		return 0;
-	return (uint32_t)(off / sizeof(pcpu_owners.rec[0]));
+		return PCPU_OWNER_NONE;
+	return __atomic_load_n(&o->alloc_id, __ATOMIC_ACQUIRE);
 }
+
+/**
+ * Make @p o's kind @p kind (and its alloc_id follow): a record becoming
+ * live is published by the release store of its kind after its other
+ * fields, then of its alloc_id; one going back to FREE loses its alloc_id
+ * first. Owners' lock held (or no other thread yet).
+ */
+void pcpu_owner_kind_set(struct rte_pcpu_owner *o, uint32_t kind);
 
 /** The live figures of owner @p id. */
 struct pcpu_owner_sum {
@@ -278,12 +288,13 @@ struct pcpu_owner_sum {
 void pcpu_owner_sum(uint32_t id, struct pcpu_owner_sum *s);
 
 /**
- * The audit's check of owner @p id with a limit, whose live bytes per copy
- * are @p live (pcpu_owner_sum()): its reservation is those and what the
- * lcores' stocks hold. Not MT-safe (nobody charges the owner meanwhile).
+ * The audit's check of live owner @p id's record, whose live bytes per
+ * copy are @p live (pcpu_owner_sum()): its alloc_id agrees with its kind,
+ * and with a limit, its reservation is those bytes and what the lcores'
+ * stocks hold. Not MT-safe (nobody charges the owner meanwhile).
  * @return 0, or -1 with the difference written to @p msg.
  */
-int pcpu_owner_audit_reserved(uint32_t id, uint64_t live, char *msg,
+int pcpu_owner_audit_record(uint32_t id, uint64_t live, char *msg,
 		size_t len);
 
 /** rte_pcpu_owner_stats_get() of a valid owner. */

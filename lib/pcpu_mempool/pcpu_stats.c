@@ -269,7 +269,7 @@ stats_owner_check(struct rte_pcpu_owner *o, void *arg)
 	a->cache_live += a->cs.bytes[o->id];
 	if (a->failed)
 		return;
-	if (pcpu_owner_audit_reserved(o->id, s.copy_bytes, a->msg,
+	if (pcpu_owner_audit_record(o->id, s.copy_bytes, a->msg,
 			a->len) != 0) {
 		a->failed = 1;
 		return;
