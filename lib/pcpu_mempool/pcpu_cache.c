@@ -238,6 +238,10 @@ static struct {
 	uint32_t state;              /* enum cache_state, acquire/release */
 	uintptr_t base;              /* lcore 0's unit */
 	uint64_t limit;              /* unit stride */
+	/* limit while the caches are on, else 0: the one field the free's
+	 * tag check reads (acquire; stored with release after the tags and
+	 * chunk_used it publishes, as state is) */
+	uint64_t tag_limit;
 	uint16_t *tags;              /* limit >> TAG_SHIFT tags */
 	size_t tags_len;
 	uint32_t chunk_shift;
@@ -297,15 +301,15 @@ cache_chunk_tagged(uintptr_t off)
 
 /*
  * Whether the handle at offset @p off of lcore 0's unit may have a tag:
- * the caches are on, it lies in the tag map at a slot's start, in a chunk
+ * the caches are on (tag_limit is not 0: one compare checks that and the
+ * range), it lies in the tag map at a slot's start, in a chunk
  * whose tags were ever written. Where this says no, the tag reads 0 (no
  * cache object): the test of rte_pcpu_free() and of rte_pcpu_zero().
  */
 static __rte_always_inline int
 cache_has_tag(uintptr_t off)
 {
-	return likely(__atomic_load_n(&pcpu_caches.state, __ATOMIC_ACQUIRE) ==
-			CACHE_ON) && off < pcpu_caches.limit &&
+	return off < __atomic_load_n(&pcpu_caches.tag_limit, __ATOMIC_ACQUIRE) &&
 		(off & ((1u << TAG_SHIFT) - 1)) == 0 && cache_chunk_tagged(off);
 }
 
@@ -406,6 +410,8 @@ pcpu_cache_init(uintptr_t base, uint64_t unit_stride, uint64_t chunk_size,
 	pcpu_caches.tags = m;
 	pcpu_caches.global_cap = 0;
 	__atomic_store_n(&pcpu_caches.state, CACHE_ON, __ATOMIC_RELEASE);
+	__atomic_store_n(&pcpu_caches.tag_limit, pcpu_caches.limit,
+		__ATOMIC_RELEASE);
 	pthread_mutex_unlock(&pcpu_caches.mutex);
 	pcpu_alloc_listener_register(&cache_listener);
 	pcpu_owner_pending_register(&cache_pending_ops);
@@ -1768,6 +1774,7 @@ pcpu_cache_cleanup(void)
 	unsigned int l;
 
 	pthread_mutex_lock(&pcpu_caches.mutex);
+	__atomic_store_n(&pcpu_caches.tag_limit, 0, __ATOMIC_RELEASE);
 	if (pcpu_caches.state == CACHE_ON) {
 		pcpu_alloc_listener_unregister(&cache_listener);
 		pcpu_owner_pending_register(NULL);

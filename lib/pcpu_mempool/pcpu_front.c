@@ -166,6 +166,18 @@ rte_pcpu_alloc_owner(size_t size, size_t align, struct rte_pcpu_owner *owner)
 	return front_alloc(size, align, id);
 }
 
+/* rte_pcpu_free() in a process not known to be a set-up primary: a
+ * secondary refuses; a primary goes on (the layers below refuse a free
+ * before set-up). Out of line, so that the common free needs no stack
+ * frame: it ends in a tail call. */
+static __rte_noinline int
+front_free_not_ready(void *handle)
+{
+	if (pcpu_proc_refuse_slow("rte_pcpu_free"))
+		return -1;
+	return pcpu_cache_free(handle);
+}
+
 int
 rte_pcpu_free(void *handle)
 {
@@ -173,8 +185,8 @@ rte_pcpu_free(void *handle)
 	 * path: the caches are off then, and the allocator refuses */
 	if (unlikely(handle == NULL))
 		return 0;
-	if (unlikely(pcpu_proc_refuse("rte_pcpu_free")))
-		return -1;
+	if (unlikely(!pcpu_proc_primary_is_ready()))
+		return front_free_not_ready(handle);
 	return pcpu_cache_free(handle);
 }
 
