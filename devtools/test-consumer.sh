@@ -34,6 +34,10 @@
 #    and with clang, which unlike Debian's gcc does not link --as-needed by
 #    default): it must need no librte_*.so, hold the telemetry commands
 #    (registered from a constructor that nothing refers to) and run.
+# 10. CONSUMER_C (and the rte_lcore_var program, built only) against
+#    BUILD_DIR itself, as README's "link against the build tree" says:
+#    the -uninstalled .pc files of BUILD_DIR/meson-uninstalled and an
+#    rpath; it must load the tree's library and run.
 #
 # Environment: MESON (default: meson), CC (default: cc), KEEP_TMP=1 keeps
 # the staging directory. Exit 0 on success, 1 on failure.
@@ -244,6 +248,43 @@ if [ -f "$mo_src" ] &&
 		echo "test-consumer: static link with $scc: no librte_*.so needed, telemetry in"
 		run_consumer mempool_ops_consumer "$exe"
 	done
+fi
+
+# The build tree, as README's "link against the build tree" does: the
+# -uninstalled .pc files of BUILD_DIR/meson-uninstalled and an rpath into
+# the tree, nothing installed (not for unpacked packages, which have no
+# build tree)
+if [ -z "$root" ]; then
+	upc=$build/meson-uninstalled
+	[ -f "$upc/libpcpu_mempool-uninstalled.pc" ] ||
+		die "no $upc/libpcpu_mempool-uninstalled.pc"
+	# shellcheck disable=SC2046
+	PKG_CONFIG_PATH=$upc "$cc" "${warn_flags[@]}" -DALLOW_EXPERIMENTAL_API \
+		-o "$tmp/consumer_tree" "$src" \
+		$(PKG_CONFIG_PATH=$upc pkg-config --cflags --libs libpcpu_mempool) \
+		-Wl,-rpath,"$build/lib/pcpu_mempool" ||
+		die "the consumer does not build against the build tree with $upc"
+	deps=$(env -u LD_LIBRARY_PATH ldd "$tmp/consumer_tree")
+	case "$deps" in
+	*"$build/lib/pcpu_mempool/librte_pcpu_mempool.so"*) ;;
+	*) die "the build-tree consumer did not load $build/lib/pcpu_mempool/librte_pcpu_mempool.so" ;;
+	esac
+	rc=0
+	out=$(env -u LD_LIBRARY_PATH "$tmp/consumer_tree" --no-huge -m 256 \
+		--no-pci --file-prefix="pcpu-consumer-tree-$$" 2>&1) || rc=$?
+	[ "$rc" -eq 0 ] || { echo "$out" >&2; die "the build-tree consumer exited with status $rc"; }
+	echo "$out" | grep -Eq '^consumer: lcores=[0-9]+ sum=([0-9]+) expected=\1 OK$' ||
+		{ echo "$out" >&2; die "the build-tree consumer printed no 'consumer: ... OK' line"; }
+	if [ -f "$lv_src" ]; then
+		# shellcheck disable=SC2046
+		"$cc" "${warn_flags[@]}" -DALLOW_EXPERIMENTAL_API \
+			-o "$tmp/lcore_var_tree" "$lv_src" \
+			$(PKG_CONFIG_PATH=$upc pkg-config --cflags --libs \
+			libpcpu_mempool_lcore_var) \
+			-Wl,-rpath,"$build/lib/pcpu_mempool" ||
+			die "the rte_lcore_var program does not build against the build tree"
+	fi
+	echo "test-consumer: build tree ($upc): built, loads the tree's library, $(echo "$out" | tail -1)"
 fi
 
 # The meson route: the example project next to the consumer's source, when
