@@ -53,4 +53,17 @@ if [ "$have" -lt "$need" ]; then
 		"(reserve some: echo 512 > /proc/sys/vm/nr_hugepages)"
 	exit 77
 fi
-exec "$@"
+# the files of the test's own --file-prefix, once it has ended: a test
+# whose primary a secondary maps leaves them (devtools/hugepage-files.sh)
+prefix=
+for a in "$@"; do
+	case "$a" in
+	--file-prefix=*) prefix=${a#--file-prefix=} ;;
+	esac
+done
+"$@"
+rc=$?
+if [ -n "$prefix" ]; then
+	"$(dirname "$0")/../../devtools/hugepage-files.sh" remove "$prefix"
+fi
+exit $rc

@@ -30,6 +30,9 @@ hold_cleanup() {
 		wait "$hold_pid" 2>/dev/null
 	fi
 	rm -rf "$work"
+	# a primary that secondaries map leaves its hugepage files
+	"$(dirname "${BASH_SOURCE[0]}")/../../devtools/hugepage-files.sh" \
+		remove "$prefix"
 	if declare -F hold_cleanup_hook >/dev/null; then
 		hold_cleanup_hook
 	fi

@@ -42,6 +42,17 @@ if [ "$(free_mb)" -lt 300 ]; then
 	exit $SKIP
 fi
 
+# The primaries run without --huge-unlink (the monitor maps their pages)
+# and leave their hugepage files: removed at exit, every prefix of the run.
+REPO_DIR=$(cd "$(dirname "$0")/../../.." && pwd)
+remove_hugepage_files() {
+	local i
+	for i in none $(seq "${RUN_ID:-0}"); do
+		"$REPO_DIR/devtools/hugepage-files.sh" remove "fcmon$$_$i"
+	done
+}
+trap 'remove_hugepage_files; rm -rf "$TMP"' EXIT
+
 # start_primary ARGS...: dpdk-flowcount with hugepages, in the background.
 # EAL's memory at a fixed address (PRIMARY_BASE_VIRTADDR) that a secondary
 # finds free: EAL's own default (4 GiB) lies inside AddressSanitizer's
