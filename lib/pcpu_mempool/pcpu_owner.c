@@ -73,6 +73,27 @@ owner_peak(struct rte_pcpu_owner *o, uint64_t copy)
 		;
 }
 
+/*
+ * What a sum of @p o's counters, @p copy bytes per copy, may raise its
+ * peak to. The sum adds the lcores' counters one after the other while
+ * they change: an allocation counted on one lcore after a free counted
+ * before on another makes it higher than the live bytes ever were. An
+ * owner with a limit reserves every byte before it is counted live and
+ * unreserves it only after its free is counted, so its reservation, read
+ * after the sum, bounds what was live meanwhile: the peak never shows more
+ * than the limit let through. The sum of an owner without a limit is kept.
+ */
+static uint64_t
+owner_peak_bound(const struct rte_pcpu_owner *o, uint64_t copy)
+{
+	uint64_t reserved;
+
+	if (o->id < PCPU_OWNER_LIMITED)
+		return copy;
+	reserved = __atomic_load_n(&o->reserved, __ATOMIC_ACQUIRE);
+	return (int64_t)copy > (int64_t)reserved ? reserved : copy;
+}
+
 /* ---------------------------------------------------------------------- */
 /* Set-up. */
 
@@ -809,7 +830,7 @@ pcpu_owner_sum(uint32_t id, struct pcpu_owner_sum *s)
 	pending = __atomic_load_n(&owner_pending, __ATOMIC_ACQUIRE);
 	if (pending != NULL)
 		pending->add(id, s);
-	owner_peak(o, s->copy_bytes);
+	owner_peak(o, owner_peak_bound(o, s->copy_bytes));
 }
 
 void
