@@ -795,8 +795,12 @@ fc_pool(uint16_t port, int socket, unsigned int nb_workers)
 		FC_MEMPOOL_CACHE, 0, RTE_MBUF_DEFAULT_BUF_SIZE, socket);
 	if (fc_pools[idx][socket] == NULL)
 		rte_exit(EXIT_FAILURE, "cannot create the mbuf pool %s (%u "
-			"mbufs on socket %d): %s\n", name, n, socket,
-			rte_strerror(rte_errno));
+			"mbufs on socket %d, %u MiB): %s%s\n", name, n, socket,
+			(unsigned int)(((uint64_t)n * (RTE_MBUF_DEFAULT_BUF_SIZE +
+			sizeof(struct rte_mbuf)) >> 20) + 1),
+			rte_strerror(rte_errno), rte_errno == ENOMEM ?
+			" (give EAL more memory with -m, or fewer mbufs with "
+			"--mbufs)" : "");
 	printf("mbuf pool %s: %u mbufs on socket %d\n", name, n, socket);
 	return fc_pools[idx][socket];
 }
