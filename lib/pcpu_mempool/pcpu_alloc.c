@@ -1265,12 +1265,16 @@ pcpu_alloc_init(const struct rte_pcpu_conf *conf, int shared)
 	else
 		snprintf(limit, sizeof(limit), "none");
 	PCPU_LOG(INFO, "%" PRIu64 " KiB of address space per lcore at %p, "
-		"%s, chunks of %" PRIu64 " KiB, %s pages (%" PRIu64
+		"%s, chunks of %" PRIu64 " KiB, %s pages%s (%" PRIu64
 		" hugepages free), populated-bytes limit %s",
 		conf->unit_stride >> 10, (void *)a->arena.base,
 		shared ? "shared with secondary processes" : "private",
-		conf->chunk_size >> 10, a->huge ? "2 MiB" : "4 KiB", free_huge,
-		limit);
+		conf->chunk_size >> 10, a->huge ? "2 MiB" : "4 KiB",
+		a->huge ? "" :
+		conf->page_policy == RTE_PCPU_PAGE_NORMAL ? ", as configured" :
+		!rte_eal_has_hugepages() ? ", as EAL runs without hugepages" :
+		free_huge == 0 ? ", no hugepage being free" :
+		", as chunks are below 2 MiB", free_huge, limit);
 
 	/* outside the mutex: EAL calls the callback for existing lcores */
 	if (pcpu_alloc_lcores_start() != 0) {

@@ -120,7 +120,8 @@ front_alloc_setup(size_t size, size_t align, uint32_t owner)
 {
 	if (unlikely(!front_alloc_args_valid(size, align)))
 		return front_alloc_bad_args(size, align);
-	if (pcpu_proc_refuse("rte_pcpu_alloc") || pcpu_init_ensure() != 0)
+	if (pcpu_proc_refuse(owner == PCPU_OWNER_ROOT ? "rte_pcpu_alloc" :
+			"rte_pcpu_alloc_owner") || pcpu_init_ensure() != 0)
 		return NULL;
 	return front_alloc_ready(size, align, owner);
 }
@@ -216,7 +217,10 @@ front_zero_refusal(const void *obj, size_t size)
 	const char *why;
 
 	if (pcpu_alloc_range_find(obj, size, &handle, &owner) != 0)
-		return "no live allocation holds it";
+		return pcpu_alloc_range_find(obj, 1, &handle, &owner) == 0 ?
+			"it runs past the end of the live allocation it starts "
+			"in (its size rounded up to its size class)" :
+			"no live allocation holds it";
 	why = pcpu_cache_obj_freed((const void *)handle);
 	if (why != NULL)
 		return why;

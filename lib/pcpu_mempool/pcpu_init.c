@@ -371,7 +371,7 @@ rte_pcpu_cleanup(void)
 	live = init_unwind(NULL);
 	pthread_mutex_unlock(&init_lock);
 	if (live != 0)
-		PCPU_LOG(WARNING, "cleanup: %" PRIu64
-			" objects still allocated became invalid", live);
+		PCPU_LOG(WARNING, "cleanup: %" PRIu64 " object%s still "
+			"allocated became invalid", live, live == 1 ? "" : "s");
 	return 0;
 }

@@ -160,7 +160,8 @@ struct rte_pcpu_conf {
 	/** Bytes of one chunk in one unit: a power of two between
 	 * RTE_PCPU_CHUNK_OBJ_MAX_SIZE (256 KiB) and min(unit_stride, 1 GiB); with
 	 * hugepages, at least 2 MiB.
-	 * Default RTE_PCPU_DEFAULT_CHUNK_SIZE. */
+	 * Default RTE_PCPU_DEFAULT_CHUNK_SIZE, or @c unit_stride when that is
+	 * smaller (a 1 MiB stride alone gives 1 MiB chunks, 4 KiB pages). */
 	uint64_t chunk_size;
 	/** Limit on populated bytes, summed over all lcores with memory.
 	 * 0 means no limit. Allocations that need more fail with ENOMEM. */
@@ -389,7 +390,10 @@ int rte_pcpu_free(void *handle);
  * part of an object that is recycled in place.
  *
  * The range may start anywhere inside a live allocation but must not
- * leave it. An allocation freed with rte_pcpu_free() is not live, even
+ * leave it; an allocation extends to its size rounded up to the
+ * allocator's granule or size class (a 100-byte allocation from the
+ * caches holds 128 bytes), which rte_pcpu_alloc() zeroed too, so a range
+ * into that slack is accepted. An allocation freed with rte_pcpu_free() is not live, even
  * while an lcore cache holds it for the next rte_pcpu_alloc() (the check
  * rte_pcpu_free() makes against a double free). An object of a "pcpu"
  * mempool counts as its element alone (the mempool's elt_size bytes from
