@@ -207,7 +207,10 @@ mp_args=()
 mp_test=$BUILDDIR/app/test/dpdk-test
 if [ -x "$mp_test" ] && [ "$("$TOP/app/test/hugepages-run.sh" --free-mb)" -ge 600 ]; then
 	echo "bench: pcpu_mp_perf_autotest (load $(loadavg))"
-	if timeout --kill-after=10 120 "$mp_test" --lcores="(0-2)@($c0,$c1)" 			--no-pci --no-telemetry -m 256 			--file-prefix="pcpu_bench_mp_$$" pcpu_mp_perf_autotest 			> "$OUT/mp-sum.log" 2>&1 &&
+	if timeout --kill-after=10 120 "$mp_test" --lcores="(0-2)@($c0,$c1)" \
+			--no-pci --no-telemetry -m 256 \
+			--file-prefix="pcpu_bench_mp_$$" pcpu_mp_perf_autotest \
+			> "$OUT/mp-sum.log" 2>&1 &&
 			grep '^mp-sum:' "$OUT/mp-sum.log" > "$OUT/mp-sum.txt"; then
 		mp_args=(--mp "$OUT/mp-sum.txt")
 		echo "mp_sum=ran" >> "$env_file"
@@ -217,6 +220,8 @@ if [ -x "$mp_test" ] && [ "$("$TOP/app/test/hugepages-run.sh" --free-mb)" -ge 60
 		echo "mp_sum=failed" >> "$env_file"
 		rc=1
 	fi
+	# its primary, mapped by the secondary, leaves its hugepage files
+	"$TOP/devtools/hugepage-files.sh" remove "pcpu_bench_mp_$$"
 else
 	echo "mp_sum=skipped (no 600 MiB of free hugepages)" >> "$env_file"
 fi
