@@ -238,8 +238,7 @@ rte_pcpu_zero(void *obj, size_t size)
 {
 	const char *why;
 
-	if (pcpu_proc_refuse("rte_pcpu_zero") ||
-	    pcpu_init_eal_gone("rte_pcpu_zero"))
+	if (pcpu_init_refuse("rte_pcpu_zero"))
 		return -1;
 	if (obj == NULL || size == 0) {
 		PCPU_LOG(ERR, "zero: %s", obj == NULL ? "object NULL" :
@@ -262,8 +261,7 @@ rte_pcpu_zero(void *obj, size_t size)
 int64_t
 rte_pcpu_reclaim(void)
 {
-	if (pcpu_proc_refuse("rte_pcpu_reclaim") ||
-	    pcpu_init_eal_gone("rte_pcpu_reclaim") ||
+	if (pcpu_init_refuse("rte_pcpu_reclaim") ||
 	    pcpu_init_not_set_up("reclaim"))
 		return -1;
 	return (int64_t)pcpu_alloc_reclaim();
@@ -272,8 +270,7 @@ rte_pcpu_reclaim(void)
 int
 rte_pcpu_cache_flush(void)
 {
-	if (pcpu_proc_refuse("rte_pcpu_cache_flush") ||
-	    pcpu_init_eal_gone("rte_pcpu_cache_flush") ||
+	if (pcpu_init_refuse("rte_pcpu_cache_flush") ||
 	    pcpu_init_not_set_up("cache flush"))
 		return -1;
 	return (int)RTE_MIN(pcpu_cache_flush(rte_lcore_id()),

@@ -159,8 +159,7 @@ rte_pcpu_owner_create(const char *name, uint64_t limit_bytes)
 	}
 	if (front_owner_name_check(name) != 0)
 		return NULL;
-	if (pcpu_proc_refuse("rte_pcpu_owner_create") ||
-	    pcpu_init_eal_gone("rte_pcpu_owner_create"))
+	if (pcpu_init_refuse("rte_pcpu_owner_create"))
 		return NULL;
 	if (pcpu_init_ensure() != 0)
 		return NULL;
@@ -172,8 +171,7 @@ rte_pcpu_owner_free(struct rte_pcpu_owner *owner)
 {
 	if (owner == NULL)
 		return 0;
-	if (pcpu_proc_refuse("rte_pcpu_owner_free") ||
-	    pcpu_init_eal_gone("rte_pcpu_owner_free"))
+	if (pcpu_init_refuse("rte_pcpu_owner_free"))
 		return -1;
 	return pcpu_owner_free(owner, 1u << PCPU_OWNER_KIND_USER);
 }

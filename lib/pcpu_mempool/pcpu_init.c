@@ -137,6 +137,12 @@ pcpu_init_eal_gone(const char *what)
 }
 
 int
+pcpu_init_refuse(const char *what)
+{
+	return pcpu_proc_refuse(what) || pcpu_init_eal_gone(what);
+}
+
+int
 pcpu_init_not_set_up(const char *what)
 {
 	if (__atomic_load_n(&rte_pcpu_shared.initialised, __ATOMIC_ACQUIRE))

@@ -69,6 +69,15 @@ int pcpu_init_eal_running(void);
 int pcpu_init_eal_gone(const char *what);
 
 /**
+ * Refuse @p what, an entry point that changes the allocator or reads EAL
+ * memory, where it cannot run: in a secondary process, which only reads
+ * (pcpu_proc_refuse(): ENOTSUP), or when EAL's memory is gone
+ * (pcpu_init_eal_gone(): EINVAL). One log line either way.
+ * @return 1 if refused, 0 otherwise.
+ */
+int pcpu_init_refuse(const char *what);
+
+/**
  * Refuse @p what when the library is not set up (never, or cleaned up):
  * logs "WHAT: not set up" and sets rte_errno to EALREADY. For the entry
  * points that work on what the set-up built and do not set it up

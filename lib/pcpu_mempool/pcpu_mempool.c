@@ -403,8 +403,7 @@ rte_pcpu_mempool_free(struct rte_pcpu_mempool *mp)
 
 	if (mp == NULL)
 		return 0;
-	if (pcpu_proc_refuse("rte_pcpu_mempool_free") ||
-	    pcpu_init_eal_gone("rte_pcpu_mempool_free"))
+	if (pcpu_init_refuse("rte_pcpu_mempool_free"))
 		return -1;
 	p = pcpu_pool(mp);
 	pthread_mutex_lock(&pcpu_pools.lock);

@@ -703,8 +703,7 @@ rte_pcpu_mempool_ops_create(const char *name, unsigned int n,
 	}
 	if (pcpu_name_check("mempool ops: create", name) != 0)
 		return NULL;
-	if (pcpu_proc_refuse("rte_pcpu_mempool_ops_create") ||
-	    pcpu_init_eal_gone("rte_pcpu_mempool_ops_create"))
+	if (pcpu_init_refuse("rte_pcpu_mempool_ops_create"))
 		return NULL;
 	if (rte_pcpu_mempool_ops_check() != 0)
 		return NULL;

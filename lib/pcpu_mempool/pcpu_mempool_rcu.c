@@ -181,8 +181,7 @@ rte_pcpu_mempool_rcu_qsbr_add(struct rte_pcpu_mempool *mp,
 	struct pcpu_pool *p;
 	unsigned int l;
 
-	if (pcpu_proc_refuse("rte_pcpu_mempool_rcu_qsbr_add") ||
-	    pcpu_init_eal_gone("rte_pcpu_mempool_rcu_qsbr_add"))
+	if (pcpu_init_refuse("rte_pcpu_mempool_rcu_qsbr_add"))
 		return -1;
 	if (mp == NULL || cfg == NULL || cfg->v == NULL ||
 	    (cfg->mode != RTE_PCPU_MEMPOOL_QSBR_MODE_DQ &&

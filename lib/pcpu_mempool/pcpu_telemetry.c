@@ -95,6 +95,17 @@ tel_pcpu_info(const char *cmd __rte_unused, const char *params __rte_unused,
 	return 0;
 }
 
+/* The fields of struct rte_pcpu_stats that /pcpu/stats gives under their
+ * own names, in order (the per-socket list follows them). */
+#define TEL_STATS_FIELDS(X) \
+	X(nr_alloc) X(nr_dealloc) X(nr_cur_alloc) X(nr_max_alloc) \
+	X(nr_alloc_fail) X(nr_chunks) X(nr_max_chunks) X(min_alloc_size) \
+	X(max_alloc_size) X(populated_bytes) X(max_populated_bytes) \
+	X(populated_pages) X(empty_pop_pages) X(page_size) X(max_populated) \
+	X(unit_stride) X(chunk_size) X(nr_lcores) X(nr_huge_fallback) \
+	X(cached_objs) X(cached_bytes) X(base_addr) X(shared) X(readers) \
+	X(nr_depop_deferred)
+
 static int
 tel_pcpu_stats(const char *cmd __rte_unused, const char *params __rte_unused,
 		struct rte_tel_data *d)
@@ -104,32 +115,10 @@ tel_pcpu_stats(const char *cmd __rte_unused, const char *params __rte_unused,
 	if (rte_pcpu_stats_get(&s) != 0)
 		return -1;
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "nr_alloc", s.nr_alloc);
-	rte_tel_data_add_dict_u64(d, "nr_dealloc", s.nr_dealloc);
-	rte_tel_data_add_dict_u64(d, "nr_cur_alloc", s.nr_cur_alloc);
-	rte_tel_data_add_dict_u64(d, "nr_max_alloc", s.nr_max_alloc);
-	rte_tel_data_add_dict_u64(d, "nr_alloc_fail", s.nr_alloc_fail);
-	rte_tel_data_add_dict_u64(d, "nr_chunks", s.nr_chunks);
-	rte_tel_data_add_dict_u64(d, "nr_max_chunks", s.nr_max_chunks);
-	rte_tel_data_add_dict_u64(d, "min_alloc_size", s.min_alloc_size);
-	rte_tel_data_add_dict_u64(d, "max_alloc_size", s.max_alloc_size);
-	rte_tel_data_add_dict_u64(d, "populated_bytes", s.populated_bytes);
-	rte_tel_data_add_dict_u64(d, "max_populated_bytes",
-		s.max_populated_bytes);
-	rte_tel_data_add_dict_u64(d, "populated_pages", s.populated_pages);
-	rte_tel_data_add_dict_u64(d, "empty_pop_pages", s.empty_pop_pages);
-	rte_tel_data_add_dict_u64(d, "page_size", s.page_size);
-	rte_tel_data_add_dict_u64(d, "max_populated", s.max_populated);
-	rte_tel_data_add_dict_u64(d, "unit_stride", s.unit_stride);
-	rte_tel_data_add_dict_u64(d, "chunk_size", s.chunk_size);
-	rte_tel_data_add_dict_u64(d, "nr_lcores", s.nr_lcores);
-	rte_tel_data_add_dict_u64(d, "nr_huge_fallback", s.nr_huge_fallback);
-	rte_tel_data_add_dict_u64(d, "cached_objs", s.cached_objs);
-	rte_tel_data_add_dict_u64(d, "cached_bytes", s.cached_bytes);
-	rte_tel_data_add_dict_u64(d, "base_addr", s.base_addr);
-	rte_tel_data_add_dict_u64(d, "shared", s.shared);
-	rte_tel_data_add_dict_u64(d, "readers", s.readers);
-	rte_tel_data_add_dict_u64(d, "nr_depop_deferred", s.nr_depop_deferred);
+#define TEL_STATS_ADD(field) \
+	rte_tel_data_add_dict_u64(d, #field, s.field);
+	TEL_STATS_FIELDS(TEL_STATS_ADD)
+#undef TEL_STATS_ADD
 	tel_add_per_socket(d, "populated_bytes_socket",
 		s.populated_bytes_socket);
 	return 0;
