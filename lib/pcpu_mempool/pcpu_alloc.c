@@ -881,20 +881,15 @@ alloc_refuse(const void *handle, enum pcpu_refusal why)
 static int
 alloc_refuse_mempool_obj(const void *handle)
 {
-	const struct rte_pcpu_owner *o;
 	uintptr_t start;
 	uint32_t owner;
 
 	if (pcpu_alloc_range_find(handle, 1, &start, &owner) != 0 ||
-	    owner == PCPU_OWNER_NONE)
-		return 0;
-	o = &pcpu_owners.rec[owner];
-	if (__atomic_load_n(&o->kind, __ATOMIC_ACQUIRE) !=
-	    PCPU_OWNER_KIND_MEMPOOL)
+	    pcpu_owner_kind_of(owner) != PCPU_OWNER_KIND_MEMPOOL)
 		return 0;
 	PCPU_LOG(ERR, "free: %p lies in a block of %s, an rte_mempool with the "
 		"\"pcpu\" ops: give it back with rte_mempool_put()", handle,
-		o->name);
+		pcpu_owners.rec[owner].name);
 	return 1;
 }
 

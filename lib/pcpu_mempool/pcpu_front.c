@@ -224,9 +224,7 @@ front_zero_refusal(const void *obj, size_t size)
 	why = pcpu_cache_obj_freed((const void *)handle);
 	if (why != NULL)
 		return why;
-	if (owner == PCPU_OWNER_NONE ||
-	    __atomic_load_n(&pcpu_owners.rec[owner].kind, __ATOMIC_ACQUIRE) !=
-	    PCPU_OWNER_KIND_MEMPOOL)
+	if (pcpu_owner_kind_of(owner) != PCPU_OWNER_KIND_MEMPOOL)
 		return NULL;
 	check = __atomic_load_n(&front_zero_check, __ATOMIC_ACQUIRE);
 	return check == NULL ? "a mempool's block, and no layer checks it" :

@@ -482,10 +482,8 @@ rte_pcpu_mempool_walk(void (*fn)(struct rte_pcpu_mempool *mp, void *arg),
 	pcpu_pool_list_unlock();
 }
 
-/* The pool behind @p mp for the query @p op; NULL, with rte_errno EINVAL
- * and one line, when @p mp is NULL. */
-static const struct pcpu_pool *
-pool_of_query(const struct rte_pcpu_mempool *mp, const char *op)
+const struct pcpu_pool *
+pcpu_pool_of_query(const struct rte_pcpu_mempool *mp, const char *op)
 {
 	if (mp != NULL)
 		return pcpu_pool(mp);
@@ -497,7 +495,7 @@ pool_of_query(const struct rte_pcpu_mempool *mp, const char *op)
 struct rte_pcpu_owner *
 rte_pcpu_mempool_owner(const struct rte_pcpu_mempool *mp)
 {
-	const struct pcpu_pool *p = pool_of_query(mp, "owner");
+	const struct pcpu_pool *p = pcpu_pool_of_query(mp, "owner");
 
 	return p == NULL ? NULL : p->owner;
 }
@@ -505,7 +503,7 @@ rte_pcpu_mempool_owner(const struct rte_pcpu_mempool *mp)
 const char *
 rte_pcpu_mempool_name(const struct rte_pcpu_mempool *mp)
 {
-	const struct pcpu_pool *p = pool_of_query(mp, "name");
+	const struct pcpu_pool *p = pcpu_pool_of_query(mp, "name");
 
 	return p == NULL ? NULL : p->name;
 }

@@ -49,4 +49,9 @@ struct pcpu_pool *pcpu_pool_next(const struct pcpu_pool *p);
 /** The pool named @p name, or NULL. List locked. */
 struct pcpu_pool *pcpu_pool_find(const char *name);
 
+/** The pool behind @p mp for the query @p op (named in the log line), or
+ * NULL with rte_errno = EINVAL and one line when @p mp is NULL. */
+const struct pcpu_pool *pcpu_pool_of_query(const struct rte_pcpu_mempool *mp,
+		const char *op);
+
 #endif /* _PCPU_MEMPOOL_H_ */

@@ -56,17 +56,16 @@ static const struct pcpu_pool *
 pool_query(const char *fn, const char *op, const struct rte_pcpu_mempool *mp,
 		const void *out, const char *out_what)
 {
-	if (mp == NULL)
-		MP_LOG(ERR, "%s: pool NULL", op);
-	else if (out == NULL)
-		MP_LOG(ERR, "%s %s: %s NULL", op, pcpu_pool(mp)->name,
-			out_what);
-	else if (pcpu_init_eal_gone(fn))
+	const struct pcpu_pool *p = pcpu_pool_of_query(mp, op);
+
+	if (p == NULL)
 		return NULL;
-	else
-		return pcpu_pool(mp);
-	rte_errno = EINVAL;
-	return NULL;
+	if (out == NULL) {
+		MP_LOG(ERR, "%s %s: %s NULL", op, p->name, out_what);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	return pcpu_init_eal_gone(fn) ? NULL : p;
 }
 
 int

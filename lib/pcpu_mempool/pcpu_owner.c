@@ -117,18 +117,26 @@ pcpu_owner_init(void)
 	return 0;
 }
 
+/* The alloc_id of a record of id @p id and kind @p kind: its id if
+ * rte_pcpu_alloc_owner() may charge it (the root, a user's owner). */
+static uint32_t
+owner_alloc_id_of(uint32_t id, uint32_t kind)
+{
+	return kind == PCPU_OWNER_KIND_ROOT || kind == PCPU_OWNER_KIND_USER ?
+		id : PCPU_OWNER_NONE;
+}
+
 void
 pcpu_owner_kind_set(struct rte_pcpu_owner *o, uint32_t kind)
 {
-	int allocatable = kind == PCPU_OWNER_KIND_ROOT ||
-		kind == PCPU_OWNER_KIND_USER;
+	uint32_t alloc_id = owner_alloc_id_of(o->id, kind);
 
-	if (!allocatable)
+	if (alloc_id == PCPU_OWNER_NONE)
 		__atomic_store_n(&o->alloc_id, PCPU_OWNER_NONE,
 			__ATOMIC_RELEASE);
 	__atomic_store_n(&o->kind, kind, __ATOMIC_RELEASE);
-	if (allocatable)
-		__atomic_store_n(&o->alloc_id, o->id, __ATOMIC_RELEASE);
+	if (alloc_id != PCPU_OWNER_NONE)
+		__atomic_store_n(&o->alloc_id, alloc_id, __ATOMIC_RELEASE);
 }
 
 void
@@ -784,8 +792,7 @@ int
 pcpu_owner_audit_record(uint32_t id, uint64_t live, char *msg, size_t len)
 {
 	const struct rte_pcpu_owner *o = &pcpu_owners.rec[id];
-	uint32_t alloc_id = o->kind == PCPU_OWNER_KIND_ROOT ||
-		o->kind == PCPU_OWNER_KIND_USER ? id : PCPU_OWNER_NONE;
+	uint32_t alloc_id = owner_alloc_id_of(id, o->kind);
 	uint64_t stocked;
 
 	if (o->alloc_id != alloc_id) {

@@ -268,6 +268,15 @@ pcpu_owner_alloc_id(const struct rte_pcpu_owner *o)
 	return __atomic_load_n(&o->alloc_id, __ATOMIC_ACQUIRE);
 }
 
+/** The kind of owner id @p id: PCPU_OWNER_KIND_FREE for PCPU_OWNER_NONE
+ * and for a record not in use. Lock-free (acquire). */
+static inline uint32_t
+pcpu_owner_kind_of(uint32_t id)
+{
+	return id == PCPU_OWNER_NONE ? PCPU_OWNER_KIND_FREE :
+		__atomic_load_n(&pcpu_owners.rec[id].kind, __ATOMIC_ACQUIRE);
+}
+
 /**
  * Make @p o's kind @p kind (and its alloc_id follow): a record becoming
  * live is published by the release store of its kind after its other
