@@ -410,12 +410,11 @@ pcpu_cache_init(uintptr_t base, uint64_t unit_stride, uint64_t chunk_size,
 	/*
 	 * A free reads and swaps its object's tag: one line per object of
 	 * 64 bytes and more, so frees in scattered order (flows aging) miss
-	 * the TLB at every tag on 4 KiB pages. Transparent 2 MiB pages where
-	 * the kernel gives them: 2^20 frees of 256 B objects, evens then
-	 * odds, 45.0 -> 39.0 ms (4 KiB object pages, 2 lcores, median of 5
-	 * interleaved runs). A hint: the tags work the same without. The
-	 * cost is RSS in 2 MiB steps (the tags of 8 MiB of unit 0), reached
-	 * only where the caches tagged objects (chunk_used).
+	 * the TLB at every tag on 4 KiB pages: transparent 2 MiB pages where
+	 * the kernel gives them (the guide's "Double Free Detection" has the
+	 * measurement). A hint: the tags work the same without. The cost is
+	 * RSS in 2 MiB steps (the tags of 8 MiB of unit 0), reached only
+	 * where the caches tagged objects (chunk_used).
 	 */
 	if (pcpu_fault_madvise(m, pcpu_caches.tags_len, MADV_HUGEPAGE) != 0)
 		PCPU_LOG(DEBUG, "init: no transparent hugepages for the cache "
