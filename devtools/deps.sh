@@ -24,6 +24,8 @@ set -euo pipefail
 #   libcunit1-dev              CUnit unit tests
 #   libbenchmark-dev           dpdk-test-pcpu-perf (Google Benchmark)
 #   libpcap-dev                net_pcap input for dpdk-flowcount
+#   dpdk-doc                   DPDK's l3fwd sources, which make bench builds
+#                              to run beside dpdk-flowcount
 #   doxygen python3-sphinx     make docs
 #   python3-matplotlib         benchmark plots
 #   tshark tcpdump             capture tools and reference flow counts
@@ -35,7 +37,7 @@ set -euo pipefail
 PACKAGES=(
 	make meson ninja-build pkg-config gcc g++
 	libdpdk-dev dpdk dpdk-dev
-	libnuma-dev libcunit1-dev libbenchmark-dev libpcap-dev
+	libnuma-dev libcunit1-dev libbenchmark-dev libpcap-dev dpdk-doc
 	doxygen python3-sphinx python3-matplotlib
 	tshark tcpdump
 	valgrind clang libclang-rt-14-dev
