@@ -27,7 +27,8 @@
  *   by every lcore.
  *
  * Every loop reads its object's handle or index from the stream of flow
- * entries (perf_access_ctx), as the RTE_PCPU loop reads its handle.
+ * entries (perf_access_ctx), an 8-byte slot per entry whichever it holds,
+ * as the RTE_PCPU loop reads its handle.
  *
  * Also the naive percpu allocator (rte_zmalloc_socket per lcore per
  * object) and rte_mempool's get+put loop.
@@ -286,8 +287,6 @@ perf_baseline_access_setup(struct perf_access_ctx *c, char *why,
 	c->per_lcore = calloc(RTE_MAX_LCORE, sizeof(void *));
 	if (c->per_lcore == NULL)
 		return -1;
-	/* index schemes read the object number from the stream */
-	c->stream_i = (uint32_t *)(uintptr_t)c->order;
 	switch (c->scheme) {
 	case PERF_SCHEME_TLS:
 		RTE_PER_LCORE(perf_tls_pair) = (struct perf_pair){ 0, 0 };

@@ -71,7 +71,6 @@ access_pcpu_setup(struct perf_access_ctx *c)
 	}
 	for (i = 0; i < c->nb_objs; i++)
 		c->stream_h[i] = c->handles[c->order[i]];
-	c->stream_i = (uint32_t *)(uintptr_t)c->order;
 	rte_pcpu_stats_get(&st1);
 	c->populated = st1.populated_bytes - st0.populated_bytes;
 	return 0;
@@ -136,12 +135,20 @@ perf_access_case_setup(struct perf_access_case *ac, uint32_t want, uint32_t nb_o
 		int random, unsigned int nb_lcores, struct perf_result *r)
 {
 	char why[160];
+	uint32_t i;
 	int s, ret;
 
 	memset(ac, 0, sizeof(*ac));
 	ac->order = stream_order(nb_objs, random && nb_objs > 1);
-	if (ac->order == NULL)
+	ac->slots = malloc(sizeof(*ac->slots) * nb_objs);
+	if (ac->order == NULL || ac->slots == NULL)
 		return perf_fail(r, "stream");
+	/* Index schemes read the object number from a 64-bit slot, as the
+	 * RTE_PCPU loop reads its 8-byte handle: a flow entry's slot for the
+	 * reference is 8 bytes whichever it holds (rte_hash data is a
+	 * void *, VPP's bihash values are 64-bit). */
+	for (i = 0; i < nb_objs; i++)
+		ac->slots[i] = ac->order[i];
 	for (s = 0; s < PERF_SCHEME_MAX; s++) {
 		struct perf_access_ctx *c = &ac->ctx[s];
 
@@ -149,6 +156,7 @@ perf_access_case_setup(struct perf_access_case *ac, uint32_t want, uint32_t nb_o
 		c->nb_objs = nb_objs;
 		c->nb_lcores = nb_lcores;
 		c->order = ac->order;
+		c->stream_i = ac->slots;
 		ac->v[s].name = perf_scheme_name(c->scheme);
 		ac->v[s].arg = c;
 		if (!(want & (1u << s)))
@@ -165,7 +173,6 @@ perf_access_case_setup(struct perf_access_case *ac, uint32_t want, uint32_t nb_o
 			if (!ac->ready[PERF_SCHEME_PCPU])
 				continue;
 			c->handles = ac->ctx[PERF_SCHEME_PCPU].handles;
-			c->stream_i = ac->ctx[PERF_SCHEME_PCPU].stream_i;
 			c->populated = ac->ctx[PERF_SCHEME_PCPU].populated;
 			ac->v[s].fn = access_pcpu_side;
 			break;
@@ -243,6 +250,7 @@ perf_access_case_free(struct perf_access_case *ac)
 		}
 	}
 	free(ac->order);
+	free(ac->slots);
 }
 
 int

@@ -318,7 +318,8 @@ struct perf_access_ctx {
 	const uint32_t *order;     /**< object number at each stream position */
 	void **handles;            /**< handle per object number */
 	void **stream_h;           /**< handle per stream position */
-	uint32_t *stream_i;        /**< index per stream position (= order) */
+	const uint64_t *stream_i;  /**< object number per stream position, in
+					 an 8-byte slot as a flow entry holds it */
 	void **per_lcore;          /**< RTE_MAX_LCORE blocks (zmalloc, vpp) */
 	void *shared;              /**< one block (atomic) */
 	void *priv;                /**< scheme's own bookkeeping */
