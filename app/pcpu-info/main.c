@@ -476,6 +476,18 @@ show_pools(void)
 		js_close(']');
 }
 
+/* Width of the text table's name column: 32, or the longest name. */
+static int info_owner_name_width = 32;
+
+static void
+owner_name_width(struct rte_pcpu_owner *o, __rte_unused void *arg)
+{
+	int len = (int)strlen(rte_pcpu_owner_name(o));
+
+	if (len > info_owner_name_width)
+		info_owner_name_width = len;
+}
+
 static void
 show_owner(struct rte_pcpu_owner *o, void *arg)
 {
@@ -493,10 +505,10 @@ show_owner(struct rte_pcpu_owner *o, void *arg)
 				st.limit_bytes);
 		else
 			snprintf(limit, sizeof(limit), "none");
-		printf("  %-32s %14" PRIu64 " %14" PRIu64 " %14s %10" PRIu64
-			" %10" PRIu64 "\n", rte_pcpu_owner_name(o),
-			st.live_bytes, st.peak_bytes, limit, st.nr_live,
-			st.nr_fail);
+		printf("  %-*s %14" PRIu64 " %14" PRIu64 " %14s %10" PRIu64
+			" %10" PRIu64 "\n", info_owner_name_width,
+			rte_pcpu_owner_name(o), st.live_bytes, st.peak_bytes,
+			limit, st.nr_live, st.nr_fail);
 		return;
 	}
 	for (i = 0; i < RTE_MAX_NUMA_NODES; i++)
@@ -533,8 +545,12 @@ show_owners(void)
 		js_open("owners", '[');
 	else {
 		text_title("owners");
-		printf("  %-32s %14s %14s %14s %10s %10s\n", "name", "live-B",
-			"peak-B", "limit-B", "allocs", "refused");
+		/* names of up to RTE_PCPU_OWNER_NAMESIZE - 1 characters: the
+		 * column is as wide as the longest, so the figures line up */
+		rte_pcpu_owner_walk(owner_name_width, NULL);
+		printf("  %-*s %14s %14s %14s %10s %10s\n",
+			info_owner_name_width, "name", "live-B", "peak-B",
+			"limit-B", "allocs", "refused");
 	}
 	rte_errno = 0;
 	rte_pcpu_owner_walk(show_owner, &n);
