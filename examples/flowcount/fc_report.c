@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
@@ -348,6 +349,7 @@ fc_report_check_dump_path(const char *path)
 {
 	char tmp[PATH_MAX];
 	FILE *f;
+	int fd;
 
 	if (strcmp(path, "-") == 0)
 		return 0;
@@ -363,6 +365,17 @@ fc_report_check_dump_path(const char *path)
 	}
 	fclose(f);
 	unlink(tmp);
+	/* the dump is renamed over FILE at the end: a FILE that exists must
+	 * be a file that can be replaced (not a directory, not immutable);
+	 * opened for appending, so that its content stays as it is */
+	fd = open(path, O_WRONLY | O_APPEND);
+	if (fd < 0 && errno != ENOENT) {
+		fprintf(stderr, "%s: --flow-dump: cannot replace %s: %s\n",
+			fc_prgname, path, strerror(errno));
+		return -1;
+	}
+	if (fd >= 0)
+		close(fd);
 	return 0;
 }
 

@@ -6,7 +6,8 @@
 # stops with a second dump that is a superset of the first (the shipped
 # capture replayed forever, net_pcap infinite_rx=1); SIGHUP stops as
 # SIGTERM does; --flow-dump - writes the dump to stdout; an unwritable
-# dump path is refused before any port starts; --stats-format json writes
+# dump path, or one that is a directory, is refused before any port
+# starts; --stats-format json writes
 # one JSON object per line, whose summary holds the capture's counts.
 
 . "$(dirname "$0")/common.sh"
@@ -121,6 +122,20 @@ elif ! grep -q 'cannot write' "$TMP/out" || grep -q '^lcore 1' "$TMP/out"; then
 	cat "$TMP/out"; fail=1
 else
 	echo "PASS bad dump path: $(grep 'cannot write' "$TMP/out")"
+fi
+
+# ---- a dump path that is a directory is refused before the ports start
+# (the dump is renamed over it at the end, which would fail then) ----
+mkdir -p "$TMP/isdir"
+if run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO" -- --exit-on-idle 200 \
+		--flow-dump "$TMP/isdir" > "$TMP/out" 2>&1; then
+	echo "FAIL dump path is a directory: accepted"; fail=1
+elif ! grep -q 'cannot replace.*Is a directory' "$TMP/out" ||
+		grep -q '^lcore 1' "$TMP/out"; then
+	echo "FAIL dump path is a directory: no message, or traffic started"
+	cat "$TMP/out"; fail=1
+else
+	echo "PASS dump path is a directory: $(grep 'cannot replace' "$TMP/out")"
 fi
 
 # ---- --stats-format json ----
