@@ -4,20 +4,25 @@
 
 /*
  * pcpu_noeal_test: the percpu API called before rte_eal_init() fails with
- * EINVAL instead of crashing. Runs without EAL, so it is its own program.
+ * EINVAL instead of crashing, and its one log line names the call. Runs
+ * without EAL, so it is its own program.
  */
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_errno.h>
+#include <rte_log.h>
 
 #include <rte_pcpu.h>
 #include <rte_pcpu_mempool.h>
+#include <rte_pcpu_owner.h>
 
-static int failures;
+static int failures, checks;
 
 #define CHECK(cond, what) do { \
+	checks++; \
 	if (!(cond)) { \
 		printf("FAIL %s:%d: %s (rte_errno %d)\n", __FILE__, __LINE__, \
 			what, rte_errno); \
@@ -27,6 +32,30 @@ static int failures;
 	} \
 } while (0)
 
+/* The log since the last call, in a memory stream (rte_log works before
+ * rte_eal_init(), to its default stream or the one given here). */
+static char *log_buf;
+static size_t log_len;
+static FILE *log_f;
+
+static void
+log_restart(void)
+{
+	if (log_f != NULL)
+		fclose(log_f);
+	free(log_buf);
+	log_buf = NULL;
+	log_f = open_memstream(&log_buf, &log_len);
+	rte_openlog_stream(log_f);
+}
+
+static int
+log_has(const char *s)
+{
+	fflush(log_f);
+	return log_buf != NULL && strstr(log_buf, s) != NULL;
+}
+
 int
 main(void)
 {
@@ -35,9 +64,12 @@ main(void)
 	void *h;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	log_restart();
 	rte_errno = 0;
 	h = rte_pcpu_alloc(16, 0);
 	CHECK(h == NULL && rte_errno == EINVAL, "alloc before EAL init: EINVAL");
+	CHECK(log_has("rte_pcpu_alloc: EAL is not initialised"),
+		"alloc before EAL init: the log line names rte_pcpu_alloc");
 	rte_errno = 0;
 	CHECK(rte_pcpu_init(NULL) == -1 && rte_errno == EINVAL,
 		"init before EAL init: EINVAL");
@@ -53,8 +85,18 @@ main(void)
 		st.populated_bytes == 0, "stats before init: zero");
 	CHECK(rte_pcpu_audit() == 0, "audit before init: clean");
 	rte_errno = 0;
+	log_restart();
 	CHECK(rte_pcpu_mempool_create("noeal", 8, 16, 0, 0, NULL, NULL, 0) ==
 		NULL && rte_errno == EINVAL, "pool create before EAL init: EINVAL");
-	printf("%d passed, %d failed\n", 8 - failures, failures);
+	CHECK(log_has("rte_pcpu_mempool_create: EAL is not initialised"),
+		"pool create before EAL init: the log line names the call");
+	log_restart();
+	rte_errno = 0;
+	CHECK(rte_pcpu_owner_create("noeal", 0) == NULL && rte_errno == EINVAL,
+		"owner create before EAL init: EINVAL");
+	CHECK(log_has("rte_pcpu_owner_create: EAL is not initialised"),
+		"owner create before EAL init: the log line names the call");
+	rte_openlog_stream(NULL);
+	printf("%d passed, %d failed\n", checks - failures, failures);
 	return failures == 0 ? 0 : 1;
 }

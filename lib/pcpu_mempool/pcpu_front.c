@@ -118,10 +118,12 @@ front_alloc_ready(size_t size, size_t align, uint32_t owner)
 static __rte_noinline void *
 front_alloc_setup(size_t size, size_t align, uint32_t owner)
 {
+	const char *what = owner == PCPU_OWNER_ROOT ? "rte_pcpu_alloc" :
+		"rte_pcpu_alloc_owner";
+
 	if (unlikely(!front_alloc_args_valid(size, align)))
 		return front_alloc_bad_args(size, align);
-	if (pcpu_proc_refuse(owner == PCPU_OWNER_ROOT ? "rte_pcpu_alloc" :
-			"rte_pcpu_alloc_owner") || pcpu_init_ensure() != 0)
+	if (pcpu_proc_refuse(what) || pcpu_init_ensure(what) != 0)
 		return NULL;
 	return front_alloc_ready(size, align, owner);
 }

@@ -161,7 +161,7 @@ rte_pcpu_owner_create(const char *name, uint64_t limit_bytes)
 		return NULL;
 	if (pcpu_init_refuse("rte_pcpu_owner_create"))
 		return NULL;
-	if (pcpu_init_ensure() != 0)
+	if (pcpu_init_ensure("rte_pcpu_owner_create") != 0)
 		return NULL;
 	return pcpu_owner_create(name, limit_bytes, PCPU_OWNER_KIND_USER);
 }

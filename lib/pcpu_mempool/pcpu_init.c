@@ -259,10 +259,11 @@ init_unwind(struct pcpu_layer *last)
 /*
  * rte_pcpu_init(), or with @p implicit the set-up a first allocation or
  * pool does (pcpu_init_ensure()): there, another thread's set-up in the
- * meantime is not the caller's error, and is not logged.
+ * meantime is not the caller's error, and is not logged. @p what names
+ * the public call in the log line of a refusal.
  */
 static int
-init_setup(const struct rte_pcpu_conf *conf, bool implicit)
+init_setup(const struct rte_pcpu_conf *conf, bool implicit, const char *what)
 {
 	struct rte_pcpu_conf c = { 0 };
 	struct pcpu_layer *l;
@@ -271,7 +272,8 @@ init_setup(const struct rte_pcpu_conf *conf, bool implicit)
 	if (conf != NULL)
 		c = *conf;
 	if (!pcpu_init_eal_running()) {
-		PCPU_LOG(ERR, "init: EAL is not initialised, or was cleaned up");
+		PCPU_LOG(ERR, "%s: EAL is not initialised, or was cleaned up",
+			what);
 		rte_errno = EINVAL;
 		return -1;
 	}
@@ -339,11 +341,11 @@ init_setup(const struct rte_pcpu_conf *conf, bool implicit)
 }
 
 int
-pcpu_init_ensure(void)
+pcpu_init_ensure(const char *what)
 {
 	if (likely(__atomic_load_n(&init_done, __ATOMIC_ACQUIRE)))
 		return 0;
-	if (init_setup(NULL, true) == 0 || rte_errno == EALREADY)
+	if (init_setup(NULL, true, what) == 0 || rte_errno == EALREADY)
 		return 0;
 	return -1;
 }
@@ -351,7 +353,7 @@ pcpu_init_ensure(void)
 int
 rte_pcpu_init(const struct rte_pcpu_conf *conf)
 {
-	return init_setup(conf, false);
+	return init_setup(conf, false, "init");
 }
 
 int

@@ -88,8 +88,10 @@ int pcpu_init_not_set_up(const char *what);
 
 /**
  * Make sure the library is set up: rte_pcpu_init(NULL) the first time.
+ * @param what The public call that needs it, named in the log line of a
+ *   refusal (EAL not initialised or cleaned up).
  * @return 0, or -1 with rte_errno from rte_pcpu_init().
  */
-int pcpu_init_ensure(void);
+int pcpu_init_ensure(const char *what);
 
 #endif /* _PCPU_INIT_H_ */

@@ -288,7 +288,7 @@ rte_pcpu_mempool_create(const char *name, unsigned int n, size_t elt_size,
 		RTE_PCPU_OWNER_NAMESIZE);
 	if (pool_args_check(name, n, elt_size, cache_size, flags) != 0)
 		return NULL;
-	if (pcpu_init_ensure() != 0)
+	if (pcpu_init_ensure("rte_pcpu_mempool_create") != 0)
 		return NULL;
 	/* the library may have been set up before rte_eal_cleanup(): the
 	 * pool would go into EAL memory that is gone */

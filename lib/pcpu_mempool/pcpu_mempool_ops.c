@@ -355,7 +355,7 @@ ops_alloc(struct rte_mempool *mp)
 	}
 	if (pcpu_name_check("mempool ops: populate", mp->name) != 0)
 		return -EINVAL;
-	if (pcpu_init_ensure() != 0)
+	if (pcpu_init_ensure("mempool ops: populate") != 0)
 		return -rte_errno;
 	p = pcpu_fault_rte_zmalloc_socket("pcpu_mempool_ops", sizeof(*p),
 		RTE_CACHE_LINE_SIZE, mp->socket_id);
