@@ -732,7 +732,9 @@ main(int argc, char **argv)
 		NULL };
 	static const char * const pci_opts[] = { "-a", "-b", "--allow",
 		"--block", "--no-pci", NULL };
+	static const char * const proc_opts[] = { "--proc-type", NULL };
 	char proc_flag[] = "--proc-type=secondary";
+	char proc_dashes[] = "--";
 	char log_flag[] = "--log-level=lib.eal:warning";
 	char pci_flag[] = "--no-pci";
 	char l_flag[] = "-l";
@@ -741,15 +743,22 @@ main(int argc, char **argv)
 	int eargc = 0, i, ret;
 	cpu_set_t set;
 
-	/* the usage needs no primary: before EAL attaches to one */
+	/* the tool's own options (after "--") need no primary: checked
+	 * before EAL attaches to one, so that a mistake in them is told as
+	 * such (and --help answers) whether or not a primary runs */
 	for (i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--") == 0)
 			break;
-	for (; i < argc; i++)
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			usage(argv[0]);
-			return EXIT_SUCCESS;
-		}
+	argv[i < argc ? i : 0] = argv[0];
+	if (parse_args(i < argc ? argc - i : 1, argv + (i < argc ? i : 0)) != 0)
+		return EXIT_FAILURE;
+	if (i < argc)
+		argv[i] = proc_dashes;
+	if (has_option(argc, argv, proc_opts)) {
+		fprintf(stderr, "%s: it attaches to the primary as a secondary "
+			"process: leave out --proc-type\n", INFO_APP);
+		return EXIT_FAILURE;
+	}
 	eargv = calloc((size_t)argc + 6, sizeof(*eargv));
 	if (eargv == NULL)
 		return EXIT_FAILURE;
@@ -786,13 +795,6 @@ main(int argc, char **argv)
 			"EAL initialisation failed");
 		free(argv0);
 		return EXIT_FAILURE;
-	}
-	eargc -= ret;
-	eargv += ret;
-	eargv[0] = argv[0];
-	if (parse_args(eargc, eargv) != 0) {
-		ret = -1;
-		goto out;
 	}
 	if (!rte_eal_primary_proc_alive(NULL)) {
 		fprintf(stderr, "%s: no primary process is running\n",

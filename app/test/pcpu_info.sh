@@ -48,6 +48,12 @@ text_rc=$?
 "$pcpu_info" --file-prefix="$prefix" -- --pool no_such_pool --json \
 	>"$work/nopool.out" 2>&1
 echo "$?" >"$work/nopool.rc"
+# mistakes of the user's told as such, with a primary running
+"$pcpu_info" --file-prefix="$prefix" --proc-type=primary \
+	>"$work/proctype.out" 2>&1
+echo "$?" >"$work/proctype.rc"
+"$pcpu_info" --file-prefix="$prefix" -- --pool >"$work/noarg.out" 2>&1
+echo "$?" >"$work/noarg.rc"
 query "$work/after.out"
 hold_stop
 
@@ -155,6 +161,12 @@ if pools:
           'pool lcore caches')
 check(nopool_rc != 0 and 'no_such_pool: no such pool' in nopool,
       '--pool of an unknown name: exit %d, %r' % (nopool_rc, nopool))
+for case, want in (('proctype', 'leave out --proc-type'),
+                   ('noarg', "option '--pool' needs an argument")):
+    out = open(os.path.join(work, case + '.out')).read()
+    rc = int(open(os.path.join(work, case + '.rc')).read())
+    check(rc == 1 and want in out and 'cannot attach' not in out,
+          '%s: exit %d, %r' % (case, rc, out[-300:]))
 # the owners: the root and the pool's, every figure the primary's own
 owners = {o['name']: o for o in info.get('owners', [])}
 check(sorted(owners) == ['pool:tel_pool', 'root'], 'owners %s' % owners)
