@@ -734,7 +734,6 @@ main(int argc, char **argv)
 		"--block", "--no-pci", NULL };
 	static const char * const proc_opts[] = { "--proc-type", NULL };
 	char proc_flag[] = "--proc-type=secondary";
-	char proc_dashes[] = "--";
 	char log_flag[] = "--log-level=lib.eal:warning";
 	char pci_flag[] = "--no-pci";
 	char l_flag[] = "-l";
@@ -749,11 +748,18 @@ main(int argc, char **argv)
 	for (i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--") == 0)
 			break;
-	argv[i < argc ? i : 0] = argv[0];
-	if (parse_args(i < argc ? argc - i : 1, argv + (i < argc ? i : 0)) != 0)
+	if (i < argc) {
+		char *dashes = argv[i];
+
+		/* the program's name in place of "--", as getopt wants */
+		argv[i] = argv[0];
+		ret = parse_args(argc - i, argv + i);
+		argv[i] = dashes;
+	} else {
+		ret = parse_args(1, argv);
+	}
+	if (ret != 0)
 		return EXIT_FAILURE;
-	if (i < argc)
-		argv[i] = proc_dashes;
 	if (has_option(argc, argv, proc_opts)) {
 		fprintf(stderr, "%s: it attaches to the primary as a secondary "
 			"process: leave out --proc-type\n", INFO_APP);
