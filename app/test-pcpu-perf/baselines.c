@@ -364,7 +364,6 @@ perf_baseline_access_free(struct perf_access_ctx *c)
 	free(c->per_lcore);
 	c->handles = NULL;
 	c->stream_h = NULL;
-	c->stream_i = NULL;
 	c->per_lcore = NULL;
 	c->shared = NULL;
 	c->priv = NULL;
@@ -420,11 +419,11 @@ access_##name(void *arg, unsigned int idx, uint64_t deadline)		\
 }
 
 /* one object: the entry is not read */
-DEFINE_ACCESS(tls, c->stream_i, &RTE_PER_LCORE(perf_tls_pair),
+DEFINE_ACCESS(tls, c->order, &RTE_PER_LCORE(perf_tls_pair),
 	PERF_PAIR_INC(p))
 
 /* stats[rte_lcore_id()][index] */
-DEFINE_ACCESS(static, c->stream_i, &perf_static[rte_lcore_id()][e],
+DEFINE_ACCESS(static, c->order, &perf_static[rte_lcore_id()][e],
 	PERF_PAIR_INC(p))
 
 /* RTE_LCORE_VAR_VALUE(handle): handle + lcore id x RTE_MAX_LCORE_VAR */
@@ -434,11 +433,11 @@ DEFINE_ACCESS(lcore_var, c->stream_h, (struct perf_pair *)
 
 /* zmalloc table and VPP's vlib_increment_combined_counter():
  * counters[thread][index] */
-DEFINE_ACCESS(table, c->stream_i,
+DEFINE_ACCESS(table, c->order,
 	(struct perf_pair *)c->per_lcore[rte_lcore_id()] + e,
 	PERF_PAIR_INC(p))
 
-DEFINE_ACCESS(atomic, c->stream_i, (struct perf_pair *)c->shared + e, ({
+DEFINE_ACCESS(atomic, c->order, (struct perf_pair *)c->shared + e, ({
 	__atomic_fetch_add(&p->packets, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&p->bytes, 64, __ATOMIC_RELAXED);
 }))

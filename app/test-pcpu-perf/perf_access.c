@@ -33,7 +33,7 @@ access_pcpu_side(void *arg, unsigned int idx, uint64_t deadline)
 {
 	struct perf_access_ctx *c = arg;
 
-	return PERF_ACCESS_LOOP(c, idx, deadline, c->stream_i,
+	return PERF_ACCESS_LOOP(c, idx, deadline, c->order,
 		RTE_PCPU((struct perf_pair *)c->handles[e]), PERF_PAIR_INC(p));
 }
 
@@ -90,20 +90,26 @@ access_pcpu_sum(struct perf_access_ctx *c)
 }
 
 /* The object number at each stream position: a random permutation, or
- * 0..n-1 (sequential: the entries are read from memory all the same). */
-static uint32_t *
+ * 0..n-1 (sequential: the entries are read from memory all the same).
+ * Each in a 64-bit slot, which index schemes read as the RTE_PCPU loop
+ * reads its 8-byte handle: a flow entry's slot for the reference is 8
+ * bytes whichever it holds (rte_hash data is a void *, VPP's bihash
+ * values are 64-bit). */
+static uint64_t *
 stream_order(uint32_t n, int random)
 {
-	uint32_t *ord = malloc(sizeof(*ord) * n), i;
+	uint64_t *ord = malloc(sizeof(*ord) * n), t;
 	uint64_t seed = UINT64_C(0x9e3779b97f4a7c15) ^ n;
+	uint32_t i;
 
 	if (ord == NULL)
 		return NULL;
 	for (i = 0; i < n; i++)
 		ord[i] = i;
 	for (i = n - 1; random && i > 0; i--) {
-		uint32_t j = (uint32_t)(perf_rnd64(&seed) % (i + 1)), t = ord[i];
+		uint32_t j = (uint32_t)(perf_rnd64(&seed) % (i + 1));
 
+		t = ord[i];
 		ord[i] = ord[j];
 		ord[j] = t;
 	}
@@ -135,20 +141,12 @@ perf_access_case_setup(struct perf_access_case *ac, uint32_t want, uint32_t nb_o
 		int random, unsigned int nb_lcores, struct perf_result *r)
 {
 	char why[160];
-	uint32_t i;
 	int s, ret;
 
 	memset(ac, 0, sizeof(*ac));
 	ac->order = stream_order(nb_objs, random && nb_objs > 1);
-	ac->slots = malloc(sizeof(*ac->slots) * nb_objs);
-	if (ac->order == NULL || ac->slots == NULL)
+	if (ac->order == NULL)
 		return perf_fail(r, "stream");
-	/* Index schemes read the object number from a 64-bit slot, as the
-	 * RTE_PCPU loop reads its 8-byte handle: a flow entry's slot for the
-	 * reference is 8 bytes whichever it holds (rte_hash data is a
-	 * void *, VPP's bihash values are 64-bit). */
-	for (i = 0; i < nb_objs; i++)
-		ac->slots[i] = ac->order[i];
 	for (s = 0; s < PERF_SCHEME_MAX; s++) {
 		struct perf_access_ctx *c = &ac->ctx[s];
 
@@ -156,7 +154,6 @@ perf_access_case_setup(struct perf_access_case *ac, uint32_t want, uint32_t nb_o
 		c->nb_objs = nb_objs;
 		c->nb_lcores = nb_lcores;
 		c->order = ac->order;
-		c->stream_i = ac->slots;
 		ac->v[s].name = perf_scheme_name(c->scheme);
 		ac->v[s].arg = c;
 		if (!(want & (1u << s)))
@@ -250,7 +247,6 @@ perf_access_case_free(struct perf_access_case *ac)
 		}
 	}
 	free(ac->order);
-	free(ac->slots);
 }
 
 int

@@ -45,8 +45,7 @@ uint64_t perf_rnd64(uint64_t *s);
 
 /** Everything one access case holds: the schemes' objects and streams. */
 struct perf_access_case {
-	uint32_t *order;
-	uint64_t *slots; /* order[], each in an 8-byte slot */
+	uint64_t *order;
 	struct perf_access_ctx ctx[PERF_SCHEME_MAX];
 	struct perf_variant v[PERF_SCHEME_MAX];
 	int ready[PERF_SCHEME_MAX];

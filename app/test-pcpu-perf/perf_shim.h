@@ -315,11 +315,11 @@ struct perf_access_ctx {
 	enum perf_scheme scheme;
 	uint32_t nb_objs;
 	unsigned int nb_lcores;    /**< lcores of the run */
-	const uint32_t *order;     /**< object number at each stream position */
+	const uint64_t *order;     /**< object number at each stream position,
+					 in an 8-byte slot as a flow entry
+					 holds it (the index schemes' stream) */
 	void **handles;            /**< handle per object number */
 	void **stream_h;           /**< handle per stream position */
-	const uint64_t *stream_i;  /**< object number per stream position, in
-					 an 8-byte slot as a flow entry holds it */
 	void **per_lcore;          /**< RTE_MAX_LCORE blocks (zmalloc, vpp) */
 	void *shared;              /**< one block (atomic) */
 	void *priv;                /**< scheme's own bookkeeping */
