@@ -97,6 +97,8 @@ main(void)
 	CHECK(log_has("rte_pcpu_owner_create: EAL is not initialised"),
 		"owner create before EAL init: the log line names the call");
 	rte_openlog_stream(NULL);
+	fclose(log_f);
+	free(log_buf);
 	printf("%d passed, %d failed\n", checks - failures, failures);
 	return failures == 0 ? 0 : 1;
 }
