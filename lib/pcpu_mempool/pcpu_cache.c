@@ -1368,20 +1368,16 @@ cache_alloc_lcore(size_t size, size_t align, uint32_t owner, int limited)
 	return cache_alloc_finish(lc, ci, size, owner, e);
 }
 
-/* An allocation of an owner with a limit: one function for all of it,
- * reached before the common path does any work. */
-static __rte_noinline void *
-cache_alloc_limited(size_t size, size_t align, uint32_t owner)
-{
-	return cache_alloc_lcore(size, align, owner, 1);
-}
-
 void *
 pcpu_cache_alloc(size_t size, size_t align, uint32_t owner)
 {
-	if (owner >= PCPU_OWNER_LIMITED)
-		return cache_alloc_limited(size, align, owner);
 	return cache_alloc_lcore(size, align, owner, 0);
+}
+
+void *
+pcpu_cache_alloc_limited(size_t size, size_t align, uint32_t owner)
+{
+	return cache_alloc_lcore(size, align, owner, 1);
 }
 
 /* Why a handle whose tag is @p t is no longer its user's: freed into a

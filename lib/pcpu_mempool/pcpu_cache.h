@@ -36,15 +36,27 @@ void pcpu_cache_cleanup(void);
 
 /**
  * Allocate through the calling lcore's cache, charged to owner @p owner
- * (a live owner's id, pcpu_owner.h) and recorded in the object's tag.
- * @p size (at most RTE_PCPU_CACHE_MAX_SIZE) and @p align are validated
- * and normalised; requests the caches do not serve (alignment above the
- * class's, caches off, threads without an lcore id) go to
- * pcpu_alloc_one().
+ * (a live owner's id without a limit, below PCPU_OWNER_LIMITED:
+ * pcpu_owner.h) and recorded in the object's tag. @p size (1 to
+ * RTE_PCPU_CACHE_MAX_SIZE bytes) and @p align (a power of two, at least
+ * RTE_PCPU_MIN_ALIGN) are the caller's, checked and normalised; requests
+ * the caches do not serve (alignment above the class's, caches off,
+ * threads without an lcore id) go to pcpu_alloc_one().
  * @return The handle, every lcore's copy zeroed, or NULL with rte_errno
- *   (ENOMEM, also at the owner's limit).
+ *   (ENOMEM).
  */
 void *pcpu_cache_alloc(size_t size, size_t align, uint32_t owner);
+
+/**
+ * pcpu_cache_alloc() for an owner with a limit (an id at or above
+ * PCPU_OWNER_LIMITED), whose run must also hold credit against the limit
+ * (see the top of pcpu_cache.c). Its own entry point, so that the caller
+ * tells the two kinds apart once, where it already knows the owner, and
+ * an allocation without a limit tests nothing for it.
+ * @return The handle, every lcore's copy zeroed, or NULL with rte_errno
+ *   ENOMEM (also at the owner's limit, counted as the owner's failure).
+ */
+void *pcpu_cache_alloc_limited(size_t size, size_t align, uint32_t owner);
 
 /**
  * rte_pcpu_free() of a handle that is not NULL: into the calling lcore's

@@ -11,7 +11,8 @@
  *   rte_pcpu_alloc()  -> pcpu_cache_alloc() -> [refill] pcpu_alloc_bulk()
  *                     -> pcpu_alloc_one()                (larger sizes)
  *   rte_pcpu_alloc_owner(): the same, charged to the owner given, where
- *   rte_pcpu_alloc() charges the root (pcpu_owner.h)
+ *   rte_pcpu_alloc() charges the root (pcpu_owner.h); an owner with a
+ *   limit goes to pcpu_cache_alloc_limited() instead
  *   rte_pcpu_free()   -> pcpu_cache_free()  -> [flush]  pcpu_alloc_free_bulk()
  *                                           -> pcpu_alloc_free() (others)
  *   rte_pcpu_zero()   -> pcpu_alloc_range_find(), pcpu_cache_obj_freed(),
@@ -96,10 +97,11 @@ front_alloc_bad_args(size_t size, size_t align)
 /*
  * An allocation in a process whose library is set up: check and normalise
  * the arguments, then to the caches or, above their sizes, the allocator.
- * Only tail calls, so that the allocation saves no register.
+ * @p limited (a constant): @p owner has a limit, whose cache path is its
+ * own. Only tail calls, so that the allocation saves no register.
  */
 static __rte_always_inline void *
-front_alloc_ready(size_t size, size_t align, uint32_t owner)
+front_alloc_ready(size_t size, size_t align, uint32_t owner, int limited)
 {
 	if (unlikely(!front_alloc_args_valid(size, align)))
 		return front_alloc_bad_args(size, align);
@@ -107,9 +109,10 @@ front_alloc_ready(size_t size, size_t align, uint32_t owner)
 		align = pcpu_front_natural_align(size);
 	else if (align < RTE_PCPU_MIN_ALIGN)
 		align = RTE_PCPU_MIN_ALIGN;
-	if (size <= RTE_PCPU_CACHE_MAX_SIZE)
-		return pcpu_cache_alloc(size, align, owner);
-	return pcpu_alloc_one(size, align, owner);
+	if (size > RTE_PCPU_CACHE_MAX_SIZE)
+		return pcpu_alloc_one(size, align, owner);
+	return limited ? pcpu_cache_alloc_limited(size, align, owner) :
+		pcpu_cache_alloc(size, align, owner);
 }
 
 /* An allocation in a process not known to be a primary with the library
@@ -125,19 +128,37 @@ front_alloc_setup(size_t size, size_t align, uint32_t owner)
 		return front_alloc_bad_args(size, align);
 	if (pcpu_proc_refuse(what) || pcpu_init_ensure(what) != 0)
 		return NULL;
-	return front_alloc_ready(size, align, owner);
+	if (owner >= PCPU_OWNER_LIMITED)
+		return front_alloc_ready(size, align, owner, 1);
+	return front_alloc_ready(size, align, owner, 0);
 }
 
 /*
- * Both allocation entry points, for owner @p owner (its id), which
- * tail-call it; it tail-calls the caches or the allocator in turn.
+ * The allocation entry points' common part, for owner @p owner (its id),
+ * with a limit or not as @p limited (a constant) says; each tail-calls it,
+ * and it tail-calls the caches or the allocator in turn.
  */
-static __rte_noinline void *
-front_alloc(size_t size, size_t align, uint32_t owner)
+static __rte_always_inline void *
+front_alloc_common(size_t size, size_t align, uint32_t owner, int limited)
 {
 	if (unlikely(!pcpu_proc_primary_is_ready()))
 		return front_alloc_setup(size, align, owner);
-	return front_alloc_ready(size, align, owner);
+	return front_alloc_ready(size, align, owner, limited);
+}
+
+/* An allocation charged to an owner without a limit (the root's too). */
+static __rte_noinline void *
+front_alloc(size_t size, size_t align, uint32_t owner)
+{
+	return front_alloc_common(size, align, owner, 0);
+}
+
+/* An allocation charged to an owner with a limit: told apart here, where
+ * the owner's id is first known, so that no other allocation tests it. */
+static __rte_noinline void *
+front_alloc_limited(size_t size, size_t align, uint32_t owner)
+{
+	return front_alloc_common(size, align, owner, 1);
 }
 
 void *
@@ -166,6 +187,8 @@ rte_pcpu_alloc_owner(size_t size, size_t align, struct rte_pcpu_owner *owner)
 
 	if (unlikely(id == PCPU_OWNER_NONE))
 		return front_bad_owner(owner);
+	if (id >= PCPU_OWNER_LIMITED)
+		return front_alloc_limited(size, align, id);
 	return front_alloc(size, align, id);
 }
 

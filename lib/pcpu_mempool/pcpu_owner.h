@@ -236,15 +236,32 @@ void pcpu_owner_mirror(const struct pcpu_owner_mirror *m, unsigned int n);
 void pcpu_owner_walk(void (*fn)(struct rte_pcpu_owner *o, void *arg),
 		void *arg);
 
+/**
+ * Whether @p o points at the start of a record of pcpu_owners.rec[],
+ * without reading it. One compare: the byte offset rotated right by the
+ * record's log2 size is the record's index when the offset is a multiple
+ * of the size, and far above PCPU_OWNER_NB when it is not (its low bits
+ * rotate into the top), so "index < PCPU_OWNER_NB" checks the range and
+ * the alignment at once; rte_pcpu_alloc_owner() pays for it on every
+ * call.
+ */
+static __rte_always_inline int
+pcpu_owner_is_record(const struct rte_pcpu_owner *o)
+{
+	const unsigned int shift = __builtin_ctz(sizeof(pcpu_owners.rec[0]));
+	uintptr_t off = (uintptr_t)o - (uintptr_t)pcpu_owners.rec;
+
+	RTE_BUILD_BUG_ON(!RTE_IS_POWER_OF_2(sizeof(pcpu_owners.rec[0])));
+	return ((off >> shift) | (off << (sizeof(off) * 8 - shift))) <
+		PCPU_OWNER_NB;
+}
+
 /** @p o if it is a live owner's record, else NULL. Lock-free. */
 static inline struct rte_pcpu_owner *
 pcpu_owner_valid(const struct rte_pcpu_owner *o)
 {
-	uintptr_t off = (uintptr_t)o - (uintptr_t)pcpu_owners.rec;
-
 	/* the pointer is checked before it is read */
-	if (off >= sizeof(pcpu_owners.rec) ||
-	    off % sizeof(pcpu_owners.rec[0]) != 0 ||
+	if (!pcpu_owner_is_record(o) ||
 	    __atomic_load_n(&o->kind, __ATOMIC_ACQUIRE) == PCPU_OWNER_KIND_FREE)
 		return NULL;
 	return (struct rte_pcpu_owner *)(uintptr_t)o;
@@ -259,11 +276,8 @@ pcpu_owner_valid(const struct rte_pcpu_owner *o)
 static __rte_always_inline uint32_t
 pcpu_owner_alloc_id(const struct rte_pcpu_owner *o)
 {
-	uintptr_t off = (uintptr_t)o - (uintptr_t)pcpu_owners.rec;
-
 	/* the pointer is checked before it is read */
-	if (unlikely(off >= sizeof(pcpu_owners.rec) ||
-			off % sizeof(pcpu_owners.rec[0]) != 0))
+	if (unlikely(!pcpu_owner_is_record(o)))
 		return PCPU_OWNER_NONE;
 	return __atomic_load_n(&o->alloc_id, __ATOMIC_ACQUIRE);
 }
