@@ -47,29 +47,32 @@
 #define FC_PREFETCH_OFFSET 3
 
 /*
- * IPv4 header checksum after the TTL went down by one (RFC 1624, eqn. 3):
+ * IPv4 header checksum after the TTL went down by one. RFC 1624, eqn. 3:
  * HC' = ~(~HC + ~m + m'), where m is the 16-bit word holding TTL and
- * protocol; m' = m - 0x0100, so ~m + m' is 0xFEFF in ones' complement.
- * A ones' complement sum of byte-swapped words is the byte-swapped sum,
- * so the sum is taken in network byte order, with no swap.
+ * protocol and m' = m - 0x0100, which comes to HC + 0x0100 in ones'
+ * complement: add, then fold the carry back in. A sum that reaches 0xFFFF
+ * is folded too, so the result is the same as eqn. 3 for every checksum
+ * and TTL (checked exhaustively when this was written). A ones' complement
+ * sum of byte-swapped words is the byte-swapped sum, so the sum is taken
+ * in network byte order, with no swap.
  */
 static inline rte_be16_t
 fc_cksum_ttl_dec(rte_be16_t hc)
 {
-	uint32_t s = (uint16_t)~hc + (uint32_t)RTE_BE16(0xFEFF);
+	uint32_t s = (uint32_t)hc + RTE_BE16(0x0100);
 
-	s = (s & 0xFFFFu) + (s >> 16);
-	return (rte_be16_t)~s;
+	return (rte_be16_t)(s + (s >= 0xFFFFu));
 }
 
 /*
- * The IP part of the forwarding rewrite of @m, whose IP header starts at
- * @l3_off. Returns 0 to send it; else the packet is to be dropped, and the
- * return value is the drop counter of @rx to bump.
+ * The IP part of the forwarding rewrite of @m, whose frame starts at @p
+ * and whose IP header starts at @l3_off. Returns NULL to send it; else the
+ * packet is to be dropped, and the return value is the drop counter of
+ * @rx to bump.
  */
 static inline uint64_t *
-fc_rewrite_ip(struct rte_mbuf *m, uint8_t family, uint32_t l3_off,
-		struct fc_port_stats *rx)
+fc_rewrite_ip(const struct rte_mbuf *m, uint8_t *p, uint8_t family,
+		uint32_t l3_off, struct fc_port_stats *rx)
 {
 	if (family == 4) {
 		struct rte_ipv4_hdr *ip;
@@ -78,7 +81,7 @@ fc_rewrite_ip(struct rte_mbuf *m, uint8_t family, uint32_t l3_off,
 		 * segment, as every PMD puts them */
 		if (unlikely(l3_off + sizeof(*ip) > m->data_len))
 			return &rx->bad_ip;
-		ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, l3_off);
+		ip = (struct rte_ipv4_hdr *)(p + l3_off);
 		if (unlikely(rte_be_to_cpu_16(ip->total_length) <
 				rte_ipv4_hdr_len(ip) ||
 				(m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK) ==
@@ -93,7 +96,7 @@ fc_rewrite_ip(struct rte_mbuf *m, uint8_t family, uint32_t l3_off,
 
 		if (unlikely(l3_off + sizeof(*ip) > m->data_len))
 			return &rx->bad_ip;
-		ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv6_hdr *, l3_off);
+		ip = (struct rte_ipv6_hdr *)(p + l3_off);
 		if (unlikely(ip->hop_limits <= 1))
 			return &rx->ttl_exceeded;
 		ip->hop_limits--;
@@ -240,9 +243,10 @@ fc_burst_parse(struct fc_held *h, struct fc_lcore_stats *st, uint16_t port,
 }
 
 /*
- * The rest: the flow lookup, then in stages over the burst the routes, the
- * rewrite (packets dropped leave the list) and the TX of each run of
- * packets to one port, then the counting.
+ * The rest: the flow lookup, the routes of the whole burst (their table
+ * lines in flight together), then one pass that rewrites each packet
+ * (those dropped leave the list) and sends each run of packets to one
+ * port as it ends, then the counting.
  */
 static void
 fc_burst_finish(struct fc_held *h, struct fc_lcore_conf *lc,
@@ -250,8 +254,8 @@ fc_burst_finish(struct fc_held *h, struct fc_lcore_conf *lc,
 {
 	struct fc_port_stats *rx = &st->port[h->port];
 	const struct fc_routes *routes = lc->routes;
-	uint16_t dst[FC_MAX_PKT_BURST];
-	unsigned int i, j, n = 0;
+	uint16_t dst[FC_MAX_PKT_BURST], run_port = FC_ROUTE_NONE;
+	unsigned int i, n = 0, run = 0;
 
 	if (h->fb != NULL)
 		flow_burst_count(h->fb, now, &st->fw);
@@ -259,6 +263,7 @@ fc_burst_finish(struct fc_held *h, struct fc_lcore_conf *lc,
 		dst[i] = fc_route(routes, &h->keys[i], h->port);
 	for (i = 0; i < h->nf; i++) {
 		struct rte_mbuf *m = h->fwd[i];
+		uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 		uint64_t *drop;
 
 		if (unlikely(dst[i] == FC_ROUTE_NONE)) {
@@ -266,23 +271,25 @@ fc_burst_finish(struct fc_held *h, struct fc_lcore_conf *lc,
 			rte_pktmbuf_free(m);
 			continue;
 		}
-		drop = fc_rewrite_ip(m, h->keys[i].family, h->l3[i], rx);
+		drop = fc_rewrite_ip(m, p, h->keys[i].family, h->l3[i], rx);
 		if (unlikely(drop != NULL)) {
 			fc_counter_add(drop, 1);
 			rte_pktmbuf_free(m);
 			continue;
 		}
-		memcpy(rte_pktmbuf_mtod(m, void *), &fc_eth[dst[i]],
-			sizeof(fc_eth[dst[i]]));
-		/* packets sent keep their order, compacted over the dropped */
-		h->fwd[n] = m;
-		dst[n++] = dst[i];
+		memcpy(p, &fc_eth[dst[i]], sizeof(fc_eth[dst[i]]));
+		/* a run of packets to one port ends: it goes out in one call
+		 * (packets sent keep their order, compacted over the dropped) */
+		if (unlikely(dst[i] != run_port)) {
+			if (n > run)
+				fc_send(lc, st, run_port, &h->fwd[run], n - run);
+			run = n;
+			run_port = dst[i];
+		}
+		h->fwd[n++] = m;
 	}
-	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && dst[j] == dst[i]; j++)
-			;
-		fc_send(lc, st, dst[i], &h->fwd[i], j - i);
-	}
+	if (n > run)
+		fc_send(lc, st, run_port, &h->fwd[run], n - run);
 	/* the last stage, whose lines were prefetched before the routing
 	 * and TX above: no flow handle is held past this point */
 	flow_burst_flush(h->fb);
