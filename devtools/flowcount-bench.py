@@ -234,28 +234,42 @@ def run_case(opts, bins, work, case, workers, mix, npkts, seq):
     wl = list(range(1, workers + 1))
     lcores = '0@0,1@1' if workers == 1 else '0@0,1@0,2@1'
     cap = os.path.join(work, f'{mix}.pcap')
-    vdev = f'net_pcap0,rx_pcap={cap},infinite_rx=1'
-    if workers == 2:
-        vdev += f',rx_pcap={cap}'
-    # port 0 needs a TX queue per lcore in l3fwd (it never sends there)
-    vdev += ',tx_pcap=/dev/null' * (workers + 1)
-    config = ','.join(f'(0,{q},{q + 1})' for q in range(workers))
+    # the pcap ports need a TX queue per lcore in l3fwd (never used)
+    txq = ',tx_pcap=/dev/null' * (workers + 1)
+    if opts.layout == 'queues':
+        # one net_pcap port, an RX queue per worker, the capture on each
+        vdev = f'net_pcap0,rx_pcap={cap},infinite_rx=1' + \
+            f',rx_pcap={cap}' * (workers - 1) + txq
+        vdevs = ['--vdev', vdev, '--vdev', 'net_null0']
+        portmask = '0x3'
+        config = ','.join(f'(0,{q},{q + 1})' for q in range(workers))
+    else:
+        # a net_pcap port per worker (ports 0, 2, ...), net_null port 1
+        vdevs = ['--vdev', f'net_pcap0,rx_pcap={cap},infinite_rx=1' + txq,
+                 '--vdev', 'net_null0']
+        pcap_ports = [0]
+        for w in range(1, workers):
+            vdevs += ['--vdev', f'net_pcap{w},rx_pcap={cap},infinite_rx=1' +
+                      txq]
+            pcap_ports.append(w + 1)
+        portmask = hex((1 << (workers + 1)) - 1)
+        config = ','.join(f'({p},0,{i + 1})'
+                          for i, p in enumerate(pcap_ports))
     mbufs = workers * npkts + 32768
     eal = ['--lcores', lcores, '--no-pci', '--file-prefix', prefix,
-           '--log-level=pmd.net.pcap:error', '--vdev', vdev,
-           '--vdev', 'net_null0'] + opts.mem
+           '--log-level=pmd.net.pcap:error'] + vdevs + opts.mem
     env = dict(os.environ)
     if prog == 'l3fwd':
         rules = ['--rule_ipv4', os.path.join(work, 'em4.cfg' if case ==
                                              'l3fwd-E' else 'lpm4.cfg'),
                  '--rule_ipv6', os.path.join(work, 'em6.cfg' if case ==
                                              'l3fwd-E' else 'lpm6.cfg')]
-        cmd = [bins['l3fwd']] + eal + ['--', '-p', '0x3'] + extra + \
+        cmd = [bins['l3fwd']] + eal + ['--', '-p', portmask] + extra + \
             ['--parse-ptype', '--config', config] + rules
         env['L3FWD_MIN_MBUFS'] = str(mbufs)
     else:
         cmd = [bins[prog]] + eal + [
-            '--', '-p', '0x3', '--config', config,
+            '--', '-p', portmask, '--config', config,
             '--rule_ipv4', os.path.join(work, 'lpm4.cfg'),
             '--rule_ipv6', os.path.join(work, 'lpm6.cfg'),
             '--stats-interval', '0', '--flow-timeout', '0',
@@ -331,6 +345,9 @@ def main():
     ap.add_argument('--mixes', default='rr,zipf')
     ap.add_argument('--cases', default=','.join(CASES))
     ap.add_argument('--no-huge', action='store_true')
+    ap.add_argument('--layout', choices=('ports', 'queues'), default='ports',
+                    help='workers read a net_pcap port each (default) or '
+                    'the RX queues of one')
     ap.add_argument('--case', action='append', default=[],
                     metavar='NAME=ARG,ARG',
                     help='an extra dpdk-flowcount case with these options')
@@ -399,7 +416,9 @@ def main():
     try:
         npkts, zipf_flows = make_inputs(work, opts.flows)
         log(f'dpdk-flowcount vs l3fwd: {opts.flows} flows, 64-byte UDP '
-            f'frames, net_pcap infinite_rx=1 -> net_null')
+            f'frames, net_pcap infinite_rx=1 -> net_null; 2 workers read '
+            + ('a net_pcap port each' if opts.layout == 'ports' else
+               'the two RX queues of one net_pcap port'))
         log(f'CPU: {cpu_model()}, {os.cpu_count()} CPUs; load average '
             f'{loadavg()} at start; memory: {memdesc}')
         log(f'{opts.rounds} round(s), cases interleaved, {opts.warmup:g} s '

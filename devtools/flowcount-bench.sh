@@ -13,7 +13,8 @@
 # flowcount-bench.py says which), generates a capture of 100,000 IPv4/UDP
 # flows, 64-byte frames, in round robin and in a Zipf mix, and replays it
 # with net_pcap's infinite_rx=1, routed to a net_null port, through 1 and 2
-# worker lcores, for: l3fwd -L, l3fwd -E (every flow in its exact-match
+# worker lcores (2: a net_pcap port each, or with --layout queues the two
+# RX queues of one), for: l3fwd -L, l3fwd -E (every flow in its exact-match
 # rules), dpdk-flowcount --no-count, counting (percpu counters),
 # --lookup-only, --counters atomic and --counters array. The cases run
 # interleaved, a warm-up then a measured window each, in several rounds.
@@ -24,8 +25,9 @@
 #
 # Options: --smoke (every case once, 20,000 flows, 0.5 s: for CI),
 # --flows N, --seconds S, --warmup S, --rounds R, --workers 1,2,
-# --mixes rr,zipf, --cases LIST, --case NAME=OPT,OPT (one more
-# dpdk-flowcount case, e.g. --case nocache=--flow-cache,0), --base BINARY
+# --mixes rr,zipf, --cases LIST, --layout ports|queues, --case
+# NAME=OPT,OPT (one more dpdk-flowcount case, e.g. --case
+# nocache=--flow-cache,0), --base BINARY
 # (another dpdk-flowcount, e.g. a build of the previous commit, run as the
 # cases base-no-count and base-count in the same rounds, with their
 # ratios), --no-huge (default: 2 MiB hugepages when enough are free, else
