@@ -85,7 +85,12 @@ enum mp_step {
 /* The control block, in the memzone MP_ZONE. */
 struct mp_ctl {
 	uint32_t step;          /* primary: what to do */
+	/* primary: bumped after each post, so that the same step posted
+	 * twice in a row is seen twice (a step value alone is missed when
+	 * the secondary sleeps through the change) */
+	uint32_t post;
 	uint32_t done;          /* secondary: the last step done */
+	uint32_t done_post;     /* secondary: the post it answered */
 	uint32_t started;       /* secondary: a looping step runs */
 	uint32_t stop;          /* primary: end the looping step */
 	int32_t result;         /* secondary: TEST_SUCCESS or TEST_FAILED */
@@ -201,15 +206,28 @@ mp_child_alive(int *status)
 	}								\
 } while (0)
 
+/* Post @p step: the secondary sees a new post number. */
+static uint32_t
+mp_post(enum mp_step step)
+{
+	uint32_t post = ctl->post + 1;
+
+	ctl->step = step;
+	__atomic_store_n(&ctl->post, post, __ATOMIC_RELEASE);
+	return post;
+}
+
 /* Post @p step and wait for its verdict. */
 static int
 mp_do(enum mp_step step)
 {
+	uint32_t post;
+
 	ctl->result = TEST_FAILED;
 	ctl->msg[0] = '\0';
 	ctl->stop = 0;
-	__atomic_store_n(&ctl->step, step, __ATOMIC_RELEASE);
-	MP_WAIT(__atomic_load_n(&ctl->done, __ATOMIC_ACQUIRE) == step,
+	post = mp_post(step);
+	MP_WAIT(__atomic_load_n(&ctl->done_post, __ATOMIC_ACQUIRE) == post,
 		"a step");
 	TEST_ASSERT_EQUAL(ctl->result, TEST_SUCCESS, "secondary, step %d: %s",
 		(int)step, ctl->msg);
@@ -225,7 +243,7 @@ mp_start(enum mp_step step)
 	ctl->stop = 0;
 	ctl->loops = 0;
 	__atomic_store_n(&ctl->started, 0, __ATOMIC_RELEASE);
-	__atomic_store_n(&ctl->step, step, __ATOMIC_RELEASE);
+	(void)mp_post(step);
 	MP_WAIT(__atomic_load_n(&ctl->started, __ATOMIC_ACQUIRE) == step,
 		"a looping step to start");
 	return TEST_SUCCESS;
@@ -236,8 +254,8 @@ static int
 mp_stop(enum mp_step step)
 {
 	__atomic_store_n(&ctl->stop, 1, __ATOMIC_RELEASE);
-	MP_WAIT(__atomic_load_n(&ctl->done, __ATOMIC_ACQUIRE) == step,
-		"a looping step to end");
+	MP_WAIT(__atomic_load_n(&ctl->done_post, __ATOMIC_ACQUIRE) ==
+		ctl->post && ctl->done == step, "a looping step to end");
 	TEST_ASSERT_EQUAL(ctl->result, TEST_SUCCESS, "secondary, step %d: %s",
 		(int)step, ctl->msg);
 	return TEST_SUCCESS;
@@ -332,7 +350,7 @@ mp_suite_teardown(void)
 	int st;
 
 	if (mp_child > 0 && mp_child_alive(&st)) {
-		__atomic_store_n(&ctl->step, MP_EXIT, __ATOMIC_RELEASE);
+		(void)mp_post(MP_EXIT);
 		usleep(200 * 1000);
 		kill(mp_child, SIGKILL);
 		waitpid(mp_child, &st, 0);
@@ -738,10 +756,6 @@ test_pcpu_mp_perf(void)
 		prim[k] = mp_sum_all(h, MP_SUM_FLOWS, total);
 		if (total[0] != ctl->sum_total[0])
 			goto out;
-		/* the step number must change between rounds */
-		ctl->done = MP_NONE;
-		__atomic_store_n(&ctl->step, MP_NONE, __ATOMIC_RELEASE);
-		usleep(2000);
 		if (mp_do(MP_SUM) != TEST_SUCCESS)
 			goto out;
 		sec[k] = ctl->sum_ns;
@@ -1097,7 +1111,7 @@ test_pcpu_mp_secondary(void)
 {
 	const struct rte_memzone *mz;
 	const char *mode = getenv("PCPU_MP_MODE");
-	uint32_t step, seen = MP_NONE;
+	uint32_t step, post, seen = 0;
 	int r;
 
 	if (rte_eal_process_type() != RTE_PROC_SECONDARY)
@@ -1111,12 +1125,13 @@ test_pcpu_mp_secondary(void)
 	TEST_ASSERT_EQUAL(rte_pcpu_shared.initialised, 0u, "attached early");
 	mp_sec_first = 1;
 	for (;;) {
-		step = __atomic_load_n(&ctl->step, __ATOMIC_ACQUIRE);
-		if (step == seen) {
+		post = __atomic_load_n(&ctl->post, __ATOMIC_ACQUIRE);
+		if (post == seen) {
 			usleep(200);
 			continue;
 		}
-		seen = step;
+		seen = post;
+		step = ctl->step;
 		ctl->result = TEST_SUCCESS;
 		switch (step) {
 		case MP_EXACT:
@@ -1158,7 +1173,8 @@ test_pcpu_mp_secondary(void)
 			r = sec_sum();
 			break;
 		case MP_EXIT:
-			__atomic_store_n(&ctl->done, step, __ATOMIC_RELEASE);
+			ctl->done = step;
+			__atomic_store_n(&ctl->done_post, post, __ATOMIC_RELEASE);
 			return TEST_SUCCESS;
 		default:
 			r = -1;
@@ -1174,7 +1190,8 @@ test_pcpu_mp_secondary(void)
 			while (!__atomic_load_n(&ctl->stop, __ATOMIC_ACQUIRE))
 				usleep(200);
 		}
-		__atomic_store_n(&ctl->done, step, __ATOMIC_RELEASE);
+		ctl->done = step;
+		__atomic_store_n(&ctl->done_post, post, __ATOMIC_RELEASE);
 	}
 }
 
