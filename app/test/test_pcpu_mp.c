@@ -178,6 +178,18 @@ mp_spawn(const char *mode, const char *arg)
 	_exit(127);
 }
 
+/* Start a secondary for the steps from post 0, so that a step posted to
+ * an earlier secondary (dead by now) and never answered is not taken for
+ * this one's. */
+static pid_t
+mp_spawn_steps(void)
+{
+	ctl->step = MP_NONE;
+	ctl->done_post = 0;
+	__atomic_store_n(&ctl->post, 0, __ATOMIC_RELEASE);
+	return mp_spawn("steps", NULL);
+}
+
 /* Whether the child is still there (reaps it if not). */
 static int
 mp_child_alive(int *status)
@@ -339,7 +351,7 @@ mp_suite_setup(void)
 			ctl->mask[l / 64] |= UINT64_C(1) << (l % 64);
 		ctl->socket[l] = rte_pcpu_lcore_socket_id(l);
 	}
-	mp_child = mp_spawn("steps", NULL);
+	mp_child = mp_spawn_steps();
 	TEST_ASSERT(mp_child > 0, "cannot start the secondary process");
 	return TEST_SUCCESS;
 }
@@ -619,7 +631,7 @@ test_mp_reinit(void)
 {
 	unsigned int i;
 
-	mp_child = mp_spawn("steps", NULL);
+	mp_child = mp_spawn_steps();
 	TEST_ASSERT(mp_child > 0, "cannot start the secondary process");
 	for (i = 0; i < MP_OBJS; i++)
 		mp_expect(i, mp_objs[i]);
