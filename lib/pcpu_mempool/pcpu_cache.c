@@ -1332,7 +1332,8 @@ cache_alloc_no_lcore_cache(unsigned int lcore_id, size_t size, size_t align,
  * constant): @p owner has a limit, and the run of its owner must have
  * credit as well, used inside the lcore's stock (see the top of the file).
  * Every case but a pop from a run of the object's owner leaves by a tail
- * call, so that the common allocation saves no register.
+ * call, so that the common allocation makes no call and saves only the
+ * registers the pop itself needs (two; three with a limit).
  */
 static __rte_always_inline void *
 cache_alloc_lcore(size_t size, size_t align, uint32_t owner, int limited)
