@@ -415,10 +415,13 @@ def main():
     work = tempfile.mkdtemp(prefix='flowcount-bench.')
     try:
         npkts, zipf_flows = make_inputs(work, opts.flows)
+        layout = ''
+        if 2 in workers:
+            layout = '; 2 workers read ' + (
+                'a net_pcap port each' if opts.layout == 'ports' else
+                'the two RX queues of one net_pcap port')
         log(f'dpdk-flowcount vs l3fwd: {opts.flows} flows, 64-byte UDP '
-            f'frames, net_pcap infinite_rx=1 -> net_null; 2 workers read '
-            + ('a net_pcap port each' if opts.layout == 'ports' else
-               'the two RX queues of one net_pcap port'))
+            f'frames, net_pcap infinite_rx=1 -> net_null{layout}')
         log(f'CPU: {cpu_model()}, {os.cpu_count()} CPUs; load average '
             f'{loadavg()} at start; memory: {memdesc}')
         log(f'{opts.rounds} round(s), cases interleaved, {opts.warmup:g} s '
