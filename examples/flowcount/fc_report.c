@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
@@ -348,6 +349,7 @@ int
 fc_report_check_dump_path(const char *path)
 {
 	char tmp[PATH_MAX];
+	struct stat sb;
 	FILE *f;
 	int fd;
 
@@ -366,9 +368,18 @@ fc_report_check_dump_path(const char *path)
 	fclose(f);
 	unlink(tmp);
 	/* the dump is renamed over FILE at the end: a FILE that exists must
-	 * be a file that can be replaced (not a directory, not immutable);
-	 * opened for appending, so that its content stays as it is */
-	fd = open(path, O_WRONLY | O_APPEND);
+	 * be a regular file that can be replaced. Not a directory, and not a
+	 * device, FIFO or symbolic link, which the rename would replace by a
+	 * regular file (and opening a FIFO nobody reads would block here);
+	 * not immutable: opened for appending, so that its content stays as
+	 * it is */
+	if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		fprintf(stderr, "%s: --flow-dump: cannot replace %s: %s\n",
+			fc_prgname, path, S_ISDIR(sb.st_mode) ?
+			strerror(EISDIR) : "not a regular file");
+		return -1;
+	}
+	fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0 && errno != ENOENT) {
 		fprintf(stderr, "%s: --flow-dump: cannot replace %s: %s\n",
 			fc_prgname, path, strerror(errno));

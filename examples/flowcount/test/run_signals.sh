@@ -6,8 +6,8 @@
 # stops with a second dump that is a superset of the first (the shipped
 # capture replayed forever, net_pcap infinite_rx=1); SIGHUP stops as
 # SIGTERM does; --flow-dump - writes the dump to stdout; an unwritable
-# dump path, or one that is a directory, is refused before any port
-# starts; --stats-format json writes
+# dump path, or one that is a directory, a FIFO or a symbolic link, is
+# refused before any port starts; --stats-format json writes
 # one JSON object per line, whose summary holds the capture's counts.
 
 . "$(dirname "$0")/common.sh"
@@ -124,19 +124,31 @@ else
 	echo "PASS bad dump path: $(grep 'cannot write' "$TMP/out")"
 fi
 
-# ---- a dump path that is a directory is refused before the ports start
-# (the dump is renamed over it at the end, which would fail then) ----
+# ---- a dump path that exists but is not a regular file is refused before
+# the ports start: a directory (the rename of the dump over it at the end
+# would fail), a FIFO (opening it would block while nobody reads it) and a
+# symbolic link (the rename would replace the link by a file) ----
 mkdir -p "$TMP/isdir"
-if run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO" -- --exit-on-idle 200 \
-		--flow-dump "$TMP/isdir" > "$TMP/out" 2>&1; then
-	echo "FAIL dump path is a directory: accepted"; fail=1
-elif ! grep -q 'cannot replace.*Is a directory' "$TMP/out" ||
-		grep -q '^lcore 1' "$TMP/out"; then
-	echo "FAIL dump path is a directory: no message, or traffic started"
-	cat "$TMP/out"; fail=1
-else
-	echo "PASS dump path is a directory: $(grep 'cannot replace' "$TMP/out")"
-fi
+mkfifo "$TMP/isfifo"
+ln -s "$TMP/linked" "$TMP/islink"
+for c in "isdir:Is a directory" "isfifo:not a regular file" \
+		"islink:not a regular file"; do
+	name=${c%%:*}
+	want=${c#*:}
+	if FC_TIMEOUT=20 run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO" -- \
+			--exit-on-idle 200 --flow-dump "$TMP/$name" \
+			> "$TMP/out" 2>&1; then
+		echo "FAIL dump path $name: accepted"; fail=1
+	elif ! grep -q "cannot replace.*$want" "$TMP/out" ||
+			grep -q '^lcore 1' "$TMP/out" || [ ! -L "$TMP/islink" ] ||
+			[ -e "$TMP/linked" ]; then
+		echo "FAIL dump path $name: no message, traffic started or" \
+			"the path changed"
+		cat "$TMP/out"; fail=1
+	else
+		echo "PASS dump path $name: $(grep 'cannot replace' "$TMP/out")"
+	fi
+done
 
 # ---- --stats-format json ----
 if run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO" -- --exit-on-idle 300 \
