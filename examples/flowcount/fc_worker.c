@@ -195,10 +195,12 @@ struct fc_held {
 };
 
 /* Classify the burst, count the buckets and the RX counters, start the
- * flow lookup of its IP packets: @h holds those. */
-static void
-fc_burst_parse(struct fc_held *h, struct fc_lcore_stats *st, uint16_t port,
-		struct rte_mbuf **pkts, uint16_t nb)
+ * flow lookup of its IP packets: @h holds those. Without a flow table
+ * (@count false), the keys hold only what routing needs
+ * (flow_parse_route_inline()). */
+static __rte_always_inline void
+fc_burst_parse_as(struct fc_held *h, struct fc_lcore_stats *st, uint16_t port,
+		struct rte_mbuf **pkts, uint16_t nb, const bool count)
 {
 	struct fc_port_stats *rx = &st->port[port];
 	uint64_t bytes = 0;
@@ -215,7 +217,12 @@ fc_burst_parse(struct fc_held *h, struct fc_lcore_stats *st, uint16_t port,
 			rte_prefetch0(rte_pktmbuf_mtod(
 				pkts[i + FC_PREFETCH_OFFSET], void *));
 		bytes += len;
-		cls = flow_parse_mbuf_inline(m, &h->keys[nf], &h->l3[nf]);
+		if (count)
+			cls = flow_parse_mbuf_inline(m, &h->keys[nf],
+				&h->l3[nf]);
+		else
+			cls = flow_parse_route_inline(m, &h->keys[nf],
+				&h->l3[nf]);
 		if (likely(cls == FLOW_CLASS_FLOW)) {
 			h->len[nf] = len;
 			h->fwd[nf++] = m;
@@ -234,12 +241,22 @@ fc_burst_parse(struct fc_held *h, struct fc_lcore_stats *st, uint16_t port,
 	/* first stage of the flow lookup: hashes, and the flow cache sets'
 	 * misses in flight while the RX counters are updated and the next
 	 * stages start */
-	if (h->fb != NULL && nf > 0)
+	if (count && nf > 0)
 		flow_burst_add_bulk(h->fb, h->keys, h->len, nf);
 	fc_counter_add(&rx->rx_pkts, nb);
 	fc_counter_add(&rx->rx_bytes, bytes);
 	h->port = port;
 	h->nf = nf;
+}
+
+static void
+fc_burst_parse(struct fc_held *h, struct fc_lcore_stats *st, uint16_t port,
+		struct rte_mbuf **pkts, uint16_t nb)
+{
+	if (h->fb != NULL)
+		fc_burst_parse_as(h, st, port, pkts, nb, true);
+	else
+		fc_burst_parse_as(h, st, port, pkts, nb, false);
 }
 
 /*

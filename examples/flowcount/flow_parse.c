@@ -231,16 +231,18 @@ flow_parse_chain(struct rte_mbuf *chain, const struct flow_seg *segs,
 	return n;
 }
 
-enum flow_class
-flow_parse(const struct flow_seg *segs, unsigned int nb_segs,
-		struct flow_key *key)
+/* Lay @segs out as an mbuf chain and parse it, with the full parser or
+ * (@route_only) the one the datapath uses when it does not count. */
+static enum flow_class
+flow_parse_segs(const struct flow_seg *segs, unsigned int nb_segs,
+		struct flow_key *key, uint32_t *l3_off, int route_only)
 {
 	struct rte_mbuf stack_chain[FLOW_PARSE_STACK_SEGS];
 	struct rte_mbuf *chain = stack_chain;
 	enum flow_class cls;
 	unsigned int i, need = 0;
-	uint32_t l3_off;
 
+	*l3_off = 0;
 	/* headers needed: long segments split at 65535 bytes, and no more
 	 * than the depth the parser reads */
 	for (i = 0; i < nb_segs; i++)
@@ -256,12 +258,30 @@ flow_parse(const struct flow_seg *segs, unsigned int nb_segs,
 	if (flow_parse_chain(chain, segs, nb_segs) == 0) {
 		memset(key, 0, sizeof(*key));
 		cls = FLOW_CLASS_MALFORMED;
+	} else if (route_only) {
+		cls = flow_parse_route_inline(chain, key, l3_off);
 	} else {
-		cls = flow_parse_mbuf_inline(chain, key, &l3_off);
+		cls = flow_parse_mbuf_inline(chain, key, l3_off);
 	}
 	if (chain != stack_chain)
 		free(chain);
 	return cls;
+}
+
+enum flow_class
+flow_parse(const struct flow_seg *segs, unsigned int nb_segs,
+		struct flow_key *key)
+{
+	uint32_t l3_off;
+
+	return flow_parse_segs(segs, nb_segs, key, &l3_off, 0);
+}
+
+enum flow_class
+flow_parse_route(const struct flow_seg *segs, unsigned int nb_segs,
+		struct flow_key *key, uint32_t *l3_off)
+{
+	return flow_parse_segs(segs, nb_segs, key, l3_off, 1);
 }
 
 enum flow_class

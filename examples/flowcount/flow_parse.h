@@ -89,6 +89,27 @@ enum flow_class flow_parse_mbuf(const struct rte_mbuf *m,
 #define FLOW_PARSE_FAST_LEN (RTE_ETHER_HDR_LEN + \
 	(uint32_t)sizeof(struct rte_ipv4_hdr) + 4u)
 
+/*
+ * Whether the frame @m, whose first byte is at @p, is the inline parsers'
+ * common case: untagged IPv4 without options, its first
+ * FLOW_PARSE_FAST_LEN bytes in the first segment. Such a frame is always
+ * FLOW_CLASS_FLOW, with its IPv4 header at RTE_ETHER_HDR_LEN.
+ */
+static inline int
+flow_parse_is_fast(const struct rte_mbuf *m, const uint8_t *p)
+{
+	rte_be16_t etype;
+
+	if (unlikely(m->data_len < FLOW_PARSE_FAST_LEN))
+		return 0;
+	/* read with memcpy: the IP header is 2-byte aligned in most mbufs */
+	memcpy(&etype, p + offsetof(struct rte_ether_hdr, ether_type),
+		sizeof(etype));
+	return likely(etype == RTE_BE16(RTE_ETHER_TYPE_IPV4) &&
+		p[RTE_ETHER_HDR_LEN + offsetof(struct rte_ipv4_hdr,
+			version_ihl)] == RTE_IPV4_VHL_DEF);
+}
+
 /**
  * flow_parse_mbuf() with its most common frame handled inline, for the
  * datapath: untagged IPv4 without options, its first FLOW_PARSE_FAST_LEN
@@ -108,21 +129,13 @@ flow_parse_mbuf_inline(const struct rte_mbuf *m, struct flow_key *key,
 	const uint8_t *ip = p + RTE_ETHER_HDR_LEN;
 	uint64_t w0, w1, w3;
 	uint32_t src, dst, ports = 0;
-	rte_be16_t etype, frag;
+	rte_be16_t frag;
 	uint8_t proto;
 
 	RTE_BUILD_BUG_ON(sizeof(*key) != 40 ||
 		offsetof(struct flow_key, src) != 8 ||
 		offsetof(struct flow_key, dst) != 24);
-	if (unlikely(m->data_len < FLOW_PARSE_FAST_LEN))
-		return flow_parse_mbuf(m, key, l3_off);
-	/* the fields are read with memcpy: the IP header is 2-byte aligned
-	 * in most mbufs */
-	memcpy(&etype, p + offsetof(struct rte_ether_hdr, ether_type),
-		sizeof(etype));
-	if (unlikely(etype != RTE_BE16(RTE_ETHER_TYPE_IPV4) ||
-			ip[offsetof(struct rte_ipv4_hdr, version_ihl)] !=
-			RTE_IPV4_VHL_DEF))
+	if (!flow_parse_is_fast(m, p))
 		return flow_parse_mbuf(m, key, l3_off);
 	proto = ip[offsetof(struct rte_ipv4_hdr, next_proto_id)];
 	memcpy(&src, ip + offsetof(struct rte_ipv4_hdr, src_addr), 4);
@@ -160,6 +173,35 @@ flow_parse_mbuf_inline(const struct rte_mbuf *m, struct flow_key *key,
 }
 
 /**
+ * What forwarding needs of a frame, for the datapath when it does not
+ * count flows: the class and @p l3_off as flow_parse_mbuf() gives them,
+ * and of the key its family and destination address. On the fast path of
+ * flow_parse_mbuf_inline() only @c family and the first 4 bytes of @c dst
+ * are written (the 5-tuple is not built: that is the point); every other
+ * frame goes to flow_parse_mbuf(), which writes the whole key. The unit
+ * test and the fuzzer check that class, family and address agree with
+ * flow_parse() on every frame (flow_parse_route()).
+ *
+ * Parameters and return value as flow_parse_mbuf(), except that of a
+ * FLOW_CLASS_FLOW frame only @c key->family and the address bytes of
+ * @c key->dst are defined.
+ */
+static inline enum flow_class
+flow_parse_route_inline(const struct rte_mbuf *m, struct flow_key *key,
+		uint32_t *l3_off)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+
+	if (!flow_parse_is_fast(m, p))
+		return flow_parse_mbuf(m, key, l3_off);
+	key->family = 4;
+	memcpy(key->dst, p + RTE_ETHER_HDR_LEN +
+		offsetof(struct rte_ipv4_hdr, dst_addr), 4);
+	*l3_off = RTE_ETHER_HDR_LEN;
+	return FLOW_CLASS_FLOW;
+}
+
+/**
  * flow_parse_mbuf() of a frame given as segments (pointer, length), as a
  * multi-segment mbuf holds it; for the unit test and the fuzzer. The
  * segments are described by a chain of mbuf headers (no EAL, no mempool);
@@ -183,6 +225,21 @@ enum flow_class flow_parse(const struct flow_seg *segs, unsigned int nb_segs,
 /** flow_parse() of a single contiguous buffer. */
 enum flow_class flow_parse_buf(const void *data, uint32_t len,
 		struct flow_key *key);
+
+/**
+ * flow_parse_route_inline() of a frame given as segments, as flow_parse()
+ * takes them; for the unit test and the fuzzer.
+ *
+ * @param key
+ *   Of a FLOW_CLASS_FLOW frame, receives family and the address bytes of
+ *   dst (4 for IPv4, 16 for IPv6); its other bytes are unspecified.
+ * @param l3_off
+ *   As flow_parse_mbuf().
+ * @return
+ *   As flow_parse().
+ */
+enum flow_class flow_parse_route(const struct flow_seg *segs,
+		unsigned int nb_segs, struct flow_key *key, uint32_t *l3_off);
 
 /**
  * Total order of keys used for the CSV dump (the reference's order):

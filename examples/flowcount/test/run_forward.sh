@@ -10,7 +10,9 @@
 # destination MAC from --eth-dest, source MAC port 1's, TTL or hop limit
 # one less, a valid IPv4 checksum, every other byte unchanged; every drop
 # counted by reason in the summary. Then the same with default routes
-# (0.0.0.0/0 and ::/0); a single port without rule files, which must
+# (0.0.0.0/0 and ::/0), and both again with --no-count, whose parse
+# takes another path (no flow key built); a single port without rule
+# files, which must
 # forward nothing; and two rx_pcap queues polled by one worker with the
 # default --config, whose counts must be double.
 
@@ -22,9 +24,9 @@ printf '# test routes\nR198.18.1.0/24 1\n' > "$TMP/r4"
 printf 'R2001:db8:1::/48 1\n' > "$TMP/r6"
 DST=52:54:00:12:34:56
 
-# forward DEFAULT: one run; DEFAULT 1 adds the default routes
+# forward DEFAULT [OPTION]: one run; DEFAULT 1 adds the default routes
 forward() {
-	local default=$1 name=routes
+	local default=$1 name=routes opt=()
 	cp "$TMP/r4" "$TMP/r4.use"
 	cp "$TMP/r6" "$TMP/r6.use"
 	if [ "$default" = 1 ]; then
@@ -32,12 +34,16 @@ forward() {
 		printf 'R0.0.0.0/0 1\n' >> "$TMP/r4.use"
 		printf 'R::/0 1\n' >> "$TMP/r6.use"
 	fi
+	if [ -n "${2:-}" ]; then
+		opt=("$2")
+		name="$name, $2"
+	fi
 	rm -f "$TMP/out.pcap"
 	if ! run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$TMP/in.pcap" \
 			--vdev "net_pcap1,tx_pcap=$TMP/out.pcap" -- -p 0x3 \
 			--config '(0,0,1)' --rule_ipv4 "$TMP/r4.use" \
 			--rule_ipv6 "$TMP/r6.use" --eth-dest "1,$DST" \
-			--exit-on-idle 200 --stats-interval 0 \
+			--exit-on-idle 200 --stats-interval 0 "${opt[@]}" \
 			> "$TMP/log" 2>&1; then
 		echo "FAIL $name: dpdk-flowcount exited with an error"
 		tail -5 "$TMP/log"
@@ -71,6 +77,8 @@ forward() {
 }
 forward 0
 forward 1
+forward 0 --no-count
+forward 1 --no-count
 
 # one port, no rule files: nothing goes back out of it
 rm -f "$TMP/out1.pcap"

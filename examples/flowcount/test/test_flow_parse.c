@@ -18,6 +18,9 @@
  * 60-byte segments, and with empty segments in between) over an exact-size
  * heap copy, which must give the same result: the multi-segment path is
  * exact and, under AddressSanitizer, provably reads nothing past the data.
+ * The parse the datapath uses when it does not count
+ * (flow_parse_route()) must give the same class, family and destination
+ * address, whole and in every chain.
  *
  * Usage: test_flow_parse DIR [DIR ...]
  * Exit: 0 all match, 1 a mismatch or error, 77 (skip) when the first DIR
@@ -201,11 +204,10 @@ read_file(const char *path, size_t *len)
 static struct flow_seg *segs;
 static size_t segs_cap;
 
-/* Parse @data as a chain of @step-byte segments, with an empty segment
- * after every one when @gaps; the data is an exact-size heap copy. */
-static enum flow_class
-parse_split(const uint8_t *data, uint32_t len, uint32_t step, int gaps,
-		struct flow_key *key)
+/* Lay @data out as a chain of @step-byte segments in segs[], with an
+ * empty segment after every one when @gaps; returns their number. */
+static unsigned int
+split(const uint8_t *data, uint32_t len, uint32_t step, int gaps)
 {
 	size_t n = 0;
 	uint32_t off;
@@ -228,7 +230,28 @@ parse_split(const uint8_t *data, uint32_t len, uint32_t step, int gaps,
 			n++;
 		}
 	}
-	return flow_parse(segs, (unsigned int)n, key);
+	return (unsigned int)n;
+}
+
+/* Whether flow_parse_route() of @n segments disagrees with the full
+ * parse's @cls and @key. */
+static int
+route_differs(unsigned int n, enum flow_class cls,
+		const struct flow_key *key)
+{
+	struct flow_key k;
+	enum flow_class c;
+	uint32_t l3_off;
+
+	memset(&k, 0x5a, sizeof(k));
+	c = flow_parse_route(segs, n, &k, &l3_off);
+	if (c != cls)
+		return 1;
+	if (cls != FLOW_CLASS_FLOW)
+		return 0;
+	return k.family != key->family || memcmp(k.dst, key->dst,
+		key->family == 4 ? 4 : sizeof(k.dst)) != 0 ||
+		(l3_off != 14 && l3_off != 18 && l3_off != 22);
 }
 
 static int
@@ -247,12 +270,19 @@ check_chains(const uint8_t *pkt, uint32_t len, enum flow_class cls,
 		exit(1);
 	}
 	memcpy(copy, pkt, len);
+	if (route_differs(split(copy, len, len ? len : 1, 0), cls, key)) {
+		fprintf(stderr, "%s: frame %" PRIu64 ": routing parse "
+			"differs\n", name, frame_no);
+		bad = 1;
+	}
 	for (i = 0; i < 2 * sizeof(steps) / sizeof(steps[0]); i++) {
 		uint32_t step = steps[i / 2];
+		unsigned int n = split(copy, len, step, (int)(i & 1));
 		enum flow_class c2;
 
-		c2 = parse_split(copy, len, step, (int)(i & 1), &k2);
-		if (c2 != cls || memcmp(&k2, key, sizeof(k2)) != 0) {
+		c2 = flow_parse(segs, n, &k2);
+		if (c2 != cls || memcmp(&k2, key, sizeof(k2)) != 0 ||
+				route_differs(n, cls, key)) {
 			fprintf(stderr, "%s: frame %" PRIu64
 				": segmented parse (step %u%s) differs\n",
 				name, frame_no, step,
