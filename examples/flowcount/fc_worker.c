@@ -172,6 +172,131 @@ fc_flush_tx(struct fc_lcore_conf *lc, struct fc_lcore_stats *st)
 	}
 }
 
+/* A frame that is not forwarded, counted in its bucket and freed. */
+static inline void
+fc_bucket_drop(struct fc_lcore_stats *st, struct rte_mbuf *m,
+		enum flow_class cls, uint32_t len)
+{
+	if (cls == FLOW_CLASS_NON_IP) {
+		fc_counter_add(&st->non_ip_pkts, 1);
+		fc_counter_add(&st->non_ip_bytes, len);
+	} else {
+		fc_counter_add(&st->malformed_pkts, 1);
+		fc_counter_add(&st->malformed_bytes, len);
+	}
+	rte_pktmbuf_free(m);
+}
+
+/*
+ * The packets of one burst that go out, compacted in place over the
+ * burst's array (packets sent keep their order), and sent as runs to one
+ * port, each as soon as it ends.
+ */
+struct fc_tx_runs {
+	struct rte_mbuf **pkts;
+	unsigned int n;         /* packets kept */
+	unsigned int run;       /* first packet of the current run */
+	uint16_t run_port;      /* its port, FC_ROUTE_NONE before the first */
+};
+
+/*
+ * The end of the way of packet @m (frame at @p, IP header at @l3_off,
+ * received on the port whose counters are @rx), routed to @d: dropped and
+ * counted (no route, or fc_rewrite_ip() refuses it), or rewritten and
+ * added to @t, sending the run that ends.
+ */
+static __rte_always_inline void
+fc_forward_one(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
+		struct fc_port_stats *rx, struct fc_tx_runs *t,
+		struct rte_mbuf *m, uint8_t *p, uint16_t d, uint8_t family,
+		uint32_t l3_off)
+{
+	uint64_t *drop;
+
+	if (unlikely(d == FC_ROUTE_NONE)) {
+		fc_counter_add(&rx->no_route, 1);
+		rte_pktmbuf_free(m);
+		return;
+	}
+	drop = fc_rewrite_ip(m, p, family, l3_off, rx);
+	if (unlikely(drop != NULL)) {
+		fc_counter_add(drop, 1);
+		rte_pktmbuf_free(m);
+		return;
+	}
+	memcpy(p, &fc_eth[d], sizeof(fc_eth[d]));
+	if (unlikely(d != t->run_port)) {
+		if (t->n > t->run)
+			fc_send(lc, st, t->run_port, &t->pkts[t->run],
+				t->n - t->run);
+		t->run = t->n;
+		t->run_port = d;
+	}
+	t->pkts[t->n++] = m;
+}
+
+/* Send the last run of @t. */
+static __rte_always_inline void
+fc_runs_end(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
+		struct fc_tx_runs *t)
+{
+	if (t->n > t->run)
+		fc_send(lc, st, t->run_port, &t->pkts[t->run], t->n - t->run);
+}
+
+/*
+ * A burst when flows are not counted (--no-count): each packet is parsed,
+ * routed, rewritten and queued in one pass, as l3fwd does, with nothing
+ * kept between the stages (the counting path keeps the burst's keys for
+ * its flow table's). The common frame (flow_parse_is_fast()) needs no
+ * flow key at all: its destination is read from the header, and its
+ * family and header offset are known. Any other takes flow_parse_mbuf().
+ */
+static void
+fc_burst_forward(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
+		uint16_t port, struct rte_mbuf **pkts, uint16_t nb)
+{
+	const struct fc_routes *routes = lc->routes;
+	struct fc_port_stats *rx = &st->port[port];
+	struct fc_tx_runs t = { .pkts = pkts, .run_port = FC_ROUTE_NONE };
+	uint64_t bytes = 0;
+	unsigned int i;
+
+	for (i = 0; i < nb && i < FC_PREFETCH_OFFSET; i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+	for (i = 0; i < nb; i++) {
+		struct rte_mbuf *m = pkts[i];
+		uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
+		uint32_t len = rte_pktmbuf_pkt_len(m), l3_off;
+		struct flow_key key;
+		enum flow_class cls;
+		uint16_t d;
+
+		if (i + FC_PREFETCH_OFFSET < nb)
+			rte_prefetch0(rte_pktmbuf_mtod(
+				pkts[i + FC_PREFETCH_OFFSET], void *));
+		bytes += len;
+		if (likely(flow_parse_is_fast(m, p))) {
+			d = routes == NULL ? fc_pair_port[port] :
+				fc_route_ipv4(routes, rte_be_to_cpu_32(
+					flow_parse_fast_dst(p)));
+			fc_forward_one(lc, st, rx, &t, m, p, d, 4,
+				RTE_ETHER_HDR_LEN);
+			continue;
+		}
+		cls = flow_parse_mbuf(m, &key, &l3_off);
+		if (unlikely(cls != FLOW_CLASS_FLOW)) {
+			fc_bucket_drop(st, m, cls, len);
+			continue;
+		}
+		fc_forward_one(lc, st, rx, &t, m, p,
+			fc_route(routes, &key, port), key.family, l3_off);
+	}
+	fc_runs_end(lc, st, &t);
+	fc_counter_add(&rx->rx_pkts, nb);
+	fc_counter_add(&rx->rx_bytes, bytes);
+}
+
 /*
  * A burst between its parse (and the first stage of its flow lookup) and
  * the rest of its processing. With --pipeline, a full burst waits here
@@ -185,7 +310,7 @@ fc_flush_tx(struct fc_lcore_conf *lc, struct fc_lcore_stats *st)
  * hence off by default.
  */
 struct fc_held {
-	struct flow_burst *fb;          /* NULL: not counting */
+	struct flow_burst *fb;
 	uint16_t port;
 	unsigned int nf;
 	struct rte_mbuf *fwd[FC_MAX_PKT_BURST];
@@ -195,12 +320,10 @@ struct fc_held {
 };
 
 /* Classify the burst, count the buckets and the RX counters, start the
- * flow lookup of its IP packets: @h holds those. Without a flow table
- * (@count false), the keys hold only what routing needs
- * (flow_parse_route_inline()). */
-static __rte_always_inline void
-fc_burst_parse_as(struct fc_held *h, struct fc_lcore_stats *st, uint16_t port,
-		struct rte_mbuf **pkts, uint16_t nb, const bool count)
+ * flow lookup of its IP packets: @h holds those. */
+static void
+fc_burst_parse(struct fc_held *h, struct fc_lcore_stats *st, uint16_t port,
+		struct rte_mbuf **pkts, uint16_t nb)
 {
 	struct fc_port_stats *rx = &st->port[port];
 	uint64_t bytes = 0;
@@ -217,46 +340,23 @@ fc_burst_parse_as(struct fc_held *h, struct fc_lcore_stats *st, uint16_t port,
 			rte_prefetch0(rte_pktmbuf_mtod(
 				pkts[i + FC_PREFETCH_OFFSET], void *));
 		bytes += len;
-		if (count)
-			cls = flow_parse_mbuf_inline(m, &h->keys[nf],
-				&h->l3[nf]);
-		else
-			cls = flow_parse_route_inline(m, &h->keys[nf],
-				&h->l3[nf]);
+		cls = flow_parse_mbuf_inline(m, &h->keys[nf], &h->l3[nf]);
 		if (likely(cls == FLOW_CLASS_FLOW)) {
 			h->len[nf] = len;
 			h->fwd[nf++] = m;
 			continue;
 		}
-		/* not forwarded: counted in its bucket */
-		if (cls == FLOW_CLASS_NON_IP) {
-			fc_counter_add(&st->non_ip_pkts, 1);
-			fc_counter_add(&st->non_ip_bytes, len);
-		} else {
-			fc_counter_add(&st->malformed_pkts, 1);
-			fc_counter_add(&st->malformed_bytes, len);
-		}
-		rte_pktmbuf_free(m);
+		fc_bucket_drop(st, m, cls, len);
 	}
 	/* first stage of the flow lookup: hashes, and the flow cache sets'
 	 * misses in flight while the RX counters are updated and the next
 	 * stages start */
-	if (count && nf > 0)
+	if (nf > 0)
 		flow_burst_add_bulk(h->fb, h->keys, h->len, nf);
 	fc_counter_add(&rx->rx_pkts, nb);
 	fc_counter_add(&rx->rx_bytes, bytes);
 	h->port = port;
 	h->nf = nf;
-}
-
-static void
-fc_burst_parse(struct fc_held *h, struct fc_lcore_stats *st, uint16_t port,
-		struct rte_mbuf **pkts, uint16_t nb)
-{
-	if (h->fb != NULL)
-		fc_burst_parse_as(h, st, port, pkts, nb, true);
-	else
-		fc_burst_parse_as(h, st, port, pkts, nb, false);
 }
 
 /*
@@ -270,43 +370,21 @@ fc_burst_finish(struct fc_held *h, struct fc_lcore_conf *lc,
 		struct fc_lcore_stats *st, uint64_t now)
 {
 	struct fc_port_stats *rx = &st->port[h->port];
-	const struct fc_routes *routes = lc->routes;
-	uint16_t dst[FC_MAX_PKT_BURST], run_port = FC_ROUTE_NONE;
-	unsigned int i, n = 0, run = 0;
+	struct fc_tx_runs t = { .pkts = h->fwd, .run_port = FC_ROUTE_NONE };
+	uint16_t dst[FC_MAX_PKT_BURST];
+	unsigned int i;
 
-	if (h->fb != NULL)
-		flow_burst_count(h->fb, now, &st->fw);
+	flow_burst_count(h->fb, now, &st->fw);
 	for (i = 0; i < h->nf; i++)
-		dst[i] = fc_route(routes, &h->keys[i], h->port);
+		dst[i] = fc_route(lc->routes, &h->keys[i], h->port);
 	for (i = 0; i < h->nf; i++) {
 		struct rte_mbuf *m = h->fwd[i];
-		uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
-		uint64_t *drop;
 
-		if (unlikely(dst[i] == FC_ROUTE_NONE)) {
-			fc_counter_add(&rx->no_route, 1);
-			rte_pktmbuf_free(m);
-			continue;
-		}
-		drop = fc_rewrite_ip(m, p, h->keys[i].family, h->l3[i], rx);
-		if (unlikely(drop != NULL)) {
-			fc_counter_add(drop, 1);
-			rte_pktmbuf_free(m);
-			continue;
-		}
-		memcpy(p, &fc_eth[dst[i]], sizeof(fc_eth[dst[i]]));
-		/* a run of packets to one port ends: it goes out in one call
-		 * (packets sent keep their order, compacted over the dropped) */
-		if (unlikely(dst[i] != run_port)) {
-			if (n > run)
-				fc_send(lc, st, run_port, &h->fwd[run], n - run);
-			run = n;
-			run_port = dst[i];
-		}
-		h->fwd[n++] = m;
+		fc_forward_one(lc, st, rx, &t, m,
+			rte_pktmbuf_mtod(m, uint8_t *), dst[i],
+			h->keys[i].family, h->l3[i]);
 	}
-	if (n > run)
-		fc_send(lc, st, run_port, &h->fwd[run], n - run);
+	fc_runs_end(lc, st, &t);
 	/* the last stage, whose lines were prefetched before the routing
 	 * and TX above: no flow handle is held past this point */
 	flow_burst_flush(h->fb);
@@ -344,10 +422,10 @@ fc_worker_main(__rte_unused void *arg)
 			printf("lcore %u: no flow cache (%s), counting without\n",
 				lcore, rte_strerror(rte_errno));
 	}
-	/* two bursts: one waiting (pipeline), one being parsed */
-	held = rte_zmalloc_socket("fc_held", 2 * sizeof(*held),
-		RTE_CACHE_LINE_SIZE, (int)rte_socket_id());
-	if (held == NULL)
+	/* counting: two bursts, one waiting (pipeline), one being parsed */
+	held = fc_ftable == NULL ? NULL : rte_zmalloc_socket("fc_held",
+		2 * sizeof(*held), RTE_CACHE_LINE_SIZE, (int)rte_socket_id());
+	if (fc_ftable != NULL && held == NULL)
 		rte_exit(EXIT_FAILURE, "lcore %u: no memory for bursts\n",
 			lcore);
 	for (i = 0; i < 2 && fc_ftable != NULL; i++) {
@@ -377,6 +455,10 @@ fc_worker_main(__rte_unused void *arg)
 			got = true;
 			__atomic_store_n(&st->last_rx_tsc, cur,
 				__ATOMIC_RELAXED);
+			if (held == NULL) {
+				fc_burst_forward(lc, st, port, pkts, nb);
+				continue;
+			}
 			h = &held[next];
 			next ^= 1;
 			fc_burst_parse(h, st, port, pkts, nb);
@@ -404,7 +486,7 @@ fc_worker_main(__rte_unused void *arg)
 	fc_flush_tx(lc, st);
 	rte_rcu_qsbr_thread_offline(fc_qsbr, lcore);
 	rte_rcu_qsbr_thread_unregister(fc_qsbr, lcore);
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 2 && held != NULL; i++)
 		flow_burst_free(held[i].fb);
 	rte_free(held);
 	flow_cache_free(fc);

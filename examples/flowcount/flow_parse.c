@@ -231,57 +231,71 @@ flow_parse_chain(struct rte_mbuf *chain, const struct flow_seg *segs,
 	return n;
 }
 
-/* Lay @segs out as an mbuf chain and parse it, with the full parser or
- * (@route_only) the one the datapath uses when it does not count. */
-static enum flow_class
-flow_parse_segs(const struct flow_seg *segs, unsigned int nb_segs,
-		struct flow_key *key, uint32_t *l3_off, int route_only)
+/* Where flow_parse_chain() can lay @segs out: @stack_chain, or a heap
+ * array when it needs more headers (long segments are split at 65535
+ * bytes). NULL: no memory. */
+static struct rte_mbuf *
+flow_parse_chain_mem(const struct flow_seg *segs, unsigned int nb_segs,
+		struct rte_mbuf *stack_chain)
 {
-	struct rte_mbuf stack_chain[FLOW_PARSE_STACK_SEGS];
-	struct rte_mbuf *chain = stack_chain;
-	enum flow_class cls;
 	unsigned int i, need = 0;
 
-	*l3_off = 0;
-	/* headers needed: long segments split at 65535 bytes, and no more
-	 * than the depth the parser reads */
 	for (i = 0; i < nb_segs; i++)
 		need += segs[i].len / UINT16_MAX + 1;
-	if (need > FLOW_PARSE_STACK_SEGS) {
-		chain = malloc((size_t)need * sizeof(*chain));
-		if (chain == NULL) {
-			memset(key, 0, sizeof(*key));
-			errno = ENOMEM;
-			return FLOW_CLASS_MALFORMED;
-		}
-	}
-	if (flow_parse_chain(chain, segs, nb_segs) == 0) {
-		memset(key, 0, sizeof(*key));
-		cls = FLOW_CLASS_MALFORMED;
-	} else if (route_only) {
-		cls = flow_parse_route_inline(chain, key, l3_off);
-	} else {
-		cls = flow_parse_mbuf_inline(chain, key, l3_off);
-	}
-	if (chain != stack_chain)
-		free(chain);
-	return cls;
+	if (need <= FLOW_PARSE_STACK_SEGS)
+		return stack_chain;
+	return malloc((size_t)need * sizeof(struct rte_mbuf));
 }
 
 enum flow_class
 flow_parse(const struct flow_seg *segs, unsigned int nb_segs,
 		struct flow_key *key)
 {
+	struct rte_mbuf stack_chain[FLOW_PARSE_STACK_SEGS];
+	struct rte_mbuf *chain;
+	enum flow_class cls;
 	uint32_t l3_off;
 
-	return flow_parse_segs(segs, nb_segs, key, &l3_off, 0);
+	chain = flow_parse_chain_mem(segs, nb_segs, stack_chain);
+	if (chain == NULL) {
+		memset(key, 0, sizeof(*key));
+		errno = ENOMEM;
+		return FLOW_CLASS_MALFORMED;
+	}
+	if (flow_parse_chain(chain, segs, nb_segs) == 0) {
+		memset(key, 0, sizeof(*key));
+		cls = FLOW_CLASS_MALFORMED;
+	} else {
+		cls = flow_parse_mbuf_inline(chain, key, &l3_off);
+	}
+	if (chain != stack_chain)
+		free(chain);
+	return cls;
 }
 
-enum flow_class
-flow_parse_route(const struct flow_seg *segs, unsigned int nb_segs,
-		struct flow_key *key, uint32_t *l3_off)
+int
+flow_parse_fast(const struct flow_seg *segs, unsigned int nb_segs,
+		rte_be32_t *dst)
 {
-	return flow_parse_segs(segs, nb_segs, key, l3_off, 1);
+	struct rte_mbuf stack_chain[FLOW_PARSE_STACK_SEGS];
+	struct rte_mbuf *chain;
+	const uint8_t *p;
+	int fast = 0;
+
+	chain = flow_parse_chain_mem(segs, nb_segs, stack_chain);
+	if (chain == NULL) {
+		errno = ENOMEM;
+		return 0;
+	}
+	if (flow_parse_chain(chain, segs, nb_segs) != 0) {
+		p = rte_pktmbuf_mtod(chain, const uint8_t *);
+		fast = flow_parse_is_fast(chain, p);
+		if (fast)
+			*dst = flow_parse_fast_dst(p);
+	}
+	if (chain != stack_chain)
+		free(chain);
+	return fast;
 }
 
 enum flow_class

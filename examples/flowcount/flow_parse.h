@@ -110,6 +110,25 @@ flow_parse_is_fast(const struct rte_mbuf *m, const uint8_t *p)
 			version_ihl)] == RTE_IPV4_VHL_DEF);
 }
 
+/*
+ * Of a frame for which flow_parse_is_fast() holds, whose first byte is at
+ * @p: the flow's destination address (network byte order). The rest of
+ * what flow_parse_mbuf() gives such a frame is fixed: FLOW_CLASS_FLOW,
+ * family 4, IPv4 header at RTE_ETHER_HDR_LEN. So a datapath that does not
+ * count can forward it without building a key (the unit test and the
+ * fuzzer check this against flow_parse() on every frame:
+ * flow_parse_fast()).
+ */
+static inline rte_be32_t
+flow_parse_fast_dst(const uint8_t *p)
+{
+	rte_be32_t dst;
+
+	memcpy(&dst, p + RTE_ETHER_HDR_LEN +
+		offsetof(struct rte_ipv4_hdr, dst_addr), sizeof(dst));
+	return dst;
+}
+
 /**
  * flow_parse_mbuf() with its most common frame handled inline, for the
  * datapath: untagged IPv4 without options, its first FLOW_PARSE_FAST_LEN
@@ -139,7 +158,7 @@ flow_parse_mbuf_inline(const struct rte_mbuf *m, struct flow_key *key,
 		return flow_parse_mbuf(m, key, l3_off);
 	proto = ip[offsetof(struct rte_ipv4_hdr, next_proto_id)];
 	memcpy(&src, ip + offsetof(struct rte_ipv4_hdr, src_addr), 4);
-	memcpy(&dst, ip + offsetof(struct rte_ipv4_hdr, dst_addr), 4);
+	dst = flow_parse_fast_dst(p);
 	memcpy(&frag, ip + offsetof(struct rte_ipv4_hdr, fragment_offset),
 		sizeof(frag));
 	/* ports of TCP, UDP and SCTP, but not of a non-first fragment:
@@ -173,35 +192,6 @@ flow_parse_mbuf_inline(const struct rte_mbuf *m, struct flow_key *key,
 }
 
 /**
- * What forwarding needs of a frame, for the datapath when it does not
- * count flows: the class and @p l3_off as flow_parse_mbuf() gives them,
- * and of the key its family and destination address. On the fast path of
- * flow_parse_mbuf_inline() only @c family and the first 4 bytes of @c dst
- * are written (the 5-tuple is not built: that is the point); every other
- * frame goes to flow_parse_mbuf(), which writes the whole key. The unit
- * test and the fuzzer check that class, family and address agree with
- * flow_parse() on every frame (flow_parse_route()).
- *
- * Parameters and return value as flow_parse_mbuf(), except that of a
- * FLOW_CLASS_FLOW frame only @c key->family and the address bytes of
- * @c key->dst are defined.
- */
-static inline enum flow_class
-flow_parse_route_inline(const struct rte_mbuf *m, struct flow_key *key,
-		uint32_t *l3_off)
-{
-	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
-
-	if (!flow_parse_is_fast(m, p))
-		return flow_parse_mbuf(m, key, l3_off);
-	key->family = 4;
-	memcpy(key->dst, p + RTE_ETHER_HDR_LEN +
-		offsetof(struct rte_ipv4_hdr, dst_addr), 4);
-	*l3_off = RTE_ETHER_HDR_LEN;
-	return FLOW_CLASS_FLOW;
-}
-
-/**
  * flow_parse_mbuf() of a frame given as segments (pointer, length), as a
  * multi-segment mbuf holds it; for the unit test and the fuzzer. The
  * segments are described by a chain of mbuf headers (no EAL, no mempool);
@@ -227,19 +217,19 @@ enum flow_class flow_parse_buf(const void *data, uint32_t len,
 		struct flow_key *key);
 
 /**
- * flow_parse_route_inline() of a frame given as segments, as flow_parse()
- * takes them; for the unit test and the fuzzer.
+ * flow_parse_is_fast() of a frame given as segments, as flow_parse() takes
+ * them, and when it holds, flow_parse_fast_dst(); for the unit test and
+ * the fuzzer, which check that flow_parse() gives such a frame an IPv4
+ * flow key with that destination.
  *
- * @param key
- *   Of a FLOW_CLASS_FLOW frame, receives family and the address bytes of
- *   dst (4 for IPv4, 16 for IPv6); its other bytes are unspecified.
- * @param l3_off
- *   As flow_parse_mbuf().
+ * @param dst
+ *   Receives the destination address when the result is 1.
  * @return
- *   As flow_parse().
+ *   1 when the frame takes the fast path, else 0 (also when the chain of
+ *   more than 32 headers cannot be allocated: errno ENOMEM).
  */
-enum flow_class flow_parse_route(const struct flow_seg *segs,
-		unsigned int nb_segs, struct flow_key *key, uint32_t *l3_off);
+int flow_parse_fast(const struct flow_seg *segs, unsigned int nb_segs,
+		rte_be32_t *dst);
 
 /**
  * Total order of keys used for the CSV dump (the reference's order):
