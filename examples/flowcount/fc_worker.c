@@ -6,7 +6,11 @@
  * The datapath of dpdk-flowcount: each worker lcore polls its RX queues
  * and, per burst, classifies every frame (flow_parse.c), counts the burst's
  * flows (flow_table.c), routes each IP packet (fc_route.c or the paired
- * port), rewrites it as l3fwd does and sends it.
+ * port), rewrites it as l3fwd does and sends it. Counting works on the
+ * burst in stages (fc_burst_parse(), fc_burst_finish()) so that the flow
+ * table's cache misses overlap; without counting (--no-count) each packet
+ * is parsed, routed, rewritten and queued in one pass
+ * (fc_burst_forward()). Both end in fc_forward_one().
  *
  * The rewrite, for a packet that leaves on port P:
  * - destination MAC from --eth-dest for P (default 02:00:00:00:00:P),
