@@ -150,6 +150,16 @@ fc_routes_read(const char *path, int family, uint32_t portmask)
 		fc_rules[fc_nb_rules++] = r;
 		added++;
 	}
+	/* a directory opens, then fails to read (EISDIR): say so, not
+	 * "no rules" */
+	if (ferror(f)) {
+		int err = errno;
+
+		fclose(f);
+		fprintf(stderr, "%s: --rule_ipv%d: cannot read %s: %s\n",
+			fc_prgname, family, path, strerror(err));
+		return -1;
+	}
 	fclose(f);
 	if (added + skipped == 0) {
 		fprintf(stderr, "%s: %s: no rules ('R<prefix>/<depth> "

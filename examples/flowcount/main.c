@@ -10,6 +10,7 @@
  * the final summary and dump.
  */
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -263,9 +264,13 @@ fc_parse_config(const char *s)
 			fc_fail("--config: expected '(' at '%s'", p);
 		p++;
 		for (i = 0; i < 3; i++) {
+			while (*p == ' ')
+				p++;
+			/* strtoul() would take "-1" as ULONG_MAX */
 			errno = 0;
-			v[i] = strtoul(p, &end, 0);
-			if (end == p || errno != 0)
+			v[i] = isdigit((unsigned char)*p) ?
+				strtoul(p, &end, 0) : 0;
+			if (!isdigit((unsigned char)*p) || errno != 0)
 				fc_fail("--config: bad number at '%s'", p);
 			p = end;
 			if (*p != (i < 2 ? ',' : ')'))

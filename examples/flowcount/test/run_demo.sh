@@ -109,6 +109,9 @@ bad "not enabled" --config "(0,0,5)"
 bad "does not exist" -p 0x6
 bad "needs counting" --no-count --flow-dump "$TMP/x.csv"
 bad "cannot open" --rule_ipv4 "$TMP/nonexistent"
+bad "cannot read $TMP: Is a directory" --rule_ipv4 "$TMP"
+bad "bad number at '-1)'" --config "(0,0,-1)"
+bad "bad number at '+1)'" --config "(0,0,+1)"
 bad "unknown option" --route "$TMP/routes"
 # bad rule files (l3fwd's syntax): the file, the line and what is wrong
 badrule() {
