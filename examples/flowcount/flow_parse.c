@@ -247,9 +247,10 @@ flow_parse_chain_mem(const struct flow_seg *segs, unsigned int nb_segs,
 	return malloc((size_t)need * sizeof(struct rte_mbuf));
 }
 
-enum flow_class
-flow_parse(const struct flow_seg *segs, unsigned int nb_segs,
-		struct flow_key *key)
+/* flow_parse(), or with @general through flow_parse_mbuf() only */
+static enum flow_class
+flow_parse_segs(const struct flow_seg *segs, unsigned int nb_segs,
+		struct flow_key *key, int general)
 {
 	struct rte_mbuf stack_chain[FLOW_PARSE_STACK_SEGS];
 	struct rte_mbuf *chain;
@@ -265,6 +266,8 @@ flow_parse(const struct flow_seg *segs, unsigned int nb_segs,
 	if (flow_parse_chain(chain, segs, nb_segs) == 0) {
 		memset(key, 0, sizeof(*key));
 		cls = FLOW_CLASS_MALFORMED;
+	} else if (general) {
+		cls = flow_parse_mbuf(chain, key, &l3_off);
 	} else {
 		cls = flow_parse_mbuf_inline(chain, key, &l3_off);
 	}
@@ -273,8 +276,22 @@ flow_parse(const struct flow_seg *segs, unsigned int nb_segs,
 	return cls;
 }
 
+enum flow_class
+flow_parse(const struct flow_seg *segs, unsigned int nb_segs,
+		struct flow_key *key)
+{
+	return flow_parse_segs(segs, nb_segs, key, 0);
+}
+
+enum flow_class
+flow_parse_general(const struct flow_seg *segs, unsigned int nb_segs,
+		struct flow_key *key)
+{
+	return flow_parse_segs(segs, nb_segs, key, 1);
+}
+
 int
-flow_parse_fast(const struct flow_seg *segs, unsigned int nb_segs,
+flow_parse_fast_segs(const struct flow_seg *segs, unsigned int nb_segs,
 		rte_be32_t *dst)
 {
 	struct rte_mbuf stack_chain[FLOW_PARSE_STACK_SEGS];

@@ -89,8 +89,8 @@ enum flow_class flow_parse_mbuf(const struct rte_mbuf *m,
 #define FLOW_PARSE_FAST_LEN (RTE_ETHER_HDR_LEN + \
 	(uint32_t)sizeof(struct rte_ipv4_hdr) + 4u)
 
-/*
- * Whether the frame @m, whose first byte is at @p, is the inline parsers'
+/**
+ * Whether the frame @p m, whose first byte is at @p p, is the inline parsers'
  * common case: untagged IPv4 without options, its first
  * FLOW_PARSE_FAST_LEN bytes in the first segment. Such a frame is always
  * FLOW_CLASS_FLOW, with its IPv4 header at RTE_ETHER_HDR_LEN.
@@ -110,14 +110,14 @@ flow_parse_is_fast(const struct rte_mbuf *m, const uint8_t *p)
 			version_ihl)] == RTE_IPV4_VHL_DEF);
 }
 
-/*
+/**
  * Of a frame for which flow_parse_is_fast() holds, whose first byte is at
- * @p: the flow's destination address (network byte order). The rest of
+ * @p p: the flow's destination address (network byte order). The rest of
  * what flow_parse_mbuf() gives such a frame is fixed: FLOW_CLASS_FLOW,
  * family 4, IPv4 header at RTE_ETHER_HDR_LEN. So a datapath that does not
  * count can forward it without building a key (the unit test and the
- * fuzzer check this against flow_parse() on every frame:
- * flow_parse_fast()).
+ * fuzzer check this on every frame against the general parser:
+ * flow_parse_fast_segs(), flow_parse_general()).
  */
 static inline rte_be32_t
 flow_parse_fast_dst(const uint8_t *p)
@@ -217,10 +217,18 @@ enum flow_class flow_parse_buf(const void *data, uint32_t len,
 		struct flow_key *key);
 
 /**
+ * flow_parse() through flow_parse_mbuf() only, never the inline fast path:
+ * for the unit test and the fuzzer, which check the fast path against it.
+ * Parameters and return value as flow_parse().
+ */
+enum flow_class flow_parse_general(const struct flow_seg *segs,
+		unsigned int nb_segs, struct flow_key *key);
+
+/**
  * flow_parse_is_fast() of a frame given as segments, as flow_parse() takes
  * them, and when it holds, flow_parse_fast_dst(); for the unit test and
- * the fuzzer, which check that flow_parse() gives such a frame an IPv4
- * flow key with that destination.
+ * the fuzzer, which check that flow_parse_general() gives such a frame an
+ * IPv4 flow key with that destination.
  *
  * @param dst
  *   Receives the destination address when the result is 1.
@@ -228,7 +236,7 @@ enum flow_class flow_parse_buf(const void *data, uint32_t len,
  *   1 when the frame takes the fast path, else 0 (also when the chain of
  *   more than 32 headers cannot be allocated: errno ENOMEM).
  */
-int flow_parse_fast(const struct flow_seg *segs, unsigned int nb_segs,
+int flow_parse_fast_segs(const struct flow_seg *segs, unsigned int nb_segs,
 		rte_be32_t *dst);
 
 /**
