@@ -176,7 +176,8 @@ fc_usage(const char *prog)
 		"  --pipeline            a full burst waits for the next burst's RX\n"
 		"                        and parse before its flow lookup goes on (its\n"
 		"                        prefetches get that time); with an input whose\n"
-		"                        RX call blocks (a FIFO), it waits as long\n"
+		"                        RX call blocks (a FIFO), it waits as long;\n"
+		"                        counting only\n"
 		"  --mbufs N             mbufs in each packet pool (default as l3fwd,\n"
 		"                        from the queue sizes, at least 8192); net_pcap\n"
 		"                        with infinite_rx=1 keeps the file in mbufs\n"
@@ -264,15 +265,18 @@ fc_parse_config(const char *s)
 			fc_fail("--config: expected '(' at '%s'", p);
 		p++;
 		for (i = 0; i < 3; i++) {
-			while (*p == ' ')
+			while (isspace((unsigned char)*p))
 				p++;
 			/* strtoul() would take "-1" as ULONG_MAX */
+			if (*p == '-')
+				fc_fail("--config: bad number at '%s'", p);
 			errno = 0;
-			v[i] = isdigit((unsigned char)*p) ?
-				strtoul(p, &end, 0) : 0;
-			if (!isdigit((unsigned char)*p) || errno != 0)
+			v[i] = strtoul(p, &end, 0);
+			if (end == p || errno != 0)
 				fc_fail("--config: bad number at '%s'", p);
 			p = end;
+			while (isspace((unsigned char)*p))
+				p++;
 			if (*p != (i < 2 ? ',' : ')'))
 				fc_fail("--config: expected '%c' at '%s'",
 					i < 2 ? ',' : ')', p);
@@ -611,6 +615,10 @@ fc_parse_args(int argc, char **argv)
 	if (fc_opt.no_count && (fc_opt.lookup_only || counters_set))
 		fc_fail("--no-count counts nothing: drop --lookup-only and "
 			"--counters");
+	/* without counting each packet goes out in one pass: no burst
+	 * waits for anything */
+	if (fc_opt.no_count && fc_opt.pipeline)
+		fc_fail("--pipeline needs counting: drop --no-count");
 }
 
 /* Output files, before any port starts: a bad path costs no counts. */

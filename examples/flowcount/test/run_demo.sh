@@ -38,12 +38,14 @@ for opts in "--counters mempool" "--counters atomic" "--counters array" \
 done
 
 # routing: IPv4 goes to port 1 (net_null, a sink), IPv6 has no route and
-# is dropped as no-route on port 0; counting is the same
+# is dropped as no-route on port 0; counting is the same. --config is
+# written with hex, octal and spaces, as l3fwd's parser takes it
 v4=$(awk -F, '/^ipv4/ {n += $7} END {print n + 0}' "$DEMO_DIR/demo.flows.csv")
 v6=$(awk -F, '/^ipv6/ {n += $7} END {print n + 0}' "$DEMO_DIR/demo.flows.csv")
 printf '# demo routes\nR127.0.0.0/8 1\n\n' > "$TMP/routes"
 run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO_DIR/demo.pcap" --vdev net_null0 \
-	-- -p 0x3 --config "(0,0,1)" --rule_ipv4 "$TMP/routes" --exit-on-idle 200 \
+	-- -p 0x3 --config "( 0x0, 00 ,1 )" --rule_ipv4 "$TMP/routes" \
+	--exit-on-idle 200 \
 	--stats-interval 0 --flow-dump "$TMP/out2.csv" > "$TMP/log" 2>&1 ||
 	{ echo "FAIL: routed run failed"; tail "$TMP/log"; exit 1; }
 # port rows of the final summary: port rx tx tx-drop no-route ttl bad-ip
@@ -111,7 +113,8 @@ bad "needs counting" --no-count --flow-dump "$TMP/x.csv"
 bad "cannot open" --rule_ipv4 "$TMP/nonexistent"
 bad "cannot read $TMP: Is a directory" --rule_ipv4 "$TMP"
 bad "bad number at '-1)'" --config "(0,0,-1)"
-bad "bad number at '+1)'" --config "(0,0,+1)"
+bad "bad number at '- 1)'" --config "(0,0, - 1)"
+bad "needs counting: drop --no-count" --no-count --pipeline
 bad "unknown option" --route "$TMP/routes"
 # bad rule files (l3fwd's syntax): the file, the line and what is wrong
 badrule() {
