@@ -22,9 +22,9 @@
  *   dropped and counted (ttl_exceeded), where l3fwd forwards it with TTL
  *   0 or 255;
  * - IPv6: the hop limit likewise.
- * Every frame received is counted exactly once: in its flow, or in the
- * non-ip or malformed bucket (those are not forwarded), and every frame
- * not sent is counted in one drop counter.
+ * Every frame received is counted exactly once: in its flow (when
+ * counting) or else in the non-ip or malformed bucket (those are not
+ * forwarded), and every frame not sent is counted in one drop counter.
  */
 
 #define _GNU_SOURCE
@@ -204,10 +204,10 @@ struct fc_tx_runs {
 };
 
 /*
- * The end of the way of packet @m (frame at @p, IP header at @l3_off,
- * received on the port whose counters are @rx), routed to @d: dropped and
+ * What becomes of packet @m (frame at @p, IP header at @l3_off, received
+ * on the port whose counters are @rx) once routed to @d: it is dropped and
  * counted (no route, or fc_rewrite_ip() refuses it), or rewritten and
- * added to @t, sending the run that ends.
+ * added to @t, which sends the run that this packet ends.
  */
 static __rte_always_inline void
 fc_forward_one(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
@@ -252,7 +252,7 @@ fc_runs_end(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
  * A burst when flows are not counted (--no-count): each packet is parsed,
  * routed, rewritten and queued in one pass, as l3fwd does, with nothing
  * kept between the stages (the counting path keeps the burst's keys for
- * its flow table's). The common frame (flow_parse_is_fast()) needs no
+ * the flow table's stages). The common frame (flow_parse_is_fast()) needs no
  * flow key at all: its destination is read from the header, and its
  * family and header offset are known. Any other takes flow_parse_mbuf().
  */
@@ -266,13 +266,17 @@ fc_burst_forward(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
 	uint64_t bytes = 0;
 	unsigned int i;
 
+	/* received before anything of the burst is counted as sent or
+	 * dropped, as the counting path does */
+	fc_counter_add(&rx->rx_pkts, nb);
 	for (i = 0; i < nb && i < FC_PREFETCH_OFFSET; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i < nb; i++) {
 		struct rte_mbuf *m = pkts[i];
 		uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
-		uint32_t len = rte_pktmbuf_pkt_len(m), l3_off;
+		uint32_t len = rte_pktmbuf_pkt_len(m);
 		struct flow_key key;
+		uint32_t l3_off;
 		enum flow_class cls;
 		uint16_t d;
 
@@ -297,7 +301,6 @@ fc_burst_forward(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
 			fc_route(routes, &key, port), key.family, l3_off);
 	}
 	fc_runs_end(lc, st, &t);
-	fc_counter_add(&rx->rx_pkts, nb);
 	fc_counter_add(&rx->rx_bytes, bytes);
 }
 
@@ -404,7 +407,7 @@ fc_worker_main(__rte_unused void *arg)
 	struct fc_lcore_stats *st = RTE_PCPU_LCORE(lcore, fc_stats);
 	struct rte_mbuf *pkts[FC_MAX_PKT_BURST];
 	struct flow_cache *fc = NULL;
-	struct fc_held *held, *pending = NULL;
+	struct fc_held *held = NULL, *pending = NULL;
 	unsigned int next = 0;
 	bool got;
 	uint64_t drain_tsc = (rte_get_tsc_hz() + US_PER_S - 1) / US_PER_S *
@@ -420,25 +423,30 @@ fc_worker_main(__rte_unused void *arg)
 			lc->rx[i].port, lc->rx[i].queue);
 	rte_rcu_qsbr_thread_register(fc_qsbr, lcore);
 	rte_rcu_qsbr_thread_online(fc_qsbr, lcore);
-	if (fc_ftable != NULL && fc_opt.flow_cache != 0) {
-		fc = flow_cache_create(fc_ftable, fc_opt.flow_cache,
-			(int)rte_socket_id());
-		if (fc == NULL)
-			printf("lcore %u: no flow cache (%s), counting without\n",
-				lcore, rte_strerror(rte_errno));
-	}
-	/* counting: two bursts, one waiting (pipeline), one being parsed */
-	held = fc_ftable == NULL ? NULL : rte_zmalloc_socket("fc_held",
-		2 * sizeof(*held), RTE_CACHE_LINE_SIZE, (int)rte_socket_id());
-	if (fc_ftable != NULL && held == NULL)
-		rte_exit(EXIT_FAILURE, "lcore %u: no memory for bursts\n",
-			lcore);
-	for (i = 0; i < 2 && fc_ftable != NULL; i++) {
-		held[i].fb = flow_burst_create(fc_ftable, fc, !fc_opt.no_defer,
-			(int)rte_socket_id());
-		if (held[i].fb == NULL)
-			rte_exit(EXIT_FAILURE, "lcore %u: no memory for the "
-				"flow table's burst state\n", lcore);
+	/* counting: the flow cache, and two bursts, one waiting
+	 * (--pipeline), one being parsed; fc_burst_forward() keeps nothing */
+	if (fc_ftable != NULL) {
+		if (fc_opt.flow_cache != 0) {
+			fc = flow_cache_create(fc_ftable, fc_opt.flow_cache,
+				(int)rte_socket_id());
+			if (fc == NULL)
+				printf("lcore %u: no flow cache (%s), counting "
+					"without\n", lcore,
+					rte_strerror(rte_errno));
+		}
+		held = rte_zmalloc_socket("fc_held", 2 * sizeof(*held),
+			RTE_CACHE_LINE_SIZE, (int)rte_socket_id());
+		if (held == NULL)
+			rte_exit(EXIT_FAILURE, "lcore %u: no memory for "
+				"bursts\n", lcore);
+		for (i = 0; i < 2; i++) {
+			held[i].fb = flow_burst_create(fc_ftable, fc,
+				!fc_opt.no_defer, (int)rte_socket_id());
+			if (held[i].fb == NULL)
+				rte_exit(EXIT_FAILURE, "lcore %u: no memory "
+					"for the flow table's burst state\n",
+					lcore);
+		}
 	}
 	__atomic_store_n(&st->last_rx_tsc, rte_rdtsc(), __ATOMIC_RELAXED);
 

@@ -13,7 +13,8 @@
       exactly the frames of IN.pcap that must be forwarded, in order, each
       with DST_MAC and SRC_MAC, TTL or hop limit one less, a valid IPv4
       header checksum and every other byte unchanged; prints the drops
-      expected by reason as "expect REASON N" lines.
+      expected by reason as "expect REASON N" lines, then the frames and
+      bytes received ("expect rx N", "expect rx-bytes N").
 """
 
 import struct
@@ -166,6 +167,8 @@ def check(argv):
         counts[f] = counts.get(f, 0) + 1
     for reason in ('fwd', 'ttl', 'no-route', 'bad-ip', 'non-ip', 'malformed'):
         print(f'expect {reason} {counts.get(reason, 0)}')
+    print(f'expect rx {len(fates)}')
+    print(f'expect rx-bytes {sum(len(p) for p, _ in frames())}')
     return 1 if errors else 0
 
 

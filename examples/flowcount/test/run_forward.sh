@@ -9,12 +9,12 @@
 # send them to port 1, a net_pcap whose tx_pcap is checked frame by frame:
 # destination MAC from --eth-dest, source MAC port 1's, TTL or hop limit
 # one less, a valid IPv4 checksum, every other byte unchanged; every drop
-# counted by reason in the summary. Then the same with default routes
-# (0.0.0.0/0 and ::/0), and both again with --no-count, whose parse
-# takes another path (no flow key built); a single port without rule
-# files, which must
-# forward nothing; and two rx_pcap queues polled by one worker with the
-# default --config, whose counts must be double.
+# counted by reason in the summary, and every frame and byte received.
+# Then the same with default routes (0.0.0.0/0 and ::/0), and both again
+# with --no-count, which forwards each packet in one pass and its common
+# frames without a flow key; a single port without rule files, which must
+# forward nothing, counting and not; and two rx_pcap queues polled by one
+# worker with the default --config, whose counts must be double.
 
 . "$(dirname "$0")/common.sh"
 
@@ -60,12 +60,16 @@ forward() {
 	fi
 	want() { awk -v r="$1" '$1 == "expect" && $2 == r { print $3 }' \
 		"$TMP/check"; }
-	got="tx $(fc_summary_port "$TMP/log" 1 3) ttl $(fc_summary_port \
+	got="rx $(fc_summary_port "$TMP/log" 0 2) rx-bytes"
+	got="$got $(sed -n 's/^total: rx [0-9]* pkts \([0-9]*\) bytes.*/\1/p' \
+		"$TMP/log")"
+	got="$got tx $(fc_summary_port "$TMP/log" 1 3) ttl $(fc_summary_port \
 		"$TMP/log" 0 6) no-route $(fc_summary_port "$TMP/log" 0 5)"
 	got="$got bad-ip $(fc_summary_port "$TMP/log" 0 7) non-ip"
 	got="$got $(fc_bucket "$TMP/log" non-ip) malformed"
 	got="$got $(fc_bucket "$TMP/log" malformed)"
-	exp="tx $(want fwd) ttl $(want ttl) no-route $(want no-route) bad-ip"
+	exp="rx $(want rx) rx-bytes $(want rx-bytes)"
+	exp="$exp tx $(want fwd) ttl $(want ttl) no-route $(want no-route) bad-ip"
 	exp="$exp $(want bad-ip) non-ip $(want non-ip) malformed $(want malformed)"
 	if [ "$got" != "$exp" ]; then
 		echo "FAIL $name: summary has $got; want $exp"
@@ -80,22 +84,28 @@ forward 1
 forward 0 --no-count
 forward 1 --no-count
 
-# one port, no rule files: nothing goes back out of it
-rm -f "$TMP/out1.pcap"
-run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$TMP/in.pcap,tx_pcap=$TMP/out1.pcap" \
-	-- --exit-on-idle 200 --stats-interval 0 > "$TMP/log" 2>&1 ||
-	{ echo "FAIL single port: run failed"; tail -5 "$TMP/log"; fail=1; }
+# one port, no rule files: nothing goes back out of it (counting, and
+# --no-count, whose common frames are routed without a key)
 ip=$("$PYTHON" "$TEST_DIR/fwd_frames.py" ip)
-if [ "$(fc_summary_port "$TMP/log" 0 3)" = 0 ] &&
-		[ "$(fc_summary_port "$TMP/log" 0 5)" = "$ip" ] &&
-		[ "$(stat -c %s "$TMP/out1.pcap")" = 24 ]; then
-	echo "PASS single port without rule files: $ip IP frames counted as" \
-		"no-route, none sent back"
-else
-	echo "FAIL single port: want tx 0 and no-route $ip, empty tx_pcap"
-	grep -A3 'port  *rx-pkts' "$TMP/log" | tail -3
-	fail=1
-fi
+for opt in "" --no-count; do
+	rm -f "$TMP/out1.pcap"
+	run_fc -l 0-1 \
+		--vdev "net_pcap0,rx_pcap=$TMP/in.pcap,tx_pcap=$TMP/out1.pcap" \
+		-- --exit-on-idle 200 --stats-interval 0 $opt > "$TMP/log" 2>&1 ||
+		{ echo "FAIL single port $opt: run failed"; tail -5 "$TMP/log"
+		fail=1; }
+	if [ "$(fc_summary_port "$TMP/log" 0 3)" = 0 ] &&
+			[ "$(fc_summary_port "$TMP/log" 0 5)" = "$ip" ] &&
+			[ "$(stat -c %s "$TMP/out1.pcap")" = 24 ]; then
+		echo "PASS single port without rule files${opt:+ $opt}: $ip IP" \
+			"frames counted as no-route, none sent back"
+	else
+		echo "FAIL single port${opt:+ $opt}: want tx 0 and no-route $ip," \
+			"empty tx_pcap"
+		grep -A3 'port  *rx-pkts' "$TMP/log" | tail -3
+		fail=1
+	fi
+done
 
 # two rx_pcap queues, one worker, default --config: both are polled
 if run_fc -l 0-1 \
