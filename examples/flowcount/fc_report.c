@@ -345,24 +345,63 @@ fc_report_stats(const struct fc_snapshot *s, FILE *out)
 	fflush(out);
 }
 
+/* the mode a file created with open(0666) gets: read once, before the
+ * workers start (umask() sets as it reads) */
+static mode_t fc_dump_mode = 0644;
+
+/*
+ * Create the file a dump of @path is written to before it is renamed over
+ * @path: a new file of its own in the same directory ("PATH.XXXXXX",
+ * mkstemp()), never an existing one. A fixed name (PATH.tmp) would be
+ * opened through a symbolic link or a FIFO someone put there, or would
+ * truncate a file of that name. Returns the open stream and its name in
+ * @tmp, or NULL with errno set.
+ */
+static FILE *
+fc_dump_tmp_create(const char *path, char *tmp, size_t size)
+{
+	FILE *f;
+	int fd;
+
+	if (snprintf(tmp, size, "%s.XXXXXX", path) >= (int)size) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return NULL;
+	/* mkstemp() makes it 0600; a dump is read as any other output */
+	if (fchmod(fd, fc_dump_mode) != 0 ||
+			(f = fdopen(fd, "w")) == NULL) {
+		int err = errno;
+
+		close(fd);
+		unlink(tmp);
+		errno = err;
+		return NULL;
+	}
+	return f;
+}
+
 int
 fc_report_check_dump_path(const char *path)
 {
 	char tmp[PATH_MAX];
 	struct stat sb;
+	mode_t mask;
 	FILE *f;
 	int fd;
 
 	if (strcmp(path, "-") == 0)
 		return 0;
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
-		fprintf(stderr, "%s: --flow-dump: path too long\n", fc_prgname);
-		return -1;
-	}
-	f = fopen(tmp, "w");
+	mask = umask(0);
+	umask(mask);
+	fc_dump_mode = 0666 & ~mask;
+	/* the directory takes a new file */
+	f = fc_dump_tmp_create(path, tmp, sizeof(tmp));
 	if (f == NULL) {
-		fprintf(stderr, "%s: --flow-dump: cannot write %s: %s\n",
-			fc_prgname, tmp, strerror(errno));
+		fprintf(stderr, "%s: --flow-dump: cannot write a file beside "
+			"%s: %s\n", fc_prgname, path, strerror(errno));
 		return -1;
 	}
 	fclose(f);
@@ -433,11 +472,10 @@ fc_report_dump(const char *path, const struct flow_stat *flows, int n,
 		return 0;
 	}
 	/* write aside, then rename: a reader never sees half a dump */
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "w");
+	f = fc_dump_tmp_create(path, tmp, sizeof(tmp));
 	if (f == NULL) {
-		fprintf(stderr, "%s: cannot write %s: %s\n", fc_prgname, tmp,
-			strerror(errno));
+		fprintf(stderr, "%s: cannot write a file beside %s: %s\n",
+			fc_prgname, path, strerror(errno));
 		return -1;
 	}
 	fc_dump_rows(f, flows, n, s);

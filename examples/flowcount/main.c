@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -627,8 +628,18 @@ fc_open_outputs(void)
 {
 	fc_stats_out = stdout;
 	if (fc_opt.stats_file != NULL) {
-		fc_stats_out = fopen(fc_opt.stats_file, "w");
-		if (fc_stats_out == NULL)
+		/* not blocking: a FIFO nobody reads yet would hold the start
+		 * here, where no signal can stop it (ENXIO instead) */
+		int fd = open(fc_opt.stats_file, O_WRONLY | O_CREAT | O_TRUNC |
+			O_NONBLOCK | O_CLOEXEC, 0666);
+
+		if (fd < 0)
+			fc_fail("--stats-file: cannot write %s: %s%s",
+				fc_opt.stats_file, strerror(errno),
+				errno == ENXIO ? " (a FIFO nobody reads)" : "");
+		/* then blocking again, as stdout: a line is never cut */
+		if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 ||
+				(fc_stats_out = fdopen(fd, "w")) == NULL)
 			fc_fail("--stats-file: cannot write %s: %s",
 				fc_opt.stats_file, strerror(errno));
 		setvbuf(fc_stats_out, NULL, _IOLBF, 0);

@@ -7,8 +7,11 @@
 # capture replayed forever, net_pcap infinite_rx=1); SIGHUP stops as
 # SIGTERM does; --flow-dump - writes the dump to stdout; an unwritable
 # dump path, or one that is a directory, a FIFO or a symbolic link, is
-# refused before any port starts; --stats-format json writes
-# one JSON object per line, whose summary holds the capture's counts.
+# refused before any port starts; the dump is written beside FILE through
+# no name prepared in advance (a link at FILE.tmp stays as it was); a
+# --stats-file FIFO nobody reads is refused at once; --stats-format json
+# writes one JSON object per line, whose summary holds the capture's
+# counts.
 
 . "$(dirname "$0")/common.sh"
 
@@ -149,6 +152,35 @@ for c in "isdir:Is a directory" "isfifo:not a regular file" \
 		echo "PASS dump path $name: $(grep 'cannot replace' "$TMP/out")"
 	fi
 done
+
+# ---- the dump is written to a new file beside FILE (mkstemp), never
+# through a name someone prepared: a symbolic link at FILE.tmp, the name
+# dumps used before, keeps its target as it was; and a --stats-file that
+# is a FIFO nobody reads is refused at once, not waited for ----
+echo precious > "$TMP/precious"
+ln -s "$TMP/precious" "$TMP/d2.csv.tmp"
+if run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO" -- --exit-on-idle 200 \
+		--stats-interval 0 --flow-dump "$TMP/d2.csv" > "$TMP/out" 2>&1 &&
+		cmp -s "$TMP/d2.csv" "$DEMO_DIR/demo.flows.csv" &&
+		[ "$(cat "$TMP/precious")" = precious ] &&
+		[ -z "$(find "$TMP" -name 'd2.csv.??????')" ]; then
+	echo "PASS dump beside FILE: exact, a link at FILE.tmp untouched," \
+		"nothing left behind"
+else
+	echo "FAIL dump beside FILE: dump, link target or leftovers wrong"
+	cat "$TMP/out"; fail=1
+fi
+mkfifo "$TMP/sfifo"
+if FC_TIMEOUT=20 run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO" -- \
+		--exit-on-idle 200 --stats-file "$TMP/sfifo" > "$TMP/out" 2>&1; then
+	echo "FAIL stats FIFO: accepted"; fail=1
+elif ! grep -q 'cannot write.*a FIFO nobody reads' "$TMP/out" ||
+		grep -q '^lcore 1' "$TMP/out"; then
+	echo "FAIL stats FIFO: no message, or traffic started"
+	cat "$TMP/out"; fail=1
+else
+	echo "PASS stats FIFO: $(grep 'cannot write' "$TMP/out")"
+fi
 
 # ---- --stats-format json ----
 if run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO" -- --exit-on-idle 300 \
