@@ -44,21 +44,19 @@ fc_snapshot_take(struct fc_snapshot *s, const struct fc_snapshot *prev,
 	s->secs = (double)(now - fc_start_tsc) / hz;
 	s->interval = prev != NULL ? s->secs - prev->secs : s->secs;
 	RTE_PCPU_FOREACH(lcore, st, fc_stats) {
+		/* what became of the packets first, then what was received:
+		 * a worker counts a burst as received before anything else
+		 * of it (release), so a report never has more packets or
+		 * bytes sent, dropped or in a bucket than received */
 		for (p = 0; p < FC_MAX_PORTS; p++) {
 			const struct fc_port_stats *ps = &st->port[p];
 			struct fc_port_stats *d = &s->port[p];
 
-			d->rx_pkts += fc_counter_load(&ps->rx_pkts);
-			d->rx_bytes += fc_counter_load(&ps->rx_bytes);
 			d->tx_pkts += fc_counter_load(&ps->tx_pkts);
 			d->tx_drop += fc_counter_load(&ps->tx_drop);
 			d->no_route += fc_counter_load(&ps->no_route);
 			d->ttl_exceeded += fc_counter_load(&ps->ttl_exceeded);
 			d->bad_ip += fc_counter_load(&ps->bad_ip);
-			s->lcore[lcore].rx_pkts +=
-				fc_counter_load(&ps->rx_pkts);
-			s->lcore[lcore].rx_bytes +=
-				fc_counter_load(&ps->rx_bytes);
 		}
 		s->non_ip_pkts += fc_counter_load(&st->non_ip_pkts);
 		s->non_ip_bytes += fc_counter_load(&st->non_ip_bytes);
@@ -66,6 +64,17 @@ fc_snapshot_take(struct fc_snapshot *s, const struct fc_snapshot *prev,
 		s->malformed_bytes += fc_counter_load(&st->malformed_bytes);
 		s->overflow_pkts += fc_counter_load(&st->fw.overflow_pkts);
 		s->overflow_bytes += fc_counter_load(&st->fw.overflow_bytes);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		for (p = 0; p < FC_MAX_PORTS; p++) {
+			const struct fc_port_stats *ps = &st->port[p];
+			uint64_t pkts = fc_counter_load(&ps->rx_pkts);
+			uint64_t bytes = fc_counter_load(&ps->rx_bytes);
+
+			s->port[p].rx_pkts += pkts;
+			s->port[p].rx_bytes += bytes;
+			s->lcore[lcore].rx_pkts += pkts;
+			s->lcore[lcore].rx_bytes += bytes;
+		}
 		s->lcore[lcore].flows_created =
 			fc_counter_load(&st->fw.flows_created);
 		s->flows_created += s->lcore[lcore].flows_created;

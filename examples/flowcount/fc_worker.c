@@ -176,19 +176,57 @@ fc_flush_tx(struct fc_lcore_conf *lc, struct fc_lcore_stats *st)
 	}
 }
 
-/* A frame that is not forwarded, counted in its bucket and freed. */
+/*
+ * Counts of one burst's frames that are not forwarded (non-ip,
+ * malformed), added to the lcore's counters after the burst's RX bytes:
+ * see fc_rx_begin().
+ */
+struct fc_buckets {
+	uint64_t non_ip_pkts, non_ip_bytes;
+	uint64_t malformed_pkts, malformed_bytes;
+};
+
+/* A frame that is not forwarded: counted in its bucket, and freed. */
 static inline void
-fc_bucket_drop(struct fc_lcore_stats *st, struct rte_mbuf *m,
-		enum flow_class cls, uint32_t len)
+fc_bucket_drop(struct fc_buckets *b, struct rte_mbuf *m, enum flow_class cls,
+		uint32_t len)
 {
 	if (cls == FLOW_CLASS_NON_IP) {
-		fc_counter_add(&st->non_ip_pkts, 1);
-		fc_counter_add(&st->non_ip_bytes, len);
+		b->non_ip_pkts++;
+		b->non_ip_bytes += len;
 	} else {
-		fc_counter_add(&st->malformed_pkts, 1);
-		fc_counter_add(&st->malformed_bytes, len);
+		b->malformed_pkts++;
+		b->malformed_bytes += len;
 	}
 	rte_pktmbuf_free(m);
+}
+
+/*
+ * A burst of @nb packets is counted as received before anything else of
+ * it, so that a report (fc_snapshot_take(), which reads the other way
+ * round) never shows more sent, dropped or put in a bucket than received:
+ * the packets here, at the start...
+ */
+static inline void
+fc_rx_begin(struct fc_port_stats *rx, uint16_t nb)
+{
+	fc_counter_add(&rx->rx_pkts, nb);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+/* ...the bytes at the end, before the buckets' bytes. */
+static inline void
+fc_rx_end(struct fc_lcore_stats *st, struct fc_port_stats *rx,
+		uint64_t bytes, const struct fc_buckets *b)
+{
+	fc_counter_add(&rx->rx_bytes, bytes);
+	if (likely(b->non_ip_pkts == 0 && b->malformed_pkts == 0))
+		return;
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	fc_counter_add(&st->non_ip_pkts, b->non_ip_pkts);
+	fc_counter_add(&st->non_ip_bytes, b->non_ip_bytes);
+	fc_counter_add(&st->malformed_pkts, b->malformed_pkts);
+	fc_counter_add(&st->malformed_bytes, b->malformed_bytes);
 }
 
 /*
@@ -263,12 +301,11 @@ fc_burst_forward(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
 	const struct fc_routes *routes = lc->routes;
 	struct fc_port_stats *rx = &st->port[port];
 	struct fc_tx_runs t = { .pkts = pkts, .run_port = FC_ROUTE_NONE };
+	struct fc_buckets b = { 0 };
 	uint64_t bytes = 0;
 	unsigned int i;
 
-	/* received before anything of the burst is counted as sent or
-	 * dropped, as the counting path does */
-	fc_counter_add(&rx->rx_pkts, nb);
+	fc_rx_begin(rx, nb);
 	for (i = 0; i < nb && i < FC_PREFETCH_OFFSET; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i < nb; i++) {
@@ -294,14 +331,14 @@ fc_burst_forward(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
 		}
 		cls = flow_parse_mbuf(m, &key, &l3_off);
 		if (unlikely(cls != FLOW_CLASS_FLOW)) {
-			fc_bucket_drop(st, m, cls, len);
+			fc_bucket_drop(&b, m, cls, len);
 			continue;
 		}
 		fc_forward_one(lc, st, rx, &t, m, p,
 			fc_route(routes, &key, port), key.family, l3_off);
 	}
 	fc_runs_end(lc, st, &t);
-	fc_counter_add(&rx->rx_bytes, bytes);
+	fc_rx_end(st, rx, bytes, &b);
 }
 
 /*
@@ -333,9 +370,11 @@ fc_burst_parse(struct fc_held *h, struct fc_lcore_stats *st, uint16_t port,
 		struct rte_mbuf **pkts, uint16_t nb)
 {
 	struct fc_port_stats *rx = &st->port[port];
+	struct fc_buckets b = { 0 };
 	uint64_t bytes = 0;
 	unsigned int nf = 0, i;
 
+	fc_rx_begin(rx, nb);
 	for (i = 0; i < nb && i < FC_PREFETCH_OFFSET; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i < nb; i++) {
@@ -353,15 +392,14 @@ fc_burst_parse(struct fc_held *h, struct fc_lcore_stats *st, uint16_t port,
 			h->fwd[nf++] = m;
 			continue;
 		}
-		fc_bucket_drop(st, m, cls, len);
+		fc_bucket_drop(&b, m, cls, len);
 	}
 	/* first stage of the flow lookup: hashes, and the flow cache sets'
 	 * misses in flight while the RX counters are updated and the next
 	 * stages start */
 	if (nf > 0)
 		flow_burst_add_bulk(h->fb, h->keys, h->len, nf);
-	fc_counter_add(&rx->rx_pkts, nb);
-	fc_counter_add(&rx->rx_bytes, bytes);
+	fc_rx_end(st, rx, bytes, &b);
 	h->port = port;
 	h->nf = nf;
 }
