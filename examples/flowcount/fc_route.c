@@ -27,6 +27,8 @@ struct fc_route_rule {
 	uint8_t depth;
 	uint16_t port;
 	uint8_t addr[16];   /* network order; IPv4 in the first 4 bytes */
+	const char *path;   /* where it was read, for an error when the */
+	unsigned int line;  /* table refuses it */
 };
 
 static struct fc_route_rule *fc_rules;
@@ -126,6 +128,8 @@ fc_routes_read(const char *path, int family, uint32_t portmask)
 			fclose(f);
 			return -1;
 		}
+		r.path = path;
+		r.line = line;
 		/* as l3fwd: routes to ports not in use are left out */
 		if (!(portmask & (1u << r.port))) {
 			skipped++;
@@ -231,9 +235,12 @@ fc_routes_get(int socket_id)
 			ret = rte_lpm6_add(r->lpm6, u->addr, u->depth, u->port);
 		}
 		if (ret < 0) {
-			fprintf(stderr, "%s: cannot add route %u (socket %d): "
-				"%s\n", fc_prgname, i, socket_id,
-				strerror(-ret));
+			fprintf(stderr, "%s: %s:%u: cannot add the route "
+				"(socket %d): %s%s\n", fc_prgname, u->path,
+				u->line, socket_id, strerror(-ret),
+				ret == -ENOSPC && u->family == 4 ?
+				" (the IPv4 table has 256 groups for routes "
+				"longer than /24, as l3fwd's)" : "");
 			return NULL;
 		}
 	}

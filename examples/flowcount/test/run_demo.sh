@@ -133,6 +133,11 @@ badrule "expected 'R<prefix>/<depth> <port>'" 4 "R10.0.0.0/8 0 extra"
 badrule "no '/<depth>'" 4 "R10.0.0.0 0"
 printf '# only comments\n\n' > "$TMP/empty.rules"
 bad "no rules" --rule_ipv4 "$TMP/empty.rules"
+# more routes longer than /24 than rte_lpm has groups for (256, as
+# l3fwd's): the file and line of the first one refused
+for i in $(seq 0 299); do echo "R10.$((i / 256)).$((i % 256)).0/25 0"; done \
+	> "$TMP/many.rules"
+bad "many.rules:257: cannot add the route" --rule_ipv4 "$TMP/many.rules"
 bad "not a MAC address" --eth-dest "0,zz:00"
 bad "expected PORT,MAC" --eth-dest "02:00:00:00:00:01"
 bad "eth-dest: port 9 does not exist (1 ports)" --eth-dest "9,02:00:00:00:00:01"
