@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <rte_common.h>
 #include <rte_cycles.h>
@@ -643,6 +644,17 @@ fc_open_outputs(void)
 			fc_fail("--stats-file: cannot write %s: %s",
 				fc_opt.stats_file, strerror(errno));
 		setvbuf(fc_stats_out, NULL, _IOLBF, 0);
+	}
+	/* the dump's rename would replace the statistics written so far */
+	if (fc_opt.stats_file != NULL && fc_opt.dump_file != NULL &&
+			strcmp(fc_opt.dump_file, "-") != 0) {
+		struct stat a, b;
+
+		if (fstat(fileno(fc_stats_out), &a) == 0 &&
+				stat(fc_opt.dump_file, &b) == 0 &&
+				a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			fc_fail("--flow-dump and --stats-file name the same "
+				"file: %s", fc_opt.dump_file);
 	}
 	if (fc_opt.dump_file != NULL &&
 			fc_report_check_dump_path(fc_opt.dump_file) != 0) {

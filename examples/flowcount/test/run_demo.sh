@@ -115,6 +115,7 @@ bad "cannot read $TMP: Is a directory" --rule_ipv4 "$TMP"
 bad "bad number at '-1)'" --config "(0,0,-1)"
 bad "bad number at '- 1)'" --config "(0,0, - 1)"
 bad "needs counting: drop --no-count" --no-count --pipeline
+bad "name the same file" --stats-file "$TMP/same" --flow-dump "$TMP/same"
 bad "unknown option" --route "$TMP/routes"
 # bad rule files (l3fwd's syntax): the file, the line and what is wrong
 badrule() {
