@@ -352,7 +352,9 @@ fc_parse_eth_dest(const char *s)
 
 	errno = 0;
 	port = strtoul(s, &end, 10);
-	if (errno != 0 || end == s || *end != ',')
+	/* strtoul() takes "-1" as ULONG_MAX */
+	if (errno != 0 || end == s || *end != ',' ||
+			memchr(s, '-', (size_t)(end - s)) != NULL)
 		fc_fail("--eth-dest: expected PORT,MAC, got '%s'", s);
 	if (port >= FC_MAX_PORTS)
 		fc_fail("--eth-dest: port %lu is not below %u", port,

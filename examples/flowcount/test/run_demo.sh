@@ -116,6 +116,8 @@ bad "bad number at '-1)'" --config "(0,0,-1)"
 bad "bad number at '- 1)'" --config "(0,0, - 1)"
 bad "needs counting: drop --no-count" --no-count --pipeline
 bad "name the same file" --stats-file "$TMP/same" --flow-dump "$TMP/same"
+bad "expected PORT,MAC, got '-1,02:00:00:00:00:01'" \
+	--eth-dest "-1,02:00:00:00:00:01"
 bad "unknown option" --route "$TMP/routes"
 # bad rule files (l3fwd's syntax): the file, the line and what is wrong
 badrule() {
