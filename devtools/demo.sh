@@ -9,8 +9,8 @@
 #
 #   devtools/demo.sh BUILD_DIR
 #
-# Uses hugepages when free ones exist, else --no-huge -m 512. Exit 0 on
-# success.
+# Uses hugepages when free ones exist, else --no-huge -m 512; NO_HUGE=1
+# (make demo NO_HUGE=1) always --no-huge. Exit 0 on success.
 
 set -eu
 
@@ -30,15 +30,19 @@ fi
 
 free_huge=$(awk '/^HugePages_Free:/ {print $2}' /proc/meminfo)
 hugesz=$(awk '/^Hugepagesize:/ {print $2}' /proc/meminfo)
-if [ "${free_huge:-0}" -ge 256 ] && [ "${hugesz:-0}" -eq 2048 ] &&
-		[ -w /dev/hugepages ]; then
+if [ "${NO_HUGE:-0}" != 1 ] && [ "${free_huge:-0}" -ge 256 ] &&
+		[ "${hugesz:-0}" -eq 2048 ] && [ -w /dev/hugepages ]; then
 	# --huge-unlink: the hugepage files go with the process (each run
 	# has its own --file-prefix; kept files would pin 256 MiB a run)
 	MEM="-m 256 --huge-unlink"
 	echo "demo: using hugepages ($free_huge free)"
 else
 	MEM="--no-huge -m 512"
-	echo "demo: no free hugepages, running with --no-huge"
+	if [ "${NO_HUGE:-0}" = 1 ]; then
+		echo "demo: NO_HUGE=1, running with --no-huge"
+	else
+		echo "demo: no free hugepages, running with --no-huge"
+	fi
 fi
 
 OUT=$(mktemp -d /tmp/flowcount-demo.XXXXXX)
