@@ -108,19 +108,29 @@ fc_rewrite_ip(const struct rte_mbuf *m, uint8_t *p, uint8_t family,
 	return NULL;
 }
 
+/* Where an IPv4 packet to @dst (network byte order) received on @port
+ * goes: a port, or FC_ROUTE_NONE. */
+static inline uint16_t
+fc_route4(const struct fc_routes *r, rte_be32_t dst, uint16_t port)
+{
+	if (r == NULL)
+		return fc_pair_port[port];
+	return fc_route_ipv4(r, rte_be_to_cpu_32(dst));
+}
+
 /* Where a packet of flow @k received on @port goes: a port, or
  * FC_ROUTE_NONE. */
 static inline uint16_t
 fc_route(const struct fc_routes *r, const struct flow_key *k, uint16_t port)
 {
-	uint32_t dst;
+	rte_be32_t dst;
 
-	if (r == NULL)
-		return fc_pair_port[port];
 	if (k->family == 4) {
 		memcpy(&dst, k->dst, sizeof(dst));
-		return fc_route_ipv4(r, rte_be_to_cpu_32(dst));
+		return fc_route4(r, dst, port);
 	}
+	if (r == NULL)
+		return fc_pair_port[port];
 	return fc_route_ipv6(r, k->dst);
 }
 
@@ -315,18 +325,15 @@ fc_burst_forward(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
 		struct flow_key key;
 		uint32_t l3_off;
 		enum flow_class cls;
-		uint16_t d;
 
 		if (i + FC_PREFETCH_OFFSET < nb)
 			rte_prefetch0(rte_pktmbuf_mtod(
 				pkts[i + FC_PREFETCH_OFFSET], void *));
 		bytes += len;
 		if (likely(flow_parse_is_fast(m, p))) {
-			d = routes == NULL ? fc_pair_port[port] :
-				fc_route_ipv4(routes, rte_be_to_cpu_32(
-					flow_parse_fast_dst(p)));
-			fc_forward_one(lc, st, rx, &t, m, p, d, 4,
-				RTE_ETHER_HDR_LEN);
+			fc_forward_one(lc, st, rx, &t, m, p,
+				fc_route4(routes, flow_parse_fast_dst(p), port),
+				4, RTE_ETHER_HDR_LEN);
 			continue;
 		}
 		cls = flow_parse_mbuf(m, &key, &l3_off);
