@@ -424,17 +424,15 @@ fc_burst_finish(struct fc_held *h, struct fc_lcore_conf *lc,
 	const struct fc_routes *routes = lc->routes;
 	struct fc_port_stats *rx = &st->port[h->port];
 	struct fc_tx_runs t = { .pkts = h->fwd, .run_port = FC_ROUTE_NONE };
-	uint16_t dst[FC_MAX_PKT_BURST];
 	unsigned int i, nf = h->nf;
 
 	flow_burst_count(h->fb, now, &st->fw);
-	for (i = 0; i < nf; i++)
-		dst[i] = fc_route(routes, &h->keys[i], h->port);
 	for (i = 0; i < nf; i++) {
 		struct rte_mbuf *m = h->fwd[i];
 
 		fc_forward_one(lc, st, rx, &t, m,
-			rte_pktmbuf_mtod(m, uint8_t *), dst[i],
+			rte_pktmbuf_mtod(m, uint8_t *),
+			fc_route(routes, &h->keys[i], h->port),
 			h->keys[i].family, h->l3[i]);
 	}
 	fc_runs_end(lc, st, &t);

@@ -125,11 +125,11 @@ struct flow_burst *flow_burst_create(struct flow_table *ft,
 void flow_burst_free(struct flow_burst *b);
 
 /**
- * Add @p n packets (at most 64 per burst in all): packet i of flow
- * @p keys[i], of @p lens[i] bytes. The keys must stay valid until
- * flow_burst_flush(). Hashes every key and prefetches its flow cache set:
- * one call per burst, after its parse, so that no key is read while its
- * stores are still in flight.
+ * Give the burst its @p n packets (at most 64): packet i of flow
+ * @p keys[i], of @p lens[i] bytes. Both arrays are read until
+ * flow_burst_flush() and must stay unchanged. Hashes every key and
+ * prefetches its flow cache set: one call per burst, after its parse, so
+ * that no key is read while its stores are still in flight.
  */
 void flow_burst_add_bulk(struct flow_burst *b, const struct flow_key *keys,
 		const uint32_t *lens, unsigned int n);
