@@ -4,13 +4,15 @@
 
 /*
  * The datapath of dpdk-flowcount: each worker lcore polls its RX queues
- * and, per burst, classifies every frame (flow_parse.c), counts the burst's
- * flows (flow_table.c), routes each IP packet (fc_route.c or the paired
- * port), rewrites it as l3fwd does and sends it. Counting works on the
- * burst in stages (fc_burst_parse(), fc_burst_finish()) so that the flow
- * table's cache misses overlap; without counting (--no-count) each packet
- * is parsed, routed, rewritten and queued in one pass
- * (fc_burst_forward()). Both end in fc_forward_one().
+ * and, per burst, classifies every frame (flow_parse.c), routes each IP
+ * packet (fc_route.c or the paired port), rewrites it as l3fwd does and
+ * sends it, all in one pass over the burst (fc_burst_pass(), as
+ * fc_burst_forward() with --no-count, or fc_burst_parse() when counting,
+ * which also keeps each packet's flow key), ending in fc_forward_one().
+ * Counting then looks the burst's flows up in stages (flow_table.c:
+ * hashes and cache sets, then signatures and counter lines, then keys and
+ * counts), so that the flow table's cache misses of the whole burst are
+ * in flight together.
  *
  * The rewrite, for a packet that leaves on port P:
  * - destination MAC from --eth-dest for P (default 02:00:00:00:00:P),
@@ -297,86 +299,57 @@ fc_runs_end(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
 }
 
 /*
- * A burst when flows are not counted (--no-count): each packet is parsed,
- * routed, rewritten and queued in one pass, as l3fwd does, with nothing
- * kept between the stages (the counting path keeps the burst's keys for
- * the flow table's stages). The common frame (flow_parse_is_fast()) needs no
- * flow key at all: its destination is read from the header, and its
- * family and header offset are known. Any other takes flow_parse_mbuf().
+ * A burst's flows between its parse, where its packets were forwarded and
+ * the first stage of its flow lookup started, and their counting. With
+ * --pipeline, a full burst's flows wait here during the next RX call and
+ * parse, so that the cache sets the first stage prefetched have arrived:
+ * it holds keys, hashes and lengths, no flow handle (the flow lookup goes
+ * on at flow_burst_count()), so the worker's RCU quiescent states are
+ * unaffected. A burst that is not full is counted at once, and so is a
+ * waiting one after a round without traffic. But an RX call that blocks
+ * (net_pcap reading a FIFO) keeps a waiting burst uncounted as long as it
+ * blocks, so flows do not age as the traffic says: hence off by default.
  */
-static void
-fc_burst_forward(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
-		uint16_t port, struct rte_mbuf **pkts, uint16_t nb)
+struct fc_held {
+	struct flow_burst *fb;
+	const struct flow_cache *fc;    /* the worker's, or NULL */
+	unsigned int nf;
+	uint32_t len[FC_MAX_PKT_BURST];
+	hash_sig_t sig[FC_MAX_PKT_BURST];
+	struct flow_key keys[FC_MAX_PKT_BURST];
+};
+
+/* Keep packet @nf's length and hash, and prefetch its flow cache set. */
+static __rte_always_inline void
+fc_held_add(struct fc_held *h, unsigned int nf, uint32_t len)
+{
+	hash_sig_t sig = flow_table_hash(&h->keys[nf]);
+
+	h->len[nf] = len;
+	h->sig[nf] = sig;
+	flow_cache_prefetch(h->fc, sig);
+}
+
+/*
+ * One pass over a burst: each packet is parsed, routed, rewritten and
+ * queued, as l3fwd does, with nothing kept between the stages but, when
+ * flows are counted (@h not NULL), the packet's flow key with the first
+ * stage of its lookup: its hash, and the prefetch of its flow cache set,
+ * whose miss has the rest of the burst's work to complete before
+ * fc_burst_count(). The common frame (flow_parse_is_fast()) is routed
+ * from its header, with its family and header offset known, and its key
+ * is built from the header too (flow_parse_fast_key()), so that its hash
+ * needs no load; any other takes flow_parse_mbuf(). Inlined into one
+ * function for each case, so that forwarding alone keeps no key.
+ */
+static __rte_always_inline void
+fc_burst_pass(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
+		uint16_t port, struct rte_mbuf **pkts, uint16_t nb,
+		struct fc_held *h)
 {
 	const struct fc_routes *routes = lc->routes;
 	struct fc_port_stats *rx = &st->port[port];
 	struct fc_tx_runs t = { .pkts = pkts, .run_port = FC_ROUTE_NONE };
-	struct fc_buckets b = { 0 };
-	uint64_t bytes = 0;
-	unsigned int i;
-
-	fc_rx_begin(rx, nb);
-	for (i = 0; i < nb && i < FC_PREFETCH_OFFSET; i++)
-		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
-	for (i = 0; i < nb; i++) {
-		struct rte_mbuf *m = pkts[i];
-		uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
-		uint32_t len = rte_pktmbuf_pkt_len(m);
-		struct flow_key key;
-		uint32_t l3_off;
-		enum flow_class cls;
-
-		if (i + FC_PREFETCH_OFFSET < nb)
-			rte_prefetch0(rte_pktmbuf_mtod(
-				pkts[i + FC_PREFETCH_OFFSET], void *));
-		bytes += len;
-		if (likely(flow_parse_is_fast(m, p))) {
-			fc_forward_one(lc, st, rx, &t, m, p,
-				fc_route4(routes, flow_parse_fast_dst(p), port),
-				4, RTE_ETHER_HDR_LEN);
-			continue;
-		}
-		cls = flow_parse_mbuf(m, &key, &l3_off);
-		if (unlikely(cls != FLOW_CLASS_FLOW)) {
-			fc_bucket_drop(&b, m, cls, len);
-			continue;
-		}
-		fc_forward_one(lc, st, rx, &t, m, p,
-			fc_route(routes, &key, port), key.family, l3_off);
-	}
-	fc_runs_end(lc, st, &t);
-	fc_rx_end(st, rx, bytes, &b);
-}
-
-/*
- * A burst between its parse (and the first stage of its flow lookup) and
- * the rest of its processing. With --pipeline, a full burst waits here
- * during the next RX call and parse, so that the cache sets its first
- * stage prefetched have arrived: it holds mbufs and keys, no flow handle
- * (its flow lookup starts at flow_burst_count()), so the worker's RCU
- * quiescent states are unaffected. A burst that is not full is finished at
- * once, and so is a waiting one after a round without traffic. But an RX
- * call that blocks (net_pcap reading a FIFO) keeps a waiting burst
- * uncounted as long as it blocks, so flows do not age as the traffic says:
- * hence off by default.
- */
-struct fc_held {
-	struct flow_burst *fb;
-	uint16_t port;
-	unsigned int nf;
-	struct rte_mbuf *fwd[FC_MAX_PKT_BURST];
-	uint32_t l3[FC_MAX_PKT_BURST];
-	uint32_t len[FC_MAX_PKT_BURST];
-	struct flow_key keys[FC_MAX_PKT_BURST];
-};
-
-/* Classify the burst, count the buckets and the RX counters, start the
- * flow lookup of its IP packets: @h holds those. */
-static void
-fc_burst_parse(struct fc_held *h, struct fc_lcore_stats *st, uint16_t port,
-		struct rte_mbuf **pkts, uint16_t nb)
-{
-	struct fc_port_stats *rx = &st->port[port];
 	struct fc_buckets b = { 0 };
 	uint64_t bytes = 0;
 	unsigned int nf = 0, i;
@@ -386,59 +359,71 @@ fc_burst_parse(struct fc_held *h, struct fc_lcore_stats *st, uint16_t port,
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i < nb; i++) {
 		struct rte_mbuf *m = pkts[i];
+		uint8_t *p = rte_pktmbuf_mtod(m, uint8_t *);
 		uint32_t len = rte_pktmbuf_pkt_len(m);
+		struct flow_key local;
+		struct flow_key *key = h != NULL ? &h->keys[nf] : &local;
+		uint32_t l3_off;
 		enum flow_class cls;
 
 		if (i + FC_PREFETCH_OFFSET < nb)
 			rte_prefetch0(rte_pktmbuf_mtod(
 				pkts[i + FC_PREFETCH_OFFSET], void *));
 		bytes += len;
-		cls = flow_parse_mbuf_inline(m, &h->keys[nf], &h->l3[nf]);
-		if (likely(cls == FLOW_CLASS_FLOW)) {
-			h->len[nf] = len;
-			h->fwd[nf++] = m;
+		if (likely(flow_parse_is_fast(m, p))) {
+			if (h != NULL) {
+				flow_parse_fast_key(p, key);
+				fc_held_add(h, nf++, len);
+			}
+			fc_forward_one(lc, st, rx, &t, m, p,
+				fc_route4(routes, flow_parse_fast_dst(p), port),
+				4, RTE_ETHER_HDR_LEN);
 			continue;
 		}
-		fc_bucket_drop(&b, m, cls, len);
-	}
-	/* first stage of the flow lookup: hashes, and the flow cache sets'
-	 * misses in flight while the RX counters are updated and the next
-	 * stages start */
-	if (nf > 0)
-		flow_burst_add_bulk(h->fb, h->keys, h->len, nf);
-	fc_rx_end(st, rx, bytes, &b);
-	h->port = port;
-	h->nf = nf;
-}
-
-/*
- * The rest: the flow lookup, the routes of the whole burst (their table
- * lines in flight together), then one pass that rewrites each packet
- * (those dropped leave the list) and sends each run of packets to one
- * port as it ends, then the counting.
- */
-static void
-fc_burst_finish(struct fc_held *h, struct fc_lcore_conf *lc,
-		struct fc_lcore_stats *st, uint64_t now)
-{
-	const struct fc_routes *routes = lc->routes;
-	struct fc_port_stats *rx = &st->port[h->port];
-	struct fc_tx_runs t = { .pkts = h->fwd, .run_port = FC_ROUTE_NONE };
-	unsigned int i, nf = h->nf;
-
-	flow_burst_count(h->fb, now, &st->fw);
-	for (i = 0; i < nf; i++) {
-		struct rte_mbuf *m = h->fwd[i];
-
-		fc_forward_one(lc, st, rx, &t, m,
-			rte_pktmbuf_mtod(m, uint8_t *),
-			fc_route(routes, &h->keys[i], h->port),
-			h->keys[i].family, h->l3[i]);
+		cls = flow_parse_mbuf(m, key, &l3_off);
+		if (unlikely(cls != FLOW_CLASS_FLOW)) {
+			fc_bucket_drop(&b, m, cls, len);
+			continue;
+		}
+		if (h != NULL)
+			fc_held_add(h, nf++, len);
+		fc_forward_one(lc, st, rx, &t, m, p,
+			fc_route(routes, key, port), key->family, l3_off);
 	}
 	fc_runs_end(lc, st, &t);
-	/* the last stage, whose lines were prefetched before the routing
-	 * and TX above: no flow handle is held past this point */
-	flow_burst_flush(h->fb);
+	if (h != NULL) {
+		if (nf > 0)
+			flow_burst_add_bulk(h->fb, h->keys, h->sig, h->len,
+				nf);
+		h->nf = nf;
+	}
+	fc_rx_end(st, rx, bytes, &b);
+}
+
+/* A burst when flows are not counted (--no-count). */
+static void
+fc_burst_forward(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
+		uint16_t port, struct rte_mbuf **pkts, uint16_t nb)
+{
+	fc_burst_pass(lc, st, port, pkts, nb, NULL);
+}
+
+/* A burst when flows are counted: its flows wait in @h for
+ * fc_burst_count(). */
+static void
+fc_burst_parse(struct fc_held *h, struct fc_lcore_conf *lc,
+		struct fc_lcore_stats *st, uint16_t port, struct rte_mbuf **pkts,
+		uint16_t nb)
+{
+	fc_burst_pass(lc, st, port, pkts, nb, h);
+}
+
+/* The rest of the flow lookup, and the counting: no flow handle is held
+ * past this point. */
+static void
+fc_burst_count(struct fc_held *h, struct fc_lcore_stats *st, uint64_t now)
+{
+	flow_burst_count(h->fb, now, &st->fw);
 	h->nf = 0;
 }
 
@@ -483,8 +468,9 @@ fc_worker_main(__rte_unused void *arg)
 			rte_exit(EXIT_FAILURE, "lcore %u: no memory for "
 				"bursts\n", lcore);
 		for (i = 0; i < 2; i++) {
+			held[i].fc = fc;
 			held[i].fb = flow_burst_create(fc_ftable, fc,
-				!fc_opt.no_defer, (int)rte_socket_id());
+				(int)rte_socket_id());
 			if (held[i].fb == NULL)
 				rte_exit(EXIT_FAILURE, "lcore %u: no memory "
 					"for the flow table's burst state\n",
@@ -517,19 +503,19 @@ fc_worker_main(__rte_unused void *arg)
 			}
 			h = &held[next];
 			next ^= 1;
-			fc_burst_parse(h, st, port, pkts, nb);
+			fc_burst_parse(h, lc, st, port, pkts, nb);
 			if (pending != NULL) {
-				fc_burst_finish(pending, lc, st, cur);
+				fc_burst_count(pending, st, cur);
 				pending = NULL;
 			}
 			if (nb == FC_MAX_PKT_BURST && fc_opt.pipeline)
 				pending = h;
 			else
-				fc_burst_finish(h, lc, st, cur);
+				fc_burst_count(h, st, cur);
 		}
 		/* a round without traffic: nothing waits for more */
 		if (pending != NULL && !got) {
-			fc_burst_finish(pending, lc, st, cur);
+			fc_burst_count(pending, st, cur);
 			pending = NULL;
 		}
 		/* no flow handle is held across this point (a waiting burst
@@ -538,7 +524,7 @@ fc_worker_main(__rte_unused void *arg)
 		rte_rcu_qsbr_quiescent(fc_qsbr, lcore);
 	}
 	if (pending != NULL)
-		fc_burst_finish(pending, lc, st, rte_rdtsc());
+		fc_burst_count(pending, st, rte_rdtsc());
 	fc_flush_tx(lc, st);
 	rte_rcu_qsbr_thread_offline(fc_qsbr, lcore);
 	rte_rcu_qsbr_thread_unregister(fc_qsbr, lcore);

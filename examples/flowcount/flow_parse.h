@@ -84,7 +84,7 @@ struct flow_seg {
 enum flow_class flow_parse_mbuf(const struct rte_mbuf *m,
 		struct flow_key *key, uint32_t *l3_off);
 
-/** First bytes of a frame that flow_parse_mbuf_inline() reads: Ethernet,
+/** First bytes of a frame that flow_parse_fast_key() reads: Ethernet,
  * a 20-byte IPv4 header and the 4 bytes of ports. */
 #define FLOW_PARSE_FAST_LEN (RTE_ETHER_HDR_LEN + \
 	(uint32_t)sizeof(struct rte_ipv4_hdr) + 4u)
@@ -130,21 +130,13 @@ flow_parse_fast_dst(const uint8_t *p)
 }
 
 /**
- * flow_parse_mbuf() with its most common frame handled inline, for the
- * datapath: untagged IPv4 without options, its first FLOW_PARSE_FAST_LEN
- * bytes in the first segment. Every other frame goes to
- * flow_parse_mbuf(); the result is the same for every frame (flow_parse(),
- * which the unit test and the fuzzer use, goes through here, and the unit
- * test compares contiguous frames with the same frames cut into short
- * segments, which take flow_parse_mbuf()).
- *
- * Parameters and return value as flow_parse_mbuf().
+ * Of a frame for which flow_parse_is_fast() holds, whose first byte is at
+ * @p p: its flow key, as flow_parse_mbuf() gives it (with the class
+ * FLOW_CLASS_FLOW and the IPv4 header at RTE_ETHER_HDR_LEN).
  */
-static inline enum flow_class
-flow_parse_mbuf_inline(const struct rte_mbuf *m, struct flow_key *key,
-		uint32_t *l3_off)
+static inline void
+flow_parse_fast_key(const uint8_t *p, struct flow_key *key)
 {
-	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 	const uint8_t *ip = p + RTE_ETHER_HDR_LEN;
 	uint64_t w0, w1, w3;
 	uint32_t src, dst, ports = 0;
@@ -154,8 +146,6 @@ flow_parse_mbuf_inline(const struct rte_mbuf *m, struct flow_key *key,
 	RTE_BUILD_BUG_ON(sizeof(*key) != 40 ||
 		offsetof(struct flow_key, src) != 8 ||
 		offsetof(struct flow_key, dst) != 24);
-	if (!flow_parse_is_fast(m, p))
-		return flow_parse_mbuf(m, key, l3_off);
 	proto = ip[offsetof(struct rte_ipv4_hdr, next_proto_id)];
 	memcpy(&src, ip + offsetof(struct rte_ipv4_hdr, src_addr), 4);
 	dst = flow_parse_fast_dst(p);
@@ -187,6 +177,27 @@ flow_parse_mbuf_inline(const struct rte_mbuf *m, struct flow_key *key,
 	memset((uint8_t *)key + 16, 0, 8);
 	memcpy((uint8_t *)key + 24, &w3, 8);
 	memset((uint8_t *)key + 32, 0, 8);
+}
+
+/**
+ * flow_parse_mbuf() with its most common frame (flow_parse_is_fast())
+ * handled inline by flow_parse_fast_key(). Every other frame goes to
+ * flow_parse_mbuf(); the result is the same for every frame (flow_parse(),
+ * which the unit test and the fuzzer use, goes through here, and the unit
+ * test compares contiguous frames with the same frames cut into short
+ * segments, which take flow_parse_mbuf()).
+ *
+ * Parameters and return value as flow_parse_mbuf().
+ */
+static inline enum flow_class
+flow_parse_mbuf_inline(const struct rte_mbuf *m, struct flow_key *key,
+		uint32_t *l3_off)
+{
+	const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
+
+	if (!flow_parse_is_fast(m, p))
+		return flow_parse_mbuf(m, key, l3_off);
+	flow_parse_fast_key(p, key);
 	*l3_off = RTE_ETHER_HDR_LEN;
 	return FLOW_CLASS_FLOW;
 }

@@ -109,50 +109,26 @@ struct flow_table {
 	uint64_t epoch __rte_cache_aligned;
 };
 
-#define FLOW_CACHE_WAYS 4
-
-/*
- * One set of a flow cache: a cache line of four ways, each the signature
- * of a flow's key and this lcore's counters of it (whose line holds the
- * key, compared there). Valid only while epoch is the table's.
- */
-struct flow_cache_set {
-	uint32_t sig[FLOW_CACHE_WAYS];
-	struct flow_counters *c[FLOW_CACHE_WAYS];  /* NULL: empty way */
-	uint64_t epoch;                 /* ft->epoch read by its bursts */
-	uint32_t victim;                /* next way to replace */
-	uint32_t unused;
-} __rte_cache_aligned;
-
-struct flow_cache {
-	uint32_t mask;                  /* sets - 1 */
-	struct flow_cache_set *set;
-};
-
 /*
  * A worker's burst in the flow table (owner lcore only), counted in three
- * stages so that each one's cache misses are in flight together and have
- * the worker's other work to complete: flow_burst_add_bulk() hashes the
- * parsed keys and prefetches their flow cache sets; flow_burst_count()
- * matches the signatures and prefetches the counter lines; then, after the
- * caller routed and sent the burst, flow_burst_flush() compares the keys
- * on those lines, looks the rest up in the rte_hash (inserting new
- * flows), and counts.
+ * stages so that each one's cache misses are in flight together: the
+ * worker hashes the keys and prefetches their flow cache sets as it
+ * parses (flow_table_hash(), flow_cache_prefetch()); flow_burst_count()
+ * matches the signatures and prefetches the counter lines (stage 2), then
+ * compares the keys on those lines, looks the rest up in the rte_hash
+ * (inserting new flows), and counts (stage 3).
  */
 struct flow_burst {
 	struct flow_table *ft;
 	struct flow_cache *fc;          /* NULL: the rte_hash alone */
 	struct flow_worker_stats *ws;
 	enum flow_counters_scheme scheme;
-	int defer;                      /* count at flush, not at count */
 	unsigned int n;                 /* keys added, hashed */
-	int counted;                    /* flow_burst_count() ran */
 	uint64_t now;
 	uint64_t epoch;
-	const struct flow_key *key;     /* the caller's n keys... */
-	const uint32_t *len;            /* ...and packet lengths */
-	hash_sig_t sig[BURST_MAX];
-	struct flow_cache_set *set[BURST_MAX];
+	const struct flow_key *key;     /* the caller's n keys, */
+	const hash_sig_t *sig;          /* their hashes */
+	const uint32_t *len;            /* and packet lengths */
 	struct flow_counters *c[BURST_MAX];  /* this lcore's, or candidate */
 } __rte_cache_aligned;
 
@@ -375,7 +351,7 @@ out:
 }
 
 struct flow_burst *
-flow_burst_create(struct flow_table *ft, struct flow_cache *fc, int defer,
+flow_burst_create(struct flow_table *ft, struct flow_cache *fc,
 		int socket_id)
 {
 	struct flow_burst *b;
@@ -387,7 +363,6 @@ flow_burst_create(struct flow_table *ft, struct flow_cache *fc, int defer,
 	b->ft = ft;
 	b->fc = fc;
 	b->scheme = ft->blocks->scheme;
-	b->defer = defer;
 	return b;
 }
 
@@ -399,23 +374,12 @@ flow_burst_free(struct flow_burst *b)
 
 void
 flow_burst_add_bulk(struct flow_burst *b, const struct flow_key *keys,
-		const uint32_t *lens, unsigned int n)
+		const hash_sig_t *sigs, const uint32_t *lens, unsigned int n)
 {
-	unsigned int i;
-
 	RTE_ASSERT(b->n == 0 && n <= BURST_MAX);
 	b->key = keys;
+	b->sig = sigs;
 	b->len = lens;
-	for (i = 0; i < n; i++) {
-		/* the table's own hash function, inlined (the key is in L1) */
-		hash_sig_t sig = rte_hash_crc(&keys[i], sizeof(keys[i]), 0);
-
-		b->sig[i] = sig;
-		if (b->fc != NULL) {
-			b->set[i] = &b->fc->set[sig & b->fc->mask];
-			rte_prefetch0(b->set[i]);
-		}
-	}
 	b->n = n;
 }
 
@@ -455,7 +419,8 @@ flow_burst_lookup(struct flow_burst *b, const uint8_t *idx, unsigned int nm,
 		if (prefetch)
 			rte_prefetch0(b->c[k]);
 		if (b->fc != NULL) {
-			struct flow_cache_set *e = b->set[k];
+			struct flow_cache_set *e =
+				&b->fc->set[b->sig[k] & b->fc->mask];
 
 			if (e->epoch != b->epoch) {
 				memset(e->c, 0, sizeof(e->c));
@@ -522,7 +487,6 @@ flow_burst_finish(struct flow_burst *b, enum flow_counters_scheme scheme,
 			idx[i]);
 out:
 	b->n = 0;
-	b->counted = 0;
 }
 
 /* Stage 2 (see struct flow_burst): with a flow cache, the sets' ways give
@@ -540,7 +504,8 @@ flow_burst_match(struct flow_burst *b, enum flow_counters_scheme scheme)
 		return;
 	}
 	for (i = 0; i < b->n; i++) {
-		const struct flow_cache_set *e = b->set[i];
+		const struct flow_cache_set *e =
+			&b->fc->set[b->sig[i] & b->fc->mask];
 
 		b->c[i] = NULL;
 		if (unlikely(e->epoch != b->epoch))
@@ -552,6 +517,15 @@ flow_burst_match(struct flow_burst *b, enum flow_counters_scheme scheme)
 				break;
 			}
 	}
+}
+
+/* Stages 2 and 3 of scheme @scheme. */
+static __rte_always_inline void
+flow_burst_match_finish(struct flow_burst *b,
+		enum flow_counters_scheme scheme, int lookup_only)
+{
+	flow_burst_match(b, scheme);
+	flow_burst_finish(b, scheme, lookup_only);
 }
 
 void
@@ -567,42 +541,20 @@ flow_burst_count(struct flow_burst *b, uint64_t now,
 	 * burst that sees the new epoch also sees the deletes. */
 	if (b->fc != NULL)
 		b->epoch = __atomic_load_n(&b->ft->epoch, __ATOMIC_ACQUIRE);
-	/* one copy of each stage per scheme: no switch per packet */
-	switch (b->scheme) {
-	case FLOW_COUNTERS_ATOMIC:
-		flow_burst_match(b, FLOW_COUNTERS_ATOMIC);
-		break;
-	case FLOW_COUNTERS_ARRAY:
-		flow_burst_match(b, FLOW_COUNTERS_ARRAY);
-		break;
-	default:
-		flow_burst_match(b, FLOW_COUNTERS_PCPU);
-		break;
-	}
-	b->counted = 1;
-	if (!b->defer)
-		flow_burst_flush(b);
-}
-
-void
-flow_burst_flush(struct flow_burst *b)
-{
-	if (b == NULL || !b->counted)
-		return;
 	if (unlikely(b->ft->lookup_only)) {
-		flow_burst_finish(b, b->scheme, 1);
+		flow_burst_match_finish(b, b->scheme, 1);
 		return;
 	}
-	/* one copy of the last stage per scheme: no switch per packet */
+	/* one copy of the stages per scheme: no switch per packet */
 	switch (b->scheme) {
 	case FLOW_COUNTERS_ATOMIC:
-		flow_burst_finish(b, FLOW_COUNTERS_ATOMIC, 0);
+		flow_burst_match_finish(b, FLOW_COUNTERS_ATOMIC, 0);
 		break;
 	case FLOW_COUNTERS_ARRAY:
-		flow_burst_finish(b, FLOW_COUNTERS_ARRAY, 0);
+		flow_burst_match_finish(b, FLOW_COUNTERS_ARRAY, 0);
 		break;
 	default:
-		flow_burst_finish(b, FLOW_COUNTERS_PCPU, 0);
+		flow_burst_match_finish(b, FLOW_COUNTERS_PCPU, 0);
 		break;
 	}
 }

@@ -26,6 +26,10 @@
 
 #include <stdint.h>
 
+#include <rte_hash.h>
+#include <rte_hash_crc.h>
+#include <rte_vect.h>
+#include <rte_prefetch.h>
 #include <rte_rcu_qsbr.h>
 
 #include <rte_pcpu_owner.h>
@@ -80,8 +84,65 @@ struct flow_table *flow_table_create(const struct flow_table_conf *conf);
  * takes an RCU token; flow_table_reclaim() gives no deleted handle back
  * until every worker has passed a quiescent state after that token, after
  * which all its bursts read the new epoch.
+ *
+ * The layout is here for flow_cache_prefetch(), which a worker calls
+ * while it parses; flow_table.c alone reads and writes the sets.
  */
-struct flow_cache;
+#define FLOW_CACHE_WAYS 4
+
+/** One set of a flow cache: valid only while @c epoch is the table's. */
+struct flow_cache_set {
+	uint32_t sig[FLOW_CACHE_WAYS];  /**< The flows' hashes. */
+	/** This lcore's counters of each flow (NULL: empty way). */
+	struct flow_counters *c[FLOW_CACHE_WAYS];
+	uint64_t epoch;                 /**< The table's, read by its bursts. */
+	uint32_t victim;                /**< Next way to replace. */
+	uint32_t unused;
+} __rte_cache_aligned;
+
+/** A worker's flow cache. */
+struct flow_cache {
+	uint32_t mask;                  /**< Sets - 1. */
+	struct flow_cache_set *set;     /**< The sets. */
+};
+
+/**
+ * The flow table's hash of @p key: rte_hash_crc() over its 40 bytes, the
+ * function its rte_hash was created with. Inline, so that a key built in
+ * registers is hashed without going through memory; where the build has
+ * SSE4.2, with its CRC32-C instruction directly, which gives the same
+ * value as rte_hash_crc() (that checks at every 8 bytes which
+ * implementation it chose at start).
+ */
+static inline hash_sig_t
+flow_table_hash(const struct flow_key *key)
+{
+#if defined(RTE_ARCH_X86_64) && defined(__SSE4_2__)
+	uint64_t w[5];
+	uint64_t crc = 0;
+	unsigned int i;
+
+	RTE_BUILD_BUG_ON(sizeof(*key) != sizeof(w));
+	memcpy(w, key, sizeof(w));
+	for (i = 0; i < RTE_DIM(w); i++)
+		crc = _mm_crc32_u64(crc, w[i]);
+	return (hash_sig_t)crc;
+#else
+	return rte_hash_crc(key, sizeof(*key), 0);
+#endif
+}
+
+/**
+ * Prefetch the set of @p fc (NULL: none) where the flow of hash @p sig
+ * would be, so that its miss is in flight during the worker's other work
+ * before flow_burst_count() reads it.
+ */
+static inline void
+flow_cache_prefetch(const struct flow_cache *fc, hash_sig_t sig)
+{
+	if (fc != NULL)
+		rte_prefetch0(&fc->set[sig & fc->mask]);
+}
 
 /**
  * Create the calling worker's cache of @p entries (a power of two, at
@@ -94,19 +155,19 @@ struct flow_cache *flow_cache_create(struct flow_table *ft,
 void flow_cache_free(struct flow_cache *fc);
 
 /**
- * A worker's burst in the flow table, counted in three stages so that each
- * stage's cache misses are in flight together and overlap the worker's
- * other work: flow_burst_add_bulk() after the parse (hash, prefetch of the
- * flow cache sets), flow_burst_count() (signatures
- * matched, counter lines prefetched), flow_burst_flush() after the burst
- * is routed and sent (keys compared, the rest looked up in the rte_hash and
- * new flows inserted, counters updated).
+ * A worker's burst in the flow table, counted in three stages so that
+ * each stage's cache misses are in flight together: the caller hashes
+ * each key and prefetches its flow cache set as it parses, and gives the
+ * burst to the table (flow_burst_add_bulk()); then flow_burst_count()
+ * matches the signatures and prefetches the counter lines, compares the
+ * keys on them, looks the rest up in the rte_hash (inserting new flows)
+ * and counts. The caller's work between the prefetch of a packet's set
+ * and flow_burst_count() (the rest of the burst's parse and forwarding,
+ * or with --pipeline the next RX call) gives the set's miss time.
  *
- * It holds flow handles, which RCU allows only between two quiescent
- * states: the worker must call flow_burst_flush() before its next
- * rte_rcu_qsbr_quiescent() (and, as it does, before its next RX call, so
- * that counts are never behind while the input is idle or blocks). Only
- * its owner lcore uses it.
+ * flow_burst_count() holds flow handles, which RCU allows only between
+ * two quiescent states, and none once it returns: the burst holds keys
+ * only between the two calls. Only its owner lcore uses it.
  */
 struct flow_burst;
 
@@ -114,36 +175,31 @@ struct flow_burst;
  * Create the calling worker's burst state.
  *
  * @param fc The worker's flow cache, or NULL for none.
- * @param defer 0: flow_burst_count() also does the last stage (for speed
- *   comparison); else flow_burst_flush() does.
  * @return The state, or NULL (rte_errno ENOMEM).
  */
 struct flow_burst *flow_burst_create(struct flow_table *ft,
-		struct flow_cache *fc, int defer, int socket_id);
+		struct flow_cache *fc, int socket_id);
 
-/** Free (NULL is fine); flush it first. */
+/** Free (NULL is fine); count its packets first. */
 void flow_burst_free(struct flow_burst *b);
 
 /**
  * Give the burst its @p n packets (at most 64): packet i of flow
- * @p keys[i], of @p lens[i] bytes. Both arrays are read until
- * flow_burst_flush() and must stay unchanged. Hashes every key and
- * prefetches its flow cache set: one call per burst, after its parse, so
- * that no key is read while its stores are still in flight.
+ * @p keys[i], whose flow_table_hash() is @p sigs[i], of @p lens[i] bytes.
+ * The arrays are read until flow_burst_count() and must stay unchanged:
+ * one call per burst, after its parse, which hashed each key and
+ * prefetched its flow cache set (flow_cache_prefetch()).
  */
 void flow_burst_add_bulk(struct flow_burst *b, const struct flow_key *keys,
-		const uint32_t *lens, unsigned int n);
+		const hash_sig_t *sigs, const uint32_t *lens, unsigned int n);
 
 /**
- * Look the burst's flows up (the calling lcore is a registered, online RCU
- * reader), at TSC @p now; its worker statistics are @p ws.
+ * Look the burst's flows up and count every packet in its flow or in
+ * overflow, at TSC @p now (the calling lcore is a registered, online RCU
+ * reader); its worker statistics are @p ws. Nothing added is fine.
  */
 void flow_burst_count(struct flow_burst *b, uint64_t now,
 		struct flow_worker_stats *ws);
-
-/** Finish the burst: every packet counted in its flow or in overflow.
- * NULL, or nothing added, is fine. */
-void flow_burst_flush(struct flow_burst *b);
 
 /**
  * Main lcore: delete flows idle for more than @p timeout_tsc, and fold the

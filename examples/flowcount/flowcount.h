@@ -112,7 +112,6 @@ struct fc_options {
 	uint64_t idle_ms;
 	bool no_count;
 	bool lookup_only;
-	bool no_defer;
 	bool pipeline;
 	uint32_t mbufs;
 	uint32_t flow_cache;

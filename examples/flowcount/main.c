@@ -101,7 +101,7 @@ fc_usage(const char *prog)
 		"    [--stats-interval MS] [--stats-format table|json]\n"
 		"    [--stats-file FILE] [--top N] [--flow-dump FILE|-]\n"
 		"    [--exit-on-idle MS] [--no-count] [--lookup-only]\n"
-		"    [--flow-cache N] [--no-defer] [--pipeline] [--mbufs N]\n"
+		"    [--flow-cache N] [--pipeline] [--mbufs N]\n"
 		"    [--help]\n"
 		"       %s --file-prefix PREFIX [-l LCORE] --no-pci\n"
 		"    -- --monitor [--monitor-count N] [--stats-interval MS]\n"
@@ -173,8 +173,6 @@ fc_usage(const char *prog)
 		"                        of the flow table (16 bytes each, 4-way sets;\n"
 		"                        0 = off, or a power of two, 16 to %u; default\n"
 		"                        twice --max-flows rounded up)\n"
-		"  --no-defer            update a burst's flow counters right after its\n"
-		"                        lookup, not after routing and TX (speed test)\n"
 		"  --pipeline            a full burst waits for the next burst's RX\n"
 		"                        and parse before its flow lookup goes on (its\n"
 		"                        prefetches get that time); with an input whose\n"
@@ -387,7 +385,6 @@ enum {
 	FC_OPT_EXIT_ON_IDLE,
 	FC_OPT_NO_COUNT,
 	FC_OPT_LOOKUP_ONLY,
-	FC_OPT_NO_DEFER,
 	FC_OPT_PIPELINE,
 	FC_OPT_MBUFS,
 	FC_OPT_FLOW_CACHE,
@@ -425,7 +422,6 @@ fc_parse_args(int argc, char **argv)
 		{ "exit-on-idle", required_argument, NULL, FC_OPT_EXIT_ON_IDLE },
 		{ "no-count", no_argument, NULL, FC_OPT_NO_COUNT },
 		{ "lookup-only", no_argument, NULL, FC_OPT_LOOKUP_ONLY },
-		{ "no-defer", no_argument, NULL, FC_OPT_NO_DEFER },
 		{ "pipeline", no_argument, NULL, FC_OPT_PIPELINE },
 		{ "mbufs", required_argument, NULL, FC_OPT_MBUFS },
 		{ "flow-cache", required_argument, NULL, FC_OPT_FLOW_CACHE },
@@ -554,9 +550,6 @@ fc_parse_args(int argc, char **argv)
 			break;
 		case FC_OPT_LOOKUP_ONLY:
 			fc_opt.lookup_only = true;
-			break;
-		case FC_OPT_NO_DEFER:
-			fc_opt.no_defer = true;
 			break;
 		case FC_OPT_PIPELINE:
 			fc_opt.pipeline = true;

@@ -22,6 +22,10 @@
  * (flow_parse_general()), an IPv4 flow whose destination is the one the
  * datapath reads without a key when it does not count
  * (flow_parse_fast_segs()); the run fails if no frame took that path.
+ * Every flow key's flow_table_hash(), which the datapath computes inline,
+ * must be rte_hash_crc()'s, the function of the table's rte_hash: else
+ * every lookup would miss and every packet take the insert path, with
+ * counts still right, so nothing else would notice.
  *
  * Usage: test_flow_parse DIR [DIR ...]
  * Exit: 0 all match, 1 a mismatch or error, 77 (skip) when the first DIR
@@ -42,6 +46,7 @@
 #include <pcap/pcap.h>
 
 #include "flow_parse.h"
+#include "flow_table.h"
 
 #define SKIP_EXIT 77
 
@@ -236,6 +241,8 @@ split(const uint8_t *data, uint32_t len, uint32_t step, int gaps)
 
 /* frames the fast path's claim was checked on */
 static uint64_t fast_frames;
+/* flow keys whose inline hash was checked */
+static uint64_t hashed_keys;
 
 /* Whether the fast path's claim is false for the frame in @n segments
  * of segs[]: it takes the fast path (flow_parse_fast_segs()), but the
@@ -441,6 +448,16 @@ check_capture(const char *path, const char *tmpdir)
 		cls = flow_parse_buf(data, hdr->caplen, &key);
 		if (cls == FLOW_CLASS_FLOW) {
 			agg_add(&a, &key, hdr->caplen);
+			hashed_keys++;
+			if (flow_table_hash(&key) !=
+					rte_hash_crc(&key, sizeof(key), 0)) {
+				fprintf(stderr, "%s: frame %" PRIu64 ": "
+					"flow_table_hash() %08x, rte_hash_crc() "
+					"%08x\n", name, frames,
+					flow_table_hash(&key),
+					rte_hash_crc(&key, sizeof(key), 0));
+				bad_chain = 1;
+			}
 		} else {
 			a.special_pkts[cls]++;
 			a.special_bytes[cls] += hdr->caplen;
@@ -557,8 +574,9 @@ main(int argc, char **argv)
 		rmdir(tmpdir);
 	}
 	printf("%u of %u captures match exactly; the fast path's destination "
-		"checked on %" PRIu64 " frames\n", pass, pass + fail,
-		fast_frames);
+		"checked on %" PRIu64 " frames, the inline hash on %" PRIu64
+		" keys\n", pass, pass + fail, fast_frames, hashed_keys);
 	free(segs);
-	return fail == 0 && pass > 0 && fast_frames > 0 ? 0 : 1;
+	return fail == 0 && pass > 0 && fast_frames > 0 && hashed_keys > 0 ?
+		0 : 1;
 }
