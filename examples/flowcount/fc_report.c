@@ -624,7 +624,7 @@ fc_tel_flows_params(const char *params, unsigned int *n,
 		enum flow_scope *scope, char *err, size_t size)
 {
 	char buf[64], *comma, *end;
-	unsigned long v;
+	uint64_t v;
 
 	*n = fc_opt.top > 0 ? RTE_MIN(fc_opt.top, FC_TEL_MAX_FLOWS) : 10;
 	*scope = FLOW_SCOPE_LIVE;
@@ -652,9 +652,7 @@ fc_tel_flows_params(const char *params, unsigned int *n,
 	}
 	if (buf[0] == '\0' && comma != NULL)
 		return 0;   /* ",SCOPE": the default count */
-	errno = 0;
-	v = strtoul(buf, &end, 10);
-	if (buf[0] < '0' || buf[0] > '9' || *end != '\0' || errno != 0 ||
+	if (fc_strtou64(buf, &end, 10, &v) != 0 || *end != '\0' ||
 			v < 1 || v > FC_TEL_MAX_FLOWS) {
 		snprintf(err, size, "N must be a number from 1 to %u, got "
 			"'%.20s'", FC_TEL_MAX_FLOWS, buf);

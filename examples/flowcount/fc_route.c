@@ -52,7 +52,7 @@ fc_route_parse_rule(char *s, int family, struct fc_route_rule *r,
 		const char *path, unsigned int line)
 {
 	char *prefix, *port_s, *extra, *slash, *end, *sp;
-	unsigned long depth, port;
+	uint64_t depth, port;
 
 	prefix = strtok_r(s, " \t\r\n", &sp);
 	port_s = strtok_r(NULL, " \t\r\n", &sp);
@@ -64,9 +64,7 @@ fc_route_parse_rule(char *s, int family, struct fc_route_rule *r,
 	if (slash == NULL)
 		return fc_route_error(path, line, "no '/<depth>' in", prefix);
 	*slash = '\0';
-	errno = 0;
-	depth = strtoul(slash + 1, &end, 10);
-	if (errno != 0 || end == slash + 1 || *end != '\0' ||
+	if (fc_strtou64(slash + 1, &end, 10, &depth) != 0 || *end != '\0' ||
 			depth > (family == 4 ? 32u : 128u))
 		return fc_route_error(path, line, family == 4 ?
 			"depth must be 0 to 32, got" :
@@ -75,9 +73,7 @@ fc_route_parse_rule(char *s, int family, struct fc_route_rule *r,
 	if (inet_pton(family == 4 ? AF_INET : AF_INET6, prefix, r->addr) != 1)
 		return fc_route_error(path, line, family == 4 ?
 			"not an IPv4 address:" : "not an IPv6 address:", prefix);
-	errno = 0;
-	port = strtoul(port_s, &end, 10);
-	if (errno != 0 || end == port_s || *end != '\0' ||
+	if (fc_strtou64(port_s, &end, 10, &port) != 0 || *end != '\0' ||
 			port >= FC_MAX_PORTS)
 		return fc_route_error(path, line, "not a port number:", port_s);
 	r->family = (uint8_t)family;

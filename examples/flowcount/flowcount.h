@@ -13,8 +13,11 @@
  * that each worker writes its own copy of.
  */
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include <rte_common.h>
 #include <rte_ethdev.h>
@@ -156,6 +159,25 @@ static inline uint64_t
 fc_counter_load(const uint64_t *c)
 {
 	return __atomic_load_n(c, __ATOMIC_RELAXED);
+}
+
+/*
+ * The number at @s in @base, for every number the options, rule files and
+ * telemetry take: it must start with a digit, or '+' and a digit. strtoull() alone would also skip white
+ * space and take a minus sign, negating the value ("-1" would be
+ * UINT64_MAX). Returns 0 with the value in @v and @end after it; -1 when
+ * there is no number at @s or it does not fit.
+ */
+static inline int
+fc_strtou64(const char *s, char **end, int base, uint64_t *v)
+{
+	const char *d = *s == '+' ? s + 1 : s;
+
+	if (!isdigit((unsigned char)*d))
+		return -1;
+	errno = 0;
+	*v = strtoull(s, end, base);
+	return errno != 0 ? -1 : 0;
 }
 
 /* the worker loop (fc_worker.c), launched on every worker lcore */

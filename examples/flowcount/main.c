@@ -232,16 +232,12 @@ static uint64_t
 fc_parse_u64(const char *name, const char *s, uint64_t min, uint64_t max,
 		int base)
 {
-	unsigned long long v;
+	uint64_t v;
 	char *end;
 
-	if (s == NULL || *s == '\0' || *s == '-' || *s == ' ')
-		fc_fail("%s needs a non-negative number, got '%s'", name,
-			s ? s : "");
-	errno = 0;
-	v = strtoull(s, &end, base);
-	if (errno != 0 || *end != '\0')
-		fc_fail("%s: '%s' is not a number", name, s);
+	if (s == NULL || fc_strtou64(s, &end, base, &v) != 0 || *end != '\0')
+		fc_fail("%s: '%s' is not a non-negative number", name,
+			s != NULL ? s : "");
 	if (v < min || v > max)
 		fc_fail("%s: %s is not within %" PRIu64 " to %" PRIu64, name,
 			s, min, max);
@@ -255,7 +251,7 @@ fc_parse_config(const char *s)
 
 	fc_nb_config = 0;
 	while (*p != '\0') {
-		unsigned long v[3];
+		uint64_t v[3];
 		char *end;
 		int i;
 
@@ -267,12 +263,7 @@ fc_parse_config(const char *s)
 		for (i = 0; i < 3; i++) {
 			while (isspace((unsigned char)*p))
 				p++;
-			/* strtoul() would take "-1" as ULONG_MAX */
-			if (*p == '-')
-				fc_fail("--config: bad number at '%s'", p);
-			errno = 0;
-			v[i] = strtoul(p, &end, 0);
-			if (end == p || errno != 0)
+			if (fc_strtou64(p, &end, 0, &v[i]) != 0)
 				fc_fail("--config: bad number at '%s'", p);
 			p = end;
 			while (isspace((unsigned char)*p))
@@ -284,8 +275,8 @@ fc_parse_config(const char *s)
 		}
 		if (v[0] >= FC_MAX_PORTS || v[1] >= RTE_MAX_QUEUES_PER_PORT ||
 				v[2] >= RTE_MAX_LCORE)
-			fc_fail("--config: (%lu,%lu,%lu) out of range", v[0],
-				v[1], v[2]);
+			fc_fail("--config: (%" PRIu64 ",%" PRIu64 ",%" PRIu64
+				") out of range", v[0], v[1], v[2]);
 		if (fc_nb_config == FC_MAX_CONFIG)
 			fc_fail("--config: more than %u entries",
 				FC_MAX_CONFIG);
@@ -345,17 +336,13 @@ static void
 fc_parse_eth_dest(const char *s)
 {
 	struct rte_ether_addr mac;
-	unsigned long port;
+	uint64_t port;
 	char *end;
 
-	errno = 0;
-	port = strtoul(s, &end, 10);
-	/* strtoul() takes "-1" as ULONG_MAX */
-	if (errno != 0 || end == s || *end != ',' ||
-			memchr(s, '-', (size_t)(end - s)) != NULL)
+	if (fc_strtou64(s, &end, 10, &port) != 0 || *end != ',')
 		fc_fail("--eth-dest: expected PORT,MAC, got '%s'", s);
 	if (port >= FC_MAX_PORTS)
-		fc_fail("--eth-dest: port %lu is not below %u", port,
+		fc_fail("--eth-dest: port %" PRIu64 " is not below %u", port,
 			FC_MAX_PORTS);
 	if (rte_ether_unformat_addr(end + 1, &mac) != 0)
 		fc_fail("--eth-dest: '%s' is not a MAC address", end + 1);

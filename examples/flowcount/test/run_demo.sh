@@ -106,7 +106,13 @@ bad() {
 }
 bad "unknown option" --bogus
 bad "needs an argument" --max-flows
-bad "not a number" --max-flows 12x
+bad "not a non-negative number" --max-flows 12x
+# every number (options, rule files, telemetry) starts with a digit or
+# '+': strtoul() would skip blanks and wrap a minus sign
+bad "max-flows: '-5' is not a non-negative number" --max-flows -5
+bad "max-flows: ' 5' is not a non-negative number" --max-flows " 5"
+bad "expected PORT,MAC, got ' 1,02:00:00:00:00:01'" \
+	--eth-dest " 1,02:00:00:00:00:01"
 bad "expected" --config "(0,0"
 bad "main lcore" --config "(0,0,0)"
 bad "not enabled" --config "(0,0,5)"
@@ -129,6 +135,8 @@ badrule() {
 }
 badrule "bad.rules:2: depth must be 0 to 32" 4 "R10.0.0.0/33 0"
 badrule "bad.rules:2: depth must be 0 to 128" 6 "R2001:db8::/129 0"
+badrule "bad.rules:2: depth must be 0 to 32, got '-0'" 4 "R10.0.0.0/-0 0"
+badrule "not a port number: '-1'" 4 "R10.0.0.0/8 -1"
 badrule "not an IPv4 address: '2001:db8::'" 4 "R2001:db8::/32 0"
 badrule "not an IPv6 address" 6 "R10.0.0.0/8 0"
 badrule "a rule starts with 'R'" 4 "10.0.0.0/8 0"
