@@ -98,12 +98,13 @@ fc_snapshot_take(struct fc_snapshot *s, const struct fc_snapshot *prev,
 		s->total.ttl_exceeded += d->ttl_exceeded;
 		s->total.bad_ip += d->bad_ip;
 	}
+	/* what the top list would cover (empty without a flow table) */
+	s->top_scope = top_scope;
 	if (fc_ftable != NULL) {
 		flow_table_info(fc_ftable, &s->fi);
 		/* aged packets whose key found no room in the totals */
 		s->overflow_pkts += s->fi.totals_overflow_pkts;
 		s->overflow_bytes += s->fi.totals_overflow_bytes;
-		s->top_scope = top_scope;
 		if (nb_top > 0 && !fc_opt.lookup_only && fc_opt.monitor)
 			/* another process's table: no lock, no RCU */
 			s->nb_top = flow_table_top_reader(fc_ftable, s->top,

@@ -165,7 +165,8 @@ fc_usage(const char *prog)
 		"                        SIGUSR1 ('-': stdout); checked before starting\n"
 		"  --exit-on-idle MS     stop once every RX queue was empty for MS\n"
 		"                        (for capture input; default 0 = never)\n"
-		"  --no-count            forward without counting flows (speed baseline)\n"
+		"  --no-count            forward without counting flows (speed baseline;\n"
+		"                        not with the flow table's options)\n"
 		"  --lookup-only         speed test: look flows up and insert them but\n"
 		"                        never update their counters (not with\n"
 		"                        --flow-dump)\n"
@@ -418,7 +419,8 @@ fc_parse_args(int argc, char **argv)
 		{ "help", no_argument, NULL, FC_OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool counters_set = false;
+	/* the last option given that only the flow table reads */
+	const char *table_opt = NULL;
 	const char *forwarding_opt = NULL; /* the first one a monitor lacks */
 	int c, s, li;
 
@@ -486,10 +488,12 @@ fc_parse_args(int argc, char **argv)
 			fc_opt.per_port_pool = true;
 			break;
 		case FC_OPT_MAX_FLOWS:
+			table_opt = "--max-flows";
 			fc_opt.max_flows = (uint32_t)fc_parse_u64("--max-flows",
 				optarg, 1, 1u << 24, 10);
 			break;
 		case FC_OPT_FLOW_TIMEOUT:
+			table_opt = "--flow-timeout";
 			fc_opt.flow_timeout_ms = fc_parse_u64("--flow-timeout",
 				optarg, 0, UINT32_MAX, 10);
 			break;
@@ -499,7 +503,7 @@ fc_parse_args(int argc, char **argv)
 				fc_fail("--counters: '%s' is not pcpu, mempool, "
 					"atomic or array", optarg);
 			fc_opt.counters = (enum flow_counters_scheme)s;
-			counters_set = true;
+			table_opt = "--counters";
 			break;
 		case FC_OPT_STATS_INTERVAL:
 			fc_opt.stats_ms = fc_parse_u64("--stats-interval",
@@ -536,6 +540,7 @@ fc_parse_args(int argc, char **argv)
 			fc_opt.no_count = true;
 			break;
 		case FC_OPT_LOOKUP_ONLY:
+			table_opt = "--lookup-only";
 			fc_opt.lookup_only = true;
 			break;
 		case FC_OPT_PIPELINE:
@@ -546,6 +551,7 @@ fc_parse_args(int argc, char **argv)
 				1024, 1u << 24, 10);
 			break;
 		case FC_OPT_FLOW_CACHE:
+			table_opt = "--flow-cache";
 			fc_opt.flow_cache = (uint32_t)fc_parse_u64(
 				"--flow-cache", optarg, 0, FC_FLOW_CACHE_MAX,
 				10);
@@ -596,9 +602,8 @@ fc_parse_args(int argc, char **argv)
 	if (fc_opt.flow_cache == UINT32_MAX)
 		fc_opt.flow_cache = RTE_MIN(rte_align32pow2(fc_opt.max_flows * 2),
 			FC_FLOW_CACHE_MAX);
-	if (fc_opt.no_count && (fc_opt.lookup_only || counters_set))
-		fc_fail("--no-count counts nothing: drop --lookup-only and "
-			"--counters");
+	if (fc_opt.no_count && table_opt != NULL)
+		fc_fail("--no-count keeps no flow table: drop %s", table_opt);
 	/* without counting each packet goes out in one pass: no burst
 	 * waits for anything */
 	if (fc_opt.no_count && fc_opt.pipeline)
@@ -1307,12 +1312,16 @@ main(int argc, char **argv)
 	fc_setup_ports(nb_workers);
 	fc_telemetry_start();
 
-	printf("flowcount: %u worker lcore(s), counting %s, counters %s, "
-		"max flows %u, flow timeout %" PRIu64 " ms\n", nb_workers,
-		fc_opt.no_count ? "off" : fc_opt.lookup_only ?
-		"lookup only (counters not updated)" : "on",
-		flow_counters_scheme_name(fc_opt.counters), fc_opt.max_flows,
-		fc_opt.flow_timeout_ms);
+	if (fc_opt.no_count)
+		printf("flowcount: %u worker lcore(s), counting off\n",
+			nb_workers);
+	else
+		printf("flowcount: %u worker lcore(s), counting %s, counters "
+			"%s, max flows %u, flow timeout %" PRIu64 " ms\n",
+			nb_workers, fc_opt.lookup_only ?
+			"lookup only (counters not updated)" : "on",
+			flow_counters_scheme_name(fc_opt.counters),
+			fc_opt.max_flows, fc_opt.flow_timeout_ms);
 	fc_start_tsc = rte_rdtsc();
 	/* a monitor (--monitor) may read from now on */
 	fc_monitor_publish();

@@ -171,7 +171,9 @@ bad "is not pcpu, mempool, atomic or array" --counters bogus
 bad "is not table or json" --stats-format xml
 bad "not within 64 to 9600" --max-pkt-len 10
 bad "not within 1 to 65535" --rx-queue-size 0
-bad "counts nothing" --no-count --counters atomic
+bad "keeps no flow table: drop --counters" --no-count --counters atomic
+bad "keeps no flow table: drop --max-flows" --max-flows 5 --no-count
+bad "keeps no flow table: drop --flow-cache" --no-count --flow-cache 0
 bad "cannot write" --stats-file "$TMP/no/such/dir/s.json"
 if run_fc -l 0-1 --vdev net_null0 -- --help > "$TMP/log" 2>&1 &&
 		grep -q -- "--flow-timeout" "$TMP/log"; then
