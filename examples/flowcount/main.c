@@ -266,6 +266,10 @@ fc_parse_config(const char *s)
 				p++;
 			if (fc_strtou64(p, &end, 0, &v[i]) != 0)
 				fc_fail("--config: bad number at '%s'", p);
+			/* "08": a leading 0 is octal, as l3fwd reads it */
+			if (isdigit((unsigned char)*end))
+				fc_fail("--config: bad number at '%s' (a leading "
+					"0 means octal)", p);
 			p = end;
 			while (isspace((unsigned char)*p))
 				p++;
@@ -287,10 +291,15 @@ fc_parse_config(const char *s)
 		fc_nb_config++;
 		while (*p == ' ')
 			p++;
-		if (*p == ',')
+		if (*p == ',') {
 			p++;
-		else if (*p != '\0')
+			while (*p == ' ')
+				p++;
+			if (*p == '\0')
+				fc_fail("--config: nothing after the last ','");
+		} else if (*p != '\0') {
 			fc_fail("--config: unexpected '%s'", p);
+		}
 	}
 	if (fc_nb_config == 0)
 		fc_fail("--config: empty");
@@ -968,6 +977,9 @@ fc_setup_ports(unsigned int nb_workers)
 		if (!(fc_opt.portmask & (1u << port)))
 			continue;
 		fc_setup_port(port, nb_workers);
+		if (!fc_port_polled(port))
+			printf("port %u: not in --config: it only sends, its "
+				"RX queue is not read\n", port);
 		for (i = 0; i < fc_nb_rxq[port]; i++)
 			if (fc_port_polled(port) &&
 					fc_rx_lcore(port, i) == rte_get_main_lcore())

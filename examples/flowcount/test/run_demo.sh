@@ -50,6 +50,13 @@ run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO_DIR/demo.pcap" --vdev net_null0 \
 	--exit-on-idle 200 \
 	--stats-interval 0 --flow-dump "$TMP/out2.csv" > "$TMP/log" 2>&1 ||
 	{ echo "FAIL: routed run failed"; tail "$TMP/log"; exit 1; }
+# port 1 has no RX queue in --config: said at start
+if grep -q "^port 1: not in --config: it only sends" "$TMP/log"; then
+	echo "PASS routed: port 1 is said to only send"
+else
+	echo "FAIL routed: no note that port 1 only sends"
+	fail=1
+fi
 # port rows of the final summary: port rx tx tx-drop no-route ttl bad-ip
 ports=$(sed -n '/^=== flowcount summary/,$p' "$TMP/log" |
 	awk '$1 == "port" {on = 1; next} on && $1 ~ /^[0-9]+$/ {print} /^total/ {on = 0}')
@@ -122,6 +129,8 @@ bad "cannot open" --rule_ipv4 "$TMP/nonexistent"
 bad "cannot read $TMP: Is a directory" --rule_ipv4 "$TMP"
 bad "bad number at '-1)'" --config "(0,0,-1)"
 bad "bad number at '- 1)'" --config "(0,0, - 1)"
+bad "bad number at '08,0,1)' (a leading 0 means octal)" --config "(08,0,1)"
+bad "nothing after the last ','" --config "(0,0,1), "
 bad "needs counting: drop --no-count" --no-count --pipeline
 bad "name the same file" --stats-file "$TMP/same" --flow-dump "$TMP/same"
 bad "expected PORT,MAC, got '-1,02:00:00:00:00:01'" \
