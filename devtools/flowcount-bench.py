@@ -272,10 +272,12 @@ def run_case(opts, bins, work, case, workers, mix, npkts, seq):
             '--', '-p', portmask, '--config', config,
             '--rule_ipv4', os.path.join(work, 'lpm4.cfg'),
             '--rule_ipv6', os.path.join(work, 'lpm6.cfg'),
-            '--stats-interval', '0', '--mbufs', str(mbufs)] + extra
-        if '--no-count' not in extra:   # options of the flow table
+            '--stats-interval', '0', '--mbufs', str(mbufs)]
+        # the flow table's options, before the case's own (which win)
+        if '--no-count' not in extra:
             cmd += ['--flow-timeout', '0',
                     '--max-flows', str(opts.flows + 1024)]
+        cmd += extra
     logf = open(os.path.join(work, f'{case}.log'), 'w')
     p = subprocess.Popen(cmd, stdout=logf, stderr=subprocess.STDOUT,
                          env=env)

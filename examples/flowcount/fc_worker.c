@@ -313,7 +313,6 @@ fc_runs_end(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
 struct fc_held {
 	struct flow_burst *fb;
 	const struct flow_cache *fc;    /* the worker's, or NULL */
-	unsigned int nf;
 	uint32_t len[FC_MAX_PKT_BURST];
 	hash_sig_t sig[FC_MAX_PKT_BURST];
 	struct flow_key keys[FC_MAX_PKT_BURST];
@@ -391,12 +390,8 @@ fc_burst_pass(struct fc_lcore_conf *lc, struct fc_lcore_stats *st,
 			fc_route(routes, key, port), key->family, l3_off);
 	}
 	fc_runs_end(lc, st, &t);
-	if (h != NULL) {
-		if (nf > 0)
-			flow_burst_add_bulk(h->fb, h->keys, h->sig, h->len,
-				nf);
-		h->nf = nf;
-	}
+	if (h != NULL && nf > 0)
+		flow_burst_add_bulk(h->fb, h->keys, h->sig, h->len, nf);
 	fc_rx_end(st, rx, bytes, &b);
 }
 
@@ -424,7 +419,6 @@ static void
 fc_burst_count(struct fc_held *h, struct fc_lcore_stats *st, uint64_t now)
 {
 	flow_burst_count(h->fb, now, &st->fw);
-	h->nf = 0;
 }
 
 int

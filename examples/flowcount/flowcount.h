@@ -163,7 +163,8 @@ fc_counter_load(const uint64_t *c)
 
 /*
  * The number at @s in @base, for every number the options, rule files and
- * telemetry take: it must start with a digit, or '+' and a digit. strtoull() alone would also skip white
+ * telemetry take: it must start with a digit (a hex digit in base 16, as
+ * -p takes "ff"), or '+' and one. strtoull() alone would also skip white
  * space and take a minus sign, negating the value ("-1" would be
  * UINT64_MAX). Returns 0 with the value in @v and @end after it; -1 when
  * there is no number at @s or it does not fit.
@@ -173,7 +174,8 @@ fc_strtou64(const char *s, char **end, int base, uint64_t *v)
 {
 	const char *d = *s == '+' ? s + 1 : s;
 
-	if (!isdigit((unsigned char)*d))
+	if (!(base == 16 ? isxdigit((unsigned char)*d) :
+			isdigit((unsigned char)*d)))
 		return -1;
 	errno = 0;
 	*v = strtoull(s, end, base);

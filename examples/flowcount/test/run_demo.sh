@@ -114,6 +114,10 @@ bad() {
 bad "unknown option" --bogus
 bad "needs an argument" --max-flows
 bad "not a non-negative number" --max-flows 12x
+bad "not a non-negative number" -p 0xfg
+# a hex mask may start with a letter, as l3fwd's: parsed, then refused
+# for its ports
+bad "does not exist" -p a
 # every number (options, rule files, telemetry) starts with a digit or
 # '+': strtoul() would skip blanks and wrap a minus sign
 bad "max-flows: '-5' is not a non-negative number" --max-flows -5
