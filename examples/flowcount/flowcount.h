@@ -174,10 +174,10 @@ fc_strtou64(const char *s, char **end, int base, uint64_t *v)
 {
 	const char *d = *s == '+' ? s + 1 : s;
 
+	errno = 0;
 	if (!(base == 16 ? isxdigit((unsigned char)*d) :
 			isdigit((unsigned char)*d)))
 		return -1;
-	errno = 0;
 	*v = strtoull(s, end, base);
 	return errno != 0 ? -1 : 0;
 }

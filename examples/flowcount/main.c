@@ -22,9 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <rte_common.h>
 #include <rte_cycles.h>
+#include <rte_devargs.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
@@ -236,9 +238,13 @@ fc_parse_u64(const char *name, const char *s, uint64_t min, uint64_t max,
 	uint64_t v;
 	char *end;
 
-	if (s == NULL || fc_strtou64(s, &end, base, &v) != 0 || *end != '\0')
+	if (s == NULL || fc_strtou64(s, &end, base, &v) != 0 || *end != '\0') {
+		if (s != NULL && errno == ERANGE)
+			fc_fail("%s: %s is not within %" PRIu64 " to %" PRIu64,
+				name, s, min, max);
 		fc_fail("%s: '%s' is not a non-negative number", name,
 			s != NULL ? s : "");
+	}
 	if (v < min || v > max)
 		fc_fail("%s: %s is not within %" PRIu64 " to %" PRIu64, name,
 			s, min, max);
@@ -430,6 +436,7 @@ fc_parse_args(int argc, char **argv)
 	};
 	/* the last option given that only the flow table reads */
 	const char *table_opt = NULL;
+	bool monitor_count_set = false;
 	const char *forwarding_opt = NULL; /* the first one a monitor lacks */
 	int c, s, li;
 
@@ -573,6 +580,7 @@ fc_parse_args(int argc, char **argv)
 			fc_opt.monitor = true;
 			break;
 		case FC_OPT_MONITOR_COUNT:
+			monitor_count_set = true;
 			fc_opt.monitor_count = fc_parse_u64("--monitor-count",
 				optarg, 0, UINT32_MAX, 10);
 			break;
@@ -597,7 +605,7 @@ fc_parse_args(int argc, char **argv)
 			"--proc-type=secondary) and give the running "
 			"dpdk-flowcount's --file-prefix" :
 			"a secondary process only monitors: add --monitor");
-	if (fc_opt.monitor_count != 0 && !fc_opt.monitor)
+	if (monitor_count_set && !fc_opt.monitor)
 		fc_fail("--monitor-count goes with --monitor");
 	if (fc_opt.monitor && forwarding_opt != NULL)
 		fc_fail("%s%s is an option of the forwarding process: --monitor "
@@ -619,15 +627,57 @@ fc_parse_args(int argc, char **argv)
 		fc_fail("--pipeline needs counting: drop --no-count");
 }
 
-/* Output files, before any port starts: a bad path costs no counts. */
+/*
+ * Refuse an output path that names a file a --vdev reads or writes (a
+ * capture given as rx_pcap=, tx_pcap=...): the file is compared with the
+ * value of every key=value of every device argument that exists as a file.
+ */
+static void
+fc_check_not_vdev_file(const char *opt, const char *path)
+{
+	struct rte_devargs *da;
+	struct stat a, b;
+
+	if (stat(path, &a) != 0)
+		return;         /* not there: no device uses it */
+	RTE_EAL_DEVARGS_FOREACH(NULL, da) {
+		char buf[1024], *kv, *sp = NULL;
+
+		if (da->args == NULL)
+			continue;
+		snprintf(buf, sizeof(buf), "%s", da->args);
+		for (kv = strtok_r(buf, ",", &sp); kv != NULL;
+				kv = strtok_r(NULL, ",", &sp)) {
+			const char *v = strchr(kv, '=');
+
+			if (v != NULL && stat(v + 1, &b) == 0 &&
+					a.st_dev == b.st_dev &&
+					a.st_ino == b.st_ino)
+				fc_fail("%s %s is a file of --vdev %s (%s)", opt,
+					path, da->name, kv);
+		}
+	}
+}
+
+/*
+ * Output files, before any port starts: a bad path costs no counts. The
+ * statistics file is opened here but emptied only at the start
+ * (fc_outputs_start()), so that a run refused later leaves it as it was.
+ */
 static void
 fc_open_outputs(void)
 {
 	fc_stats_out = stdout;
+	if (fc_opt.stats_file != NULL && strcmp(fc_opt.stats_file, "-") == 0)
+		fc_opt.stats_file = NULL;       /* '-': stdout */
+	if (fc_opt.stats_file != NULL)
+		fc_check_not_vdev_file("--stats-file", fc_opt.stats_file);
+	if (fc_opt.dump_file != NULL && strcmp(fc_opt.dump_file, "-") != 0)
+		fc_check_not_vdev_file("--flow-dump", fc_opt.dump_file);
 	if (fc_opt.stats_file != NULL) {
 		/* not blocking: a FIFO nobody reads yet would hold the start
 		 * here, where no signal can stop it (ENXIO instead) */
-		int fd = open(fc_opt.stats_file, O_WRONLY | O_CREAT | O_TRUNC |
+		int fd = open(fc_opt.stats_file, O_WRONLY | O_CREAT |
 			O_NONBLOCK | O_CLOEXEC, 0666);
 
 		if (fd < 0)
@@ -657,6 +707,37 @@ fc_open_outputs(void)
 		rte_eal_cleanup();
 		exit(EXIT_FAILURE);
 	}
+}
+
+/* Every check passed, the run starts: empty a regular statistics file. */
+static void
+fc_outputs_start(void)
+{
+	struct stat st;
+
+	if (fc_stats_out != stdout &&
+			fstat(fileno(fc_stats_out), &st) == 0 &&
+			S_ISREG(st.st_mode) &&
+			ftruncate(fileno(fc_stats_out), 0) != 0)
+		rte_exit(EXIT_FAILURE, "--stats-file: cannot empty %s: %s\n",
+			fc_opt.stats_file, strerror(errno));
+}
+
+/* Whether the statistics written so far reached their file (or stdout):
+ * says once why not. */
+static bool
+fc_stats_ok(void)
+{
+	static bool told;
+
+	if (fflush(fc_stats_out) == 0 && !ferror(fc_stats_out))
+		return true;
+	if (!told)
+		fprintf(stderr, "%s: cannot write the statistics to %s: %s\n",
+			fc_prgname, fc_opt.stats_file != NULL ?
+			fc_opt.stats_file : "stdout", strerror(errno));
+	told = true;
+	return false;
 }
 
 /* ------------------------------------------------------ lcores and queues */
@@ -1038,6 +1119,7 @@ fc_report_now(struct fc_snapshot *prev, bool dump)
 	fc_snapshot_take(&s, prev, false, fc_opt.top, FLOW_SCOPE_LIVE,
 		main_id);
 	fc_report_stats(&s, fc_stats_out);
+	fc_stats_ok();
 	if (dump && fc_opt.dump_file != NULL && fc_ftable != NULL) {
 		struct flow_stat *v = NULL;
 		int n = flow_table_flows(fc_ftable, &v, main_id);
@@ -1247,7 +1329,10 @@ main(int argc, char **argv)
 	fc_parse_args(argc, argv);
 	fc_open_outputs();
 	if (fc_opt.monitor) {
+		fc_outputs_start();
 		exit_code = fc_monitor_main(fc_stats_out);
+		if (!fc_stats_ok())
+			exit_code = EXIT_FAILURE;
 		if (fc_stats_out != stdout)
 			fclose(fc_stats_out);
 		rte_eal_cleanup();
@@ -1264,16 +1349,18 @@ main(int argc, char **argv)
 	for (port = 0; port < FC_MAX_PORTS; port++)
 		if ((fc_opt.portmask & (1u << port)) &&
 				!rte_eth_dev_is_valid_port(port))
-			fc_fail("-p: port %u does not exist (%u ports)", port,
-				rte_eth_dev_count_avail());
+			fc_fail("-p: port %u does not exist (%u port%s)", port,
+				rte_eth_dev_count_avail(),
+				rte_eth_dev_count_avail() == 1 ? "" : "s");
 	/* a destination for a port that sends nothing is a mistake in the
 	 * command line (l3fwd keeps it silently) */
 	for (port = 0; port < FC_MAX_PORTS; port++) {
 		if (!fc_eth_dest_set[port])
 			continue;
 		if (!rte_eth_dev_is_valid_port(port))
-			fc_fail("--eth-dest: port %u does not exist (%u ports)",
-				port, rte_eth_dev_count_avail());
+			fc_fail("--eth-dest: port %u does not exist (%u "
+				"port%s)", port, rte_eth_dev_count_avail(),
+				rte_eth_dev_count_avail() == 1 ? "" : "s");
 		if (!(fc_opt.portmask & (1u << port)))
 			fc_fail("--eth-dest: port %u is not enabled (-p %#x)",
 				port, fc_opt.portmask);
@@ -1334,6 +1421,7 @@ main(int argc, char **argv)
 			"lookup only (counters not updated)" : "on",
 			flow_counters_scheme_name(fc_opt.counters),
 			fc_opt.max_flows, fc_opt.flow_timeout_ms);
+	fc_outputs_start();
 	fc_start_tsc = rte_rdtsc();
 	/* a monitor (--monitor) may read from now on */
 	fc_monitor_publish();
@@ -1354,6 +1442,8 @@ main(int argc, char **argv)
 		rte_eth_dev_close(port);
 	}
 	exit_code = fc_finish();
+	if (!fc_stats_ok())
+		exit_code = EXIT_FAILURE;
 	if (fc_stats_out != stdout)
 		fclose(fc_stats_out);
 	fflush(stdout);

@@ -114,6 +114,9 @@ bad() {
 bad "unknown option" --bogus
 bad "needs an argument" --max-flows
 bad "not a non-negative number" --max-flows 12x
+bad "max-flows: 99999999999999999999 is not within 1 to" \
+	--max-flows 99999999999999999999
+bad "goes with --monitor" --monitor-count 0
 bad "not a non-negative number" -p 0xfg
 # a hex mask may start with a letter, as l3fwd's: parsed, then refused
 # for its ports
@@ -166,7 +169,7 @@ for i in $(seq 0 299); do echo "R10.$((i / 256)).$((i % 256)).0/25 0"; done \
 bad "many.rules:257: cannot add the route" --rule_ipv4 "$TMP/many.rules"
 bad "not a MAC address" --eth-dest "0,zz:00"
 bad "expected PORT,MAC" --eth-dest "02:00:00:00:00:01"
-bad "eth-dest: port 9 does not exist (1 ports)" --eth-dest "9,02:00:00:00:00:01"
+bad "eth-dest: port 9 does not exist (1 port)" --eth-dest "9,02:00:00:00:00:01"
 # a port that exists but is not enabled: exit 1, that one line
 run_fc -l 0-1 --vdev net_null0 --vdev net_null1 -- -p 0x1 \
 	--eth-dest "1,02:00:00:00:00:01" > "$TMP/log" 2>&1

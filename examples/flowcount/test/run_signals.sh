@@ -9,9 +9,11 @@
 # dump path, or one that is a directory, a FIFO or a symbolic link, is
 # refused before any port starts; the dump is written beside FILE through
 # no name prepared in advance (a link at FILE.tmp stays as it was); a
-# --stats-file FIFO nobody reads is refused at once; --stats-format json
-# writes one JSON object per line, whose summary holds the capture's
-# counts.
+# --stats-file FIFO nobody reads is refused at once; a refused run leaves
+# the --stats-file as it was; an output that is a --vdev's file is
+# refused; --stats-file - is stdout; statistics that cannot be written
+# make the exit status 1; --stats-format json writes one JSON object per
+# line, whose summary holds the capture's counts.
 
 . "$(dirname "$0")/common.sh"
 
@@ -180,6 +182,54 @@ elif ! grep -q 'cannot write.*a FIFO nobody reads' "$TMP/out" ||
 	cat "$TMP/out"; fail=1
 else
 	echo "PASS stats FIFO: $(grep 'cannot write' "$TMP/out")"
+fi
+
+# ---- a refused run leaves --stats-file as it was ----
+echo "kept" > "$TMP/s-kept.txt"
+if run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO" -- \
+		--stats-file "$TMP/s-kept.txt" \
+		--rule_ipv4 "$TMP/no-such-rules" > "$TMP/out" 2>&1; then
+	echo "FAIL stats kept: the run was not refused"; fail=1
+elif [ "$(cat "$TMP/s-kept.txt")" != "kept" ]; then
+	echo "FAIL stats kept: a refused run changed the --stats-file"; fail=1
+else
+	echo "PASS stats kept: refused ($(grep -c . "$TMP/out") lines), file" \
+		"unchanged"
+fi
+
+# ---- an output that is a file of a --vdev (its capture) is refused ----
+cp "$DEMO" "$TMP/in.pcap"
+if run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$TMP/in.pcap" -- \
+		--flow-dump "$TMP/in.pcap" > "$TMP/out" 2>&1 ||
+		! grep -q "is a file of --vdev net_pcap0 (rx_pcap=" "$TMP/out" ||
+		! cmp -s "$DEMO" "$TMP/in.pcap"; then
+	echo "FAIL vdev file: not refused, or the capture changed"
+	cat "$TMP/out"; fail=1
+else
+	echo "PASS vdev file: $(grep 'is a file of' "$TMP/out")"
+fi
+
+# ---- --stats-file - is stdout; statistics that cannot be written ----
+if (cd "$TMP" && run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO" -- \
+		--exit-on-idle 200 --stats-interval 0 --stats-file - \
+		> "$TMP/out" 2>&1) && [ ! -e "$TMP/-" ] &&
+		grep -q "^=== flowcount summary" "$TMP/out"; then
+	echo "PASS stats -: the summary on stdout, no file '-'"
+else
+	echo "FAIL stats -"; cat "$TMP/out"; fail=1
+fi
+if [ -w /dev/full ]; then
+	run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO" -- --exit-on-idle 200 \
+		--stats-interval 0 --stats-file /dev/full > "$TMP/out" 2>&1
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q \
+			"cannot write the statistics to /dev/full: No space" \
+			"$TMP/out"; then
+		echo "PASS stats /dev/full: exit 1, $(grep 'cannot write the' \
+			"$TMP/out")"
+	else
+		echo "FAIL stats /dev/full: exit $rc"; cat "$TMP/out"; fail=1
+	fi
 fi
 
 # ---- --stats-format json ----
