@@ -390,6 +390,9 @@ TARGETS = [
         ('no-count / l3fwd-L', 1.05, 'forwarding vs l3fwd LPM'),
         ('count / l3fwd-E', 0.70, 'counting vs l3fwd exact match'),
         ('count / l3fwd-L', 1.30, 'counting vs l3fwd LPM'),
+        ('count / floor', 1.10,
+         'counting vs one line per packet (proposed in place of the '
+         'one above)'),
         ('count / best-scheme', 1.02, 'percpu vs best counter scheme'))
     for w in (1, 2) for mix in ('rr', 'zipf')
 ]

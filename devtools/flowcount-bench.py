@@ -51,6 +51,7 @@ CASES = {
     'no-count': ('flowcount', ['--no-count']),
     'count': ('flowcount', []),
     'lookup-only': ('flowcount', ['--lookup-only']),
+    'floor': ('flowcount', ['--count-floor']),
     'atomic': ('flowcount', ['--counters', 'atomic']),
     'array': ('flowcount', ['--counters', 'array']),
 }
@@ -60,6 +61,8 @@ TARGETS = [
     ('no-count', 'l3fwd-L', 1.05, 'forwarding path vs l3fwd LPM'),
     ('count', 'l3fwd-E', 0.70, 'counting vs l3fwd exact match'),
     ('count', 'l3fwd-L', 1.30, 'counting vs l3fwd LPM (moonshot)'),
+    ('floor', 'l3fwd-L', None, 'one line per packet vs l3fwd LPM'),
+    ('count', 'floor', 1.10, 'counting vs one line per packet (proposed)'),
     ('count', 'best-scheme', 1.02, 'percpu vs best counter scheme'),
     ('atomic', 'count', None, 'shared atomics vs percpu'),
     ('array', 'count', None, 'per-lcore arrays vs percpu'),

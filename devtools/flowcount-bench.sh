@@ -16,8 +16,9 @@
 # worker lcores (2: a net_pcap port each, or with --layout queues the two
 # RX queues of one), for: l3fwd -L, l3fwd -E (every flow in its exact-match
 # rules), dpdk-flowcount --no-count, counting (percpu counters),
-# --lookup-only, --counters atomic and --counters array. The cases run
-# interleaved, a warm-up then a measured window each, in several rounds.
+# --lookup-only, --count-floor, --counters atomic and --counters array.
+# The cases run interleaved, a warm-up then a measured window each, in
+# several rounds.
 # Prints, per case, Mpps over wall time and CPU time of the worker threads
 # per packet, median (min-max); then the targets as per-packet CPU
 # time ratios of cases of the same round; the CPU model and the load.

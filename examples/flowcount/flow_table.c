@@ -104,6 +104,7 @@ struct flow_table {
 	int epoch_wait;                 /* reclaim waits for epoch_token */
 	uint64_t epoch_token;           /* RCU token taken after the epoch */
 	int lookup_only;                /* speed test: no counter updates */
+	int count_floor;                /* speed test: no lookup at all */
 	/* aging epoch: advanced by main after it deleted flows, read by
 	 * the workers at the start of every burst (flow caches) */
 	uint64_t epoch __rte_cache_aligned;
@@ -225,6 +226,7 @@ flow_table_create(const struct flow_table_conf *conf)
 	ft->max_totals = RTE_MAX(conf->max_totals, 64u);
 	ft->qsbr = conf->qsbr;
 	ft->lookup_only = conf->lookup_only;
+	ft->count_floor = conf->count_floor;
 	rte_spinlock_init(&ft->add_lock);
 	pthread_mutex_init(&ft->totals_lock, NULL);
 
@@ -528,6 +530,25 @@ flow_burst_match_finish(struct flow_burst *b,
 	flow_burst_finish(b, scheme, lookup_only);
 }
 
+/* The speed test flow_table_conf.count_floor: each packet is added to
+ * the flow cache set its hash selects, as if the set were its flow's
+ * counters, found with no way to match and no key to compare. */
+static void
+flow_burst_floor(struct flow_burst *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < b->n; i++) {
+		struct flow_cache_set *e =
+			&b->fc->set[b->sig[i] & b->fc->mask];
+
+		counter_add(&e->floor.pkts, 1);
+		counter_add(&e->floor.bytes, b->len[i]);
+		__atomic_store_n(&e->floor.last, b->now, __ATOMIC_RELAXED);
+	}
+	b->n = 0;
+}
+
 void
 flow_burst_count(struct flow_burst *b, uint64_t now,
 		struct flow_worker_stats *ws)
@@ -536,6 +557,10 @@ flow_burst_count(struct flow_burst *b, uint64_t now,
 		return;
 	b->now = now;
 	b->ws = ws;
+	if (unlikely(b->ft->count_floor)) {
+		flow_burst_floor(b);
+		return;
+	}
 	/* Flow cache sets of an older epoch may hold deleted flows: not
 	 * used. The acquire pairs with the release in flow_table_age(): a
 	 * burst that sees the new epoch also sees the deletes. */

@@ -64,6 +64,12 @@ struct flow_table_conf {
 	/** Speed test only: look flows up (and insert new ones) but never
 	 * update their counters; every count stays 0. */
 	int lookup_only;
+	/** Speed test only: flow_burst_count() adds each packet to the flow
+	 * cache set its hash selects (struct flow_cache_set, floor) and
+	 * looks nothing up: the least a counted packet costs (a key built
+	 * and hashed, one line reached). The table stays empty. Needs flow
+	 * caches. */
+	int count_floor;
 };
 
 /** Create the table, its pool and RCU defer queue; NULL on error. */
@@ -92,9 +98,22 @@ struct flow_table *flow_table_create(const struct flow_table_conf *conf);
 
 /** One set of a flow cache: valid only while @c epoch is the table's. */
 struct flow_cache_set {
-	uint32_t sig[FLOW_CACHE_WAYS];  /**< The flows' hashes. */
-	/** This lcore's counters of each flow (NULL: empty way). */
-	struct flow_counters *c[FLOW_CACHE_WAYS];
+	union {
+		struct {
+			/** The flows' hashes. */
+			uint32_t sig[FLOW_CACHE_WAYS];
+			/** This lcore's counters of each flow (NULL: empty
+			 * way). */
+			struct flow_counters *c[FLOW_CACHE_WAYS];
+		};
+		/** With flow_table_conf.count_floor: the counts of every
+		 * packet whose hash selects this set (no ways, no epoch). */
+		struct {
+			uint64_t pkts;
+			uint64_t bytes;
+			uint64_t last;  /**< TSC of the last packet. */
+		} floor;
+	};
 	uint64_t epoch;                 /**< The table's, read by its bursts. */
 	uint32_t victim;                /**< Next way to replace. */
 	uint32_t unused;

@@ -115,6 +115,7 @@ struct fc_options {
 	uint64_t idle_ms;
 	bool no_count;
 	bool lookup_only;
+	bool count_floor;
 	bool pipeline;
 	uint32_t mbufs;
 	uint32_t flow_cache;

@@ -103,7 +103,7 @@ fc_usage(const char *prog)
 		"    [--stats-interval MS] [--stats-format table|json]\n"
 		"    [--stats-file FILE] [--top N] [--flow-dump FILE|-]\n"
 		"    [--exit-on-idle MS] [--no-count] [--lookup-only]\n"
-		"    [--flow-cache N] [--pipeline] [--mbufs N]\n"
+		"    [--count-floor] [--flow-cache N] [--pipeline] [--mbufs N]\n"
 		"    [--help]\n"
 		"       %s --file-prefix PREFIX [-l LCORE] --no-pci\n"
 		"    -- --monitor [--monitor-count N] [--stats-interval MS]\n"
@@ -172,6 +172,12 @@ fc_usage(const char *prog)
 		"  --lookup-only         speed test: look flows up and insert them but\n"
 		"                        never update their counters (not with\n"
 		"                        --flow-dump)\n"
+		"  --count-floor         speed test: no flow table; each packet is\n"
+		"                        added to the flow cache set its key hashes\n"
+		"                        to (default one set per --max-flows): what\n"
+		"                        counting costs at least (not with\n"
+		"                        --flow-dump, --lookup-only, --counters,\n"
+		"                        --flow-cache 0)\n"
 		"  --flow-cache N        entries of each worker's flow cache in front\n"
 		"                        of the flow table (16 bytes each, 4-way sets;\n"
 		"                        0 = off, or a power of two, 16 to %u; default\n"
@@ -388,6 +394,7 @@ enum {
 	FC_OPT_EXIT_ON_IDLE,
 	FC_OPT_NO_COUNT,
 	FC_OPT_LOOKUP_ONLY,
+	FC_OPT_COUNT_FLOOR,
 	FC_OPT_PIPELINE,
 	FC_OPT_MBUFS,
 	FC_OPT_FLOW_CACHE,
@@ -425,6 +432,7 @@ fc_parse_args(int argc, char **argv)
 		{ "exit-on-idle", required_argument, NULL, FC_OPT_EXIT_ON_IDLE },
 		{ "no-count", no_argument, NULL, FC_OPT_NO_COUNT },
 		{ "lookup-only", no_argument, NULL, FC_OPT_LOOKUP_ONLY },
+		{ "count-floor", no_argument, NULL, FC_OPT_COUNT_FLOOR },
 		{ "pipeline", no_argument, NULL, FC_OPT_PIPELINE },
 		{ "mbufs", required_argument, NULL, FC_OPT_MBUFS },
 		{ "flow-cache", required_argument, NULL, FC_OPT_FLOW_CACHE },
@@ -436,6 +444,7 @@ fc_parse_args(int argc, char **argv)
 	};
 	/* the last option given that only the flow table reads */
 	const char *table_opt = NULL;
+	bool counters_set = false;
 	bool monitor_count_set = false;
 	const char *forwarding_opt = NULL; /* the first one a monitor lacks */
 	int c, s, li;
@@ -520,6 +529,7 @@ fc_parse_args(int argc, char **argv)
 					"atomic or array", optarg);
 			fc_opt.counters = (enum flow_counters_scheme)s;
 			table_opt = "--counters";
+			counters_set = true;
 			break;
 		case FC_OPT_STATS_INTERVAL:
 			fc_opt.stats_ms = fc_parse_u64("--stats-interval",
@@ -558,6 +568,10 @@ fc_parse_args(int argc, char **argv)
 		case FC_OPT_LOOKUP_ONLY:
 			table_opt = "--lookup-only";
 			fc_opt.lookup_only = true;
+			break;
+		case FC_OPT_COUNT_FLOOR:
+			table_opt = "--count-floor";
+			fc_opt.count_floor = true;
 			break;
 		case FC_OPT_PIPELINE:
 			fc_opt.pipeline = true;
@@ -616,8 +630,21 @@ fc_parse_args(int argc, char **argv)
 		fc_fail("--flow-dump needs counting: drop --no-count");
 	if (fc_opt.lookup_only && fc_opt.dump_file != NULL)
 		fc_fail("--flow-dump needs counting: drop --lookup-only");
+	if (fc_opt.count_floor && fc_opt.dump_file != NULL)
+		fc_fail("--flow-dump needs counting: drop --count-floor");
+	if (fc_opt.count_floor && fc_opt.lookup_only)
+		fc_fail("--count-floor and --lookup-only are two speed tests: "
+			"give one");
+	if (fc_opt.count_floor && counters_set)
+		fc_fail("--count-floor keeps no counters: drop --counters");
+	if (fc_opt.count_floor && fc_opt.flow_cache == 0)
+		fc_fail("--count-floor counts in the flow cache: drop "
+			"--flow-cache 0");
+	/* the floor's sets are its lines: one per flow, as counter blocks
+	 * are (four entries a set) */
 	if (fc_opt.flow_cache == UINT32_MAX)
-		fc_opt.flow_cache = RTE_MIN(rte_align32pow2(fc_opt.max_flows * 2),
+		fc_opt.flow_cache = RTE_MIN(rte_align32pow2(fc_opt.max_flows) *
+			(fc_opt.count_floor ? FLOW_CACHE_WAYS : 2u),
 			FC_FLOW_CACHE_MAX);
 	if (fc_opt.no_count && table_opt != NULL)
 		fc_fail("--no-count keeps no flow table: drop %s", table_opt);
@@ -1401,6 +1428,7 @@ main(int argc, char **argv)
 			.socket_id = fc_lcore_socket(rte_get_main_lcore()),
 			.scheme = fc_opt.counters,
 			.lookup_only = fc_opt.lookup_only,
+			.count_floor = fc_opt.count_floor,
 		};
 
 		fc_ftable = flow_table_create(&fc);
@@ -1418,7 +1446,10 @@ main(int argc, char **argv)
 		printf("flowcount: %u worker lcore(s), counting %s, counters "
 			"%s, max flows %u, flow timeout %" PRIu64 " ms\n",
 			nb_workers, fc_opt.lookup_only ?
-			"lookup only (counters not updated)" : "on",
+			"lookup only (counters not updated)" :
+			fc_opt.count_floor ?
+			"floor (no flow table: packets added to their cache "
+			"set)" : "on",
 			flow_counters_scheme_name(fc_opt.counters),
 			fc_opt.max_flows, fc_opt.flow_timeout_ms);
 	fc_outputs_start();

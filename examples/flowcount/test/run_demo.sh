@@ -57,11 +57,16 @@ else
 	echo "FAIL routed: no note that port 1 only sends"
 	fail=1
 fi
-# port rows of the final summary: port rx tx tx-drop no-route ttl bad-ip
-ports=$(sed -n '/^=== flowcount summary/,$p' "$TMP/log" |
-	awk '$1 == "port" {on = 1; next} on && $1 ~ /^[0-9]+$/ {print} /^total/ {on = 0}')
-p0=$(echo "$ports" | awk '$1 == 0')
-p1=$(echo "$ports" | awk '$1 == 1')
+# port rows of the final summary in $TMP/log: port rx tx tx-drop no-route
+# ttl bad-ip
+summary_ports() {
+	ports=$(sed -n '/^=== flowcount summary/,$p' "$TMP/log" |
+		awk '$1 == "port" {on = 1; next} on && $1 ~ /^[0-9]+$/ {print}
+			/^total/ {on = 0}')
+	p0=$(echo "$ports" | awk '$1 == 0')
+	p1=$(echo "$ports" | awk '$1 == 1')
+}
+summary_ports
 if ! cmp -s "$TMP/out2.csv" "$DEMO_DIR/demo.flows.csv"; then
 	echo "FAIL routed: dump differs"
 	fail=1
@@ -74,6 +79,25 @@ elif [ "$(echo "$p1" | awk '{print $3}')" != "$v4" ] ||
 else
 	echo "PASS routed: $v4 IPv4 packets to port 1, $v6 IPv6 packets" \
 		"without route dropped, dump unchanged"
+fi
+
+# --count-floor (a speed test: no flow table, each packet added to a line
+# of the flow cache) forwards as counting does
+run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO_DIR/demo.pcap" --vdev net_null0 \
+	-- -p 0x3 --config "(0,0,1)" --rule_ipv4 "$TMP/routes" --count-floor \
+	--exit-on-idle 200 --stats-interval 0 > "$TMP/log" 2>&1 ||
+	{ echo "FAIL: --count-floor run failed"; tail "$TMP/log"; exit 1; }
+summary_ports
+if grep -q "counting floor (no flow table" "$TMP/log" &&
+		[ "$(echo "$p1" | awk '{print $3}')" = "$v4" ] &&
+		[ "$(echo "$p0" | awk '{print $5}')" = "$v6" ]; then
+	echo "PASS --count-floor: $v4 IPv4 packets to port 1, $v6 IPv6" \
+		"packets without route dropped"
+else
+	echo "FAIL --count-floor: want port 1 tx $v4, port 0 no-route $v6; got"
+	echo "$ports"
+	grep "^flowcount:" "$TMP/log"
+	fail=1
 fi
 
 # --max-flows: beyond 10 flows, packets go to the overflow row; every
@@ -190,6 +214,12 @@ bad "not within 1 to 65535" --rx-queue-size 0
 bad "keeps no flow table: drop --counters" --no-count --counters atomic
 bad "keeps no flow table: drop --max-flows" --max-flows 5 --no-count
 bad "keeps no flow table: drop --flow-cache" --no-count --flow-cache 0
+bad "keeps no flow table: drop --count-floor" --no-count --count-floor
+bad "needs counting: drop --count-floor" --count-floor --flow-dump "$TMP/x.csv"
+bad "two speed tests: give one" --count-floor --lookup-only
+bad "keeps no counters: drop --counters" --counters array --count-floor
+bad "counts in the flow cache: drop --flow-cache 0" --count-floor \
+	--flow-cache 0
 bad "cannot write" --stats-file "$TMP/no/such/dir/s.json"
 if run_fc -l 0-1 --vdev net_null0 -- --help > "$TMP/log" 2>&1 &&
 		grep -q -- "--flow-timeout" "$TMP/log"; then
