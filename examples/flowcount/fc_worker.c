@@ -421,6 +421,58 @@ fc_burst_count(struct fc_held *h, struct fc_lcore_stats *st, uint64_t now)
 	flow_burst_count(h->fb, now, &st->fw);
 }
 
+/*
+ * The calling worker's flow state when counting: its flow cache (@fcp,
+ * NULL when --flow-cache is 0, or when it cannot be made and the
+ * worker counts without) and its two bursts (@heldp). Returns 0, or -1
+ * after one line saying why, with nothing left allocated.
+ */
+static int
+fc_worker_flow_state(unsigned int lcore, struct flow_cache **fcp,
+		struct fc_held **heldp)
+{
+	struct flow_cache *fc = NULL;
+	struct fc_held *held;
+	unsigned int i;
+
+	if (fc_opt.flow_cache != 0) {
+		fc = flow_cache_create(fc_ftable, fc_opt.flow_cache,
+			(int)rte_socket_id());
+		if (fc == NULL && fc_opt.count_floor) {
+			printf("lcore %u: --count-floor counts in a flow cache, "
+				"which could not be made: %s\n", lcore,
+				rte_strerror(rte_errno));
+			return -1;
+		}
+		if (fc == NULL)
+			printf("lcore %u: no flow cache (%s), counting "
+				"without\n", lcore, rte_strerror(rte_errno));
+	}
+	held = rte_zmalloc_socket("fc_held", 2 * sizeof(*held),
+		RTE_CACHE_LINE_SIZE, (int)rte_socket_id());
+	if (held == NULL) {
+		printf("lcore %u: no memory for bursts\n", lcore);
+		flow_cache_free(fc);
+		return -1;
+	}
+	for (i = 0; i < 2; i++) {
+		held[i].fc = fc;
+		held[i].fb = flow_burst_create(fc_ftable, fc,
+			(int)rte_socket_id());
+		if (held[i].fb == NULL) {
+			printf("lcore %u: no burst state for the flow table: "
+				"%s\n", lcore, rte_strerror(rte_errno));
+			flow_burst_free(held[0].fb);
+			rte_free(held);
+			flow_cache_free(fc);
+			return -1;
+		}
+	}
+	*fcp = fc;
+	*heldp = held;
+	return 0;
+}
+
 int
 fc_worker_main(__rte_unused void *arg)
 {
@@ -446,30 +498,12 @@ fc_worker_main(__rte_unused void *arg)
 	rte_rcu_qsbr_thread_register(fc_qsbr, lcore);
 	rte_rcu_qsbr_thread_online(fc_qsbr, lcore);
 	/* counting: the flow cache, and two bursts, one waiting
-	 * (--pipeline), one being parsed; fc_burst_forward() keeps nothing */
-	if (fc_ftable != NULL) {
-		if (fc_opt.flow_cache != 0) {
-			fc = flow_cache_create(fc_ftable, fc_opt.flow_cache,
-				(int)rte_socket_id());
-			if (fc == NULL)
-				printf("lcore %u: no flow cache (%s), counting "
-					"without\n", lcore,
-					rte_strerror(rte_errno));
-		}
-		held = rte_zmalloc_socket("fc_held", 2 * sizeof(*held),
-			RTE_CACHE_LINE_SIZE, (int)rte_socket_id());
-		if (held == NULL)
-			rte_exit(EXIT_FAILURE, "lcore %u: no memory for "
-				"bursts\n", lcore);
-		for (i = 0; i < 2; i++) {
-			held[i].fc = fc;
-			held[i].fb = flow_burst_create(fc_ftable, fc,
-				(int)rte_socket_id());
-			if (held[i].fb == NULL)
-				rte_exit(EXIT_FAILURE, "lcore %u: no memory "
-					"for the flow table's burst state\n",
-					lcore);
-		}
+	 * (--pipeline), one being parsed; fc_burst_forward() keeps nothing.
+	 * Without them the run stops (every worker), and fails. */
+	if (fc_ftable != NULL &&
+			fc_worker_flow_state(lcore, &fc, &held) != 0) {
+		fc_worker_failed = true;
+		fc_force_quit = true;
 	}
 	__atomic_store_n(&st->last_rx_tsc, rte_rdtsc(), __ATOMIC_RELAXED);
 

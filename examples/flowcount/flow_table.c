@@ -203,8 +203,16 @@ make_hash(const char *name, uint32_t entries, uint32_t key_len, int socket,
 		.socket_id = socket,
 		.extra_flag = flags,
 	};
+	struct rte_hash *h;
 
-	return rte_hash_create(&p);
+	/* rte_hash_create() says EINVAL or EEXIST itself, but not that
+	 * memory ran out: rte_errno is then as an earlier lookup left it
+	 * (ENOENT) */
+	rte_errno = 0;
+	h = rte_hash_create(&p);
+	if (h == NULL && (rte_errno == 0 || rte_errno == ENOENT))
+		rte_errno = ENOMEM;
+	return h;
 }
 
 struct flow_table *
@@ -220,8 +228,10 @@ flow_table_create(const struct flow_table_conf *conf)
 	}
 	ft = rte_zmalloc_socket("flow_table", sizeof(*ft), RTE_CACHE_LINE_SIZE,
 		conf->socket_id);
-	if (ft == NULL)
+	if (ft == NULL) {
+		rte_errno = ENOMEM;
 		return NULL;
+	}
 	ft->max_flows = conf->max_flows;
 	ft->max_totals = RTE_MAX(conf->max_totals, 64u);
 	ft->qsbr = conf->qsbr;
@@ -277,8 +287,10 @@ flow_table_create(const struct flow_table_conf *conf)
 		conf->socket_id);
 	ft->pending_mem = calloc((size_t)rte_hash_max_key_id(ft->pending) + 1,
 		sizeof(*ft->pending_mem));
-	if (ft->total_mem == NULL || ft->pending_mem == NULL)
+	if (ft->total_mem == NULL || ft->pending_mem == NULL) {
+		rte_errno = ENOMEM;
 		goto fail;
+	}
 	return ft;
 fail:
 	RTE_LOG(ERR, USER1, "flowcount: flow table: %s\n",
@@ -299,13 +311,16 @@ flow_cache_create(struct flow_table *ft, uint32_t entries, int socket_id)
 	}
 	fc = rte_zmalloc_socket("flow_cache", sizeof(*fc), RTE_CACHE_LINE_SIZE,
 		socket_id);
-	if (fc == NULL)
+	if (fc == NULL) {
+		rte_errno = ENOMEM;
 		return NULL;
+	}
 	fc->set = rte_zmalloc_socket("flow_cache_set",
 		(size_t)sets * sizeof(*fc->set), RTE_CACHE_LINE_SIZE,
 		socket_id);
 	if (fc->set == NULL) {
 		rte_free(fc);
+		rte_errno = ENOMEM;
 		return NULL;
 	}
 	fc->mask = sets - 1;
@@ -358,10 +373,17 @@ flow_burst_create(struct flow_table *ft, struct flow_cache *fc,
 {
 	struct flow_burst *b;
 
+	/* the floor counts in the flow cache's sets */
+	if (ft->count_floor && fc == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
 	b = rte_zmalloc_socket("flow_burst", sizeof(*b), RTE_CACHE_LINE_SIZE,
 		socket_id);
-	if (b == NULL)
+	if (b == NULL) {
+		rte_errno = ENOMEM;
 		return NULL;
+	}
 	b->ft = ft;
 	b->fc = fc;
 	b->scheme = ft->blocks->scheme;

@@ -72,7 +72,8 @@ struct flow_table_conf {
 	int count_floor;
 };
 
-/** Create the table, its pool and RCU defer queue; NULL on error. */
+/** Create the table, its pool and RCU defer queue; NULL on error
+ * (rte_errno: EINVAL, ENOMEM, or the pool's or the RCU's error). */
 struct flow_table *flow_table_create(const struct flow_table_conf *conf);
 
 /**
@@ -165,7 +166,8 @@ flow_cache_prefetch(const struct flow_cache *fc, hash_sig_t sig)
 
 /**
  * Create the calling worker's cache of @p entries (a power of two, at
- * least 16; 16 bytes each); NULL on error.
+ * least 16; 16 bytes each); NULL on error (rte_errno EINVAL: a bad
+ * @p entries; ENOMEM).
  */
 struct flow_cache *flow_cache_create(struct flow_table *ft,
 		uint32_t entries, int socket_id);
@@ -193,8 +195,10 @@ struct flow_burst;
 /**
  * Create the calling worker's burst state.
  *
- * @param fc The worker's flow cache, or NULL for none.
- * @return The state, or NULL (rte_errno ENOMEM).
+ * @param fc The worker's flow cache, or NULL for none (not with
+ *   flow_table_conf.count_floor).
+ * @return The state, or NULL (rte_errno ENOMEM; EINVAL: the floor without
+ *   a flow cache).
  */
 struct flow_burst *flow_burst_create(struct flow_table *ft,
 		struct flow_cache *fc, int socket_id);

@@ -126,6 +126,8 @@ struct fc_options {
 
 extern struct fc_options fc_opt;
 extern volatile bool fc_force_quit;
+/* a worker could not set up its flow state: the run stopped, and fails */
+extern volatile bool fc_worker_failed;
 extern struct fc_lcore_conf fc_lcore_conf[RTE_MAX_LCORE];
 extern RTE_PCPU_HANDLE(struct fc_lcore_stats, fc_stats);
 extern struct flow_table *fc_ftable;

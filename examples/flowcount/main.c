@@ -63,6 +63,7 @@ struct fc_options fc_opt = {
 	.counters = FLOW_COUNTERS_PCPU,
 };
 volatile bool fc_force_quit;
+volatile bool fc_worker_failed;
 struct fc_lcore_conf fc_lcore_conf[RTE_MAX_LCORE];
 RTE_PCPU_HANDLE(struct fc_lcore_stats, fc_stats);
 struct flow_table *fc_ftable;
@@ -172,16 +173,17 @@ fc_usage(const char *prog)
 		"  --lookup-only         speed test: look flows up and insert them but\n"
 		"                        never update their counters (not with\n"
 		"                        --flow-dump)\n"
-		"  --count-floor         speed test: no flow table; each packet is\n"
-		"                        added to the flow cache set its key hashes\n"
-		"                        to (default one set per --max-flows): what\n"
-		"                        counting costs at least (not with\n"
-		"                        --flow-dump, --lookup-only, --counters,\n"
-		"                        --flow-cache 0)\n"
+		"  --count-floor         speed test: no flow lookup (the table stays\n"
+		"                        empty); each packet is added to the flow\n"
+		"                        cache set its key hashes to (default one\n"
+		"                        set per --max-flows): what counting costs\n"
+		"                        at least (not with --flow-dump,\n"
+		"                        --lookup-only, --counters, --flow-cache 0)\n"
 		"  --flow-cache N        entries of each worker's flow cache in front\n"
 		"                        of the flow table (16 bytes each, 4-way sets;\n"
 		"                        0 = off, or a power of two, 16 to %u; default\n"
-		"                        twice --max-flows rounded up)\n"
+		"                        twice --max-flows rounded up, within the\n"
+		"                        bounds; --count-floor: 4 per flow)\n"
 		"  --pipeline            a full burst waits for the next burst's RX\n"
 		"                        and parse before its flow lookup goes on (its\n"
 		"                        prefetches get that time); with an input whose\n"
@@ -630,6 +632,8 @@ fc_parse_args(int argc, char **argv)
 		fc_fail("--flow-dump needs counting: drop --no-count");
 	if (fc_opt.lookup_only && fc_opt.dump_file != NULL)
 		fc_fail("--flow-dump needs counting: drop --lookup-only");
+	if (fc_opt.no_count && table_opt != NULL)
+		fc_fail("--no-count keeps no flow table: drop %s", table_opt);
 	if (fc_opt.count_floor && fc_opt.dump_file != NULL)
 		fc_fail("--flow-dump needs counting: drop --count-floor");
 	if (fc_opt.count_floor && fc_opt.lookup_only)
@@ -641,13 +645,12 @@ fc_parse_args(int argc, char **argv)
 		fc_fail("--count-floor counts in the flow cache: drop "
 			"--flow-cache 0");
 	/* the floor's sets are its lines: one per flow, as counter blocks
-	 * are (four entries a set) */
+	 * are (four entries a set); at least the 16 entries of a cache */
 	if (fc_opt.flow_cache == UINT32_MAX)
-		fc_opt.flow_cache = RTE_MIN(rte_align32pow2(fc_opt.max_flows) *
+		fc_opt.flow_cache = RTE_MAX(16u, RTE_MIN(
+			rte_align32pow2(fc_opt.max_flows) *
 			(fc_opt.count_floor ? FLOW_CACHE_WAYS : 2u),
-			FC_FLOW_CACHE_MAX);
-	if (fc_opt.no_count && table_opt != NULL)
-		fc_fail("--no-count keeps no flow table: drop %s", table_opt);
+			FC_FLOW_CACHE_MAX));
 	/* without counting each packet goes out in one pass: no burst
 	 * waits for anything */
 	if (fc_opt.no_count && fc_opt.pipeline)
@@ -1442,14 +1445,16 @@ main(int argc, char **argv)
 	if (fc_opt.no_count)
 		printf("flowcount: %u worker lcore(s), counting off\n",
 			nb_workers);
+	else if (fc_opt.count_floor)
+		printf("flowcount: %u worker lcore(s), counting floor (speed "
+			"test: each packet added to its flow cache set, %u "
+			"entries; the flow table stays empty)\n", nb_workers,
+			fc_opt.flow_cache);
 	else
 		printf("flowcount: %u worker lcore(s), counting %s, counters "
 			"%s, max flows %u, flow timeout %" PRIu64 " ms\n",
 			nb_workers, fc_opt.lookup_only ?
-			"lookup only (counters not updated)" :
-			fc_opt.count_floor ?
-			"floor (no flow table: packets added to their cache "
-			"set)" : "on",
+			"lookup only (counters not updated)" : "on",
 			flow_counters_scheme_name(fc_opt.counters),
 			fc_opt.max_flows, fc_opt.flow_timeout_ms);
 	fc_outputs_start();
@@ -1473,7 +1478,7 @@ main(int argc, char **argv)
 		rte_eth_dev_close(port);
 	}
 	exit_code = fc_finish();
-	if (!fc_stats_ok())
+	if (!fc_stats_ok() || fc_worker_failed)
 		exit_code = EXIT_FAILURE;
 	if (fc_stats_out != stdout)
 		fclose(fc_stats_out);

@@ -88,7 +88,7 @@ run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO_DIR/demo.pcap" --vdev net_null0 \
 	--exit-on-idle 200 --stats-interval 0 > "$TMP/log" 2>&1 ||
 	{ echo "FAIL: --count-floor run failed"; tail "$TMP/log"; exit 1; }
 summary_ports
-if grep -q "counting floor (no flow table" "$TMP/log" &&
+if grep -q "counting floor (speed test" "$TMP/log" &&
 		[ "$(echo "$p1" | awk '{print $3}')" = "$v4" ] &&
 		[ "$(echo "$p0" | awk '{print $5}')" = "$v6" ]; then
 	echo "PASS --count-floor: $v4 IPv4 packets to port 1, $v6 IPv6" \
@@ -97,6 +97,32 @@ else
 	echo "FAIL --count-floor: want port 1 tx $v4, port 0 no-route $v6; got"
 	echo "$ports"
 	grep "^flowcount:" "$TMP/log"
+	fail=1
+fi
+
+# the floor's default flow cache is at least a cache's 16 entries, and a
+# worker whose flow cache cannot be made (64 MiB in 40) stops the run
+run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO_DIR/demo.pcap" -- \
+	--count-floor --max-flows 1 --exit-on-idle 200 --stats-interval 0 \
+	> "$TMP/log" 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q "its flow cache set, 16 entries;" "$TMP/log"; then
+	echo "PASS --count-floor --max-flows 1: a flow cache of 16 entries"
+else
+	echo "FAIL --count-floor --max-flows 1: exit $rc"
+	tail -5 "$TMP/log"
+	fail=1
+fi
+run_fc -l 0-1 -m 40 --vdev "net_pcap0,rx_pcap=$DEMO_DIR/demo.pcap" -- \
+	--count-floor --max-flows 1000 --flow-cache 4194304 --mbufs 1024 \
+	--exit-on-idle 200 --stats-interval 0 > "$TMP/log" 2>&1
+rc=$?
+if [ $rc -eq 1 ] && grep -q "^lcore 1: --count-floor counts in a flow cache, which could not be made: Cannot allocate memory$" "$TMP/log"; then
+	echo "PASS --count-floor without memory for its flow cache: exit 1," \
+		"one line"
+else
+	echo "FAIL --count-floor without memory for its flow cache: exit $rc"
+	tail -5 "$TMP/log"
 	fail=1
 fi
 
@@ -219,6 +245,8 @@ bad "needs counting: drop --count-floor" --count-floor --flow-dump "$TMP/x.csv"
 bad "two speed tests: give one" --count-floor --lookup-only
 bad "keeps no counters: drop --counters" --counters array --count-floor
 bad "counts in the flow cache: drop --flow-cache 0" --count-floor \
+	--flow-cache 0
+bad "keeps no flow table: drop --flow-cache" --no-count --count-floor \
 	--flow-cache 0
 bad "cannot write" --stats-file "$TMP/no/such/dir/s.json"
 if run_fc -l 0-1 --vdev net_null0 -- --help > "$TMP/log" 2>&1 &&
