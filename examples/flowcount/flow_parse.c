@@ -51,13 +51,6 @@ flow_parse_copy(const struct rte_mbuf *m, uint32_t off, uint32_t len,
 	return 0;
 }
 
-static inline int
-flow_parse_has_ports(uint8_t proto)
-{
-	return proto == IPPROTO_TCP || proto == IPPROTO_UDP ||
-		proto == IPPROTO_SCTP;
-}
-
 /* Ports at @off when @key->proto carries them and the frame holds their 4
  * bytes; else they stay 0 (a short transport header is not malformed). */
 static void
