@@ -608,6 +608,14 @@ fc_parse_args(int argc, char **argv)
 		case ':':
 			fc_fail("option '%s' needs an argument",
 				argv[optind - 1]);
+		case '?':
+			/* getopt_long() gives a long option that was given a
+			 * value it does not take as its own value in optopt */
+			if (optopt >= FC_OPT_CONFIG)
+				fc_fail("option '%.*s' takes no argument",
+					(int)strcspn(argv[optind - 1], "="),
+					argv[optind - 1]);
+			fc_fail("unknown option '%s'", argv[optind - 1]);
 		default:
 			fc_fail("unknown option '%s'", argv[optind - 1]);
 		}

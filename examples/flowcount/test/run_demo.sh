@@ -162,6 +162,8 @@ bad() {
 	fi
 }
 bad "unknown option" --bogus
+bad "option '--count-floor' takes no argument" --count-floor=1
+bad "option '--no-count' takes no argument" --no-count=yes
 bad "needs an argument" --max-flows
 bad "not a non-negative number" --max-flows 12x
 bad "max-flows: 99999999999999999999 is not within 1 to" \
