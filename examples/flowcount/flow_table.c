@@ -444,7 +444,7 @@ flow_burst_lookup(struct flow_burst *b, const uint8_t *idx, unsigned int nm,
 			rte_prefetch0(b->c[k]);
 		if (b->fc != NULL) {
 			struct flow_cache_set *e =
-				&b->fc->set[b->sig[k] & b->fc->mask];
+				flow_cache_set_of(b->fc, b->sig[k]);
 
 			if (e->epoch != b->epoch) {
 				memset(e->c, 0, sizeof(e->c));
@@ -529,7 +529,7 @@ flow_burst_match(struct flow_burst *b, enum flow_counters_scheme scheme)
 	}
 	for (i = 0; i < b->n; i++) {
 		const struct flow_cache_set *e =
-			&b->fc->set[b->sig[i] & b->fc->mask];
+			flow_cache_set_of(b->fc, b->sig[i]);
 
 		b->c[i] = NULL;
 		if (unlikely(e->epoch != b->epoch))
@@ -561,8 +561,7 @@ flow_burst_floor(struct flow_burst *b)
 	unsigned int i;
 
 	for (i = 0; i < b->n; i++) {
-		struct flow_cache_set *e =
-			&b->fc->set[b->sig[i] & b->fc->mask];
+		struct flow_cache_set *e = flow_cache_set_of(b->fc, b->sig[i]);
 
 		counter_add(&e->floor.pkts, 1);
 		counter_add(&e->floor.bytes, b->len[i]);

@@ -152,6 +152,13 @@ flow_table_hash(const struct flow_key *key)
 #endif
 }
 
+/** The set of @p fc where the flow of hash @p sig is (or would be). */
+static inline struct flow_cache_set *
+flow_cache_set_of(const struct flow_cache *fc, hash_sig_t sig)
+{
+	return &fc->set[sig & fc->mask];
+}
+
 /**
  * Prefetch the set of @p fc (NULL: none) where the flow of hash @p sig
  * would be, so that its miss is in flight during the worker's other work
@@ -161,7 +168,7 @@ static inline void
 flow_cache_prefetch(const struct flow_cache *fc, hash_sig_t sig)
 {
 	if (fc != NULL)
-		rte_prefetch0(&fc->set[sig & fc->mask]);
+		rte_prefetch0(flow_cache_set_of(fc, sig));
 }
 
 /**
