@@ -615,7 +615,7 @@ fc_parse_args(int argc, char **argv)
 				fc_fail("option '%.*s' takes no argument",
 					(int)strcspn(argv[optind - 1], "="),
 					argv[optind - 1]);
-			fc_fail("unknown option '%s'", argv[optind - 1]);
+			/* fall through */
 		default:
 			fc_fail("unknown option '%s'", argv[optind - 1]);
 		}
