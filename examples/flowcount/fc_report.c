@@ -78,6 +78,8 @@ fc_snapshot_take(struct fc_snapshot *s, const struct fc_snapshot *prev,
 		s->lcore[lcore].flows_created =
 			fc_counter_load(&st->fw.flows_created);
 		s->flows_created += s->lcore[lcore].flows_created;
+		s->lcore[lcore].hash_lookups =
+			fc_counter_load(&st->fw.hash_lookups);
 		s->lcore[lcore].cpu_ns = fc_counter_load(&st->cpu_ns);
 	}
 	for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++) {
@@ -179,16 +181,18 @@ fc_report_table(const struct fc_snapshot *s, FILE *out)
 	fprintf(out, "\n=== flowcount %s%s %.3f s ===\n",
 		fc_opt.monitor ? "monitor " : "", s->final ?
 		"summary after" : "at", s->secs);
-	fprintf(out, "%6s %14s %16s %10s %12s%s\n", "lcore", "rx-pkts",
-		"rx-bytes", "flows-new", s->final ? "avg-Mpps" : "Mpps",
+	fprintf(out, "%6s %14s %16s %10s %14s %12s%s\n", "lcore", "rx-pkts",
+		"rx-bytes", "flows-new", "hash-lookups",
+		s->final ? "avg-Mpps" : "Mpps",
 		s->final ? "  Mpps/cpu-s" : "");
 	for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++) {
 		if (fc_lcore_conf[lcore].n_rx == 0)
 			continue;
 		fprintf(out, "%6u %14" PRIu64 " %16" PRIu64 " %10" PRIu64
-			" %12.3f", lcore, s->lcore[lcore].rx_pkts,
-			s->lcore[lcore].rx_bytes, s->lcore[lcore].flows_created,
-			s->lcore[lcore].mpps);
+			" %14" PRIu64 " %12.3f", lcore,
+			s->lcore[lcore].rx_pkts, s->lcore[lcore].rx_bytes,
+			s->lcore[lcore].flows_created,
+			s->lcore[lcore].hash_lookups, s->lcore[lcore].mpps);
 		if (s->final && s->lcore[lcore].cpu_ns > 0)
 			fprintf(out, " %12.3f", s->lcore[lcore].rx_pkts * 1e3 /
 				(double)s->lcore[lcore].cpu_ns);
@@ -311,9 +315,10 @@ fc_report_json(const struct fc_snapshot *s, FILE *out)
 			continue;
 		fprintf(out, "%s{\"lcore\":%u,\"rx_pkts\":%" PRIu64
 			",\"rx_bytes\":%" PRIu64 ",\"flows_created\":%" PRIu64
-			",\"mpps\":%.6f", sep, lcore, s->lcore[lcore].rx_pkts,
+			",\"hash_lookups\":%" PRIu64 ",\"mpps\":%.6f", sep,
+			lcore, s->lcore[lcore].rx_pkts,
 			s->lcore[lcore].rx_bytes, s->lcore[lcore].flows_created,
-			s->lcore[lcore].mpps);
+			s->lcore[lcore].hash_lookups, s->lcore[lcore].mpps);
 		if (s->final)
 			fprintf(out, ",\"cpu_s\":%.6f",
 				s->lcore[lcore].cpu_ns / 1e9);
@@ -605,6 +610,8 @@ fc_tel_stats(const char *cmd __rte_unused, const char *params,
 			s.lcore[lcore].rx_bytes);
 		rte_tel_data_add_dict_u64(c, "flows_created",
 			s.lcore[lcore].flows_created);
+		rte_tel_data_add_dict_u64(c, "hash_lookups",
+			s.lcore[lcore].hash_lookups);
 		snprintf(name, sizeof(name), "lcore_%u", lcore);
 		if (rte_tel_data_add_dict_container(d, name, c, 0) != 0)
 			rte_tel_data_free(c);

@@ -422,6 +422,7 @@ flow_burst_lookup(struct flow_burst *b, const uint8_t *idx, unsigned int nm,
 	unsigned int lcore = rte_lcore_id();
 	unsigned int i, w;
 
+	counter_add(&b->ws->hash_lookups, nm);
 	for (i = 0; i < nm; i++) {
 		kp[i] = &b->key[idx[i]];
 		sig[i] = b->sig[idx[i]];

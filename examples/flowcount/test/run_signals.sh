@@ -259,14 +259,41 @@ owner_ok = (co.get('name') == 'pool:fc_flows' and co['lcores'] == 2 and
             co['live_bytes'] == co['allocations'] * 64 * 2 and
             co['peak_bytes'] >= co['live_bytes'] and co['refused'] == 0)
 ok = ok and owner_ok
+# the flow cache holds every flow after its first packets: each flow is
+# looked up in the rte_hash at least once (it is inserted then), and
+# fewer times than it has packets
+flow_pkts = sum(int(r[6]) for r in ref if r[0].startswith('ipv'))
+lookups = s['lcores'][0]['hash_lookups']
+ok = ok and got[2] <= lookups < flow_pkts
 print(('PASS' if ok else 'FAIL') + f' json: {len(lines)} lines, summary '
       f'rx {got[0]} pkts {got[1]} bytes, {got[2]} flows (want {want}), '
+      f'{lookups} hash lookups for {flow_pkts} flow packets, '
       f'counters owner {co}')
 sys.exit(0 if ok else 1)
 PY
 then
 	:
 else
+	fail=1
+fi
+# without a flow cache every packet of a flow is looked up
+if run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO" -- --exit-on-idle 300 \
+		--flow-cache 0 --stats-interval 0 --stats-format json \
+		--stats-file "$TMP/c.jsonl" > "$TMP/out" 2>&1 &&
+		"$PYTHON" - "$TMP/c.jsonl" "$DEMO_DIR/demo.flows.csv" <<'PY'
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1])][-1]
+ref = [l.rstrip('\n').split(',') for l in open(sys.argv[2])][1:]
+want = sum(int(r[6]) for r in ref if r[0].startswith('ipv'))
+got = s['lcores'][0]['hash_lookups']
+print(('PASS' if got == want else 'FAIL') + ' json --flow-cache 0: '
+      f'{got} hash lookups (want {want}, the flows\' packets)')
+sys.exit(0 if got == want else 1)
+PY
+then
+	:
+else
+	cat "$TMP/out"
 	fail=1
 fi
 # without counting: the same schema, no flows, and an empty top whose
