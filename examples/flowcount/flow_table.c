@@ -451,11 +451,15 @@ flow_burst_lookup(struct flow_burst *b, const uint8_t *idx, unsigned int nm,
 				memset(e->c, 0, sizeof(e->c));
 				e->epoch = b->epoch;
 			}
-			/* an empty way, else the next in turn */
+			/* an empty way, else, one time in
+			 * FLOW_CACHE_REPLACE_EVERY, the next in turn */
 			for (w = 0; w < FLOW_CACHE_WAYS; w++)
 				if (e->c[w] == NULL)
 					break;
 			if (w == FLOW_CACHE_WAYS) {
+				if (e->full_misses++ %
+						FLOW_CACHE_REPLACE_EVERY != 0)
+					continue;
 				w = e->victim;
 				e->victim = (w + 1) % FLOW_CACHE_WAYS;
 			}

@@ -39,6 +39,40 @@ for opts in "--counters mempool" "--counters atomic" "--counters array" \
 	fi
 done
 
+# a full flow cache set keeps its flows: 128 UDP flows in round robin, 20
+# rounds, through a cache of 16 sets (eight flows a set on average). A
+# flow comes back four bursts later: replacing a way at every miss, a set
+# mostly holds the flows that come back last, and 2104 of the 2560 packets
+# (82%) were looked up in the rte_hash; keeping them, only the flows
+# beyond a set's fourth and a replacement once in 8 misses are (1396, 55%)
+"$PYTHON" - "$TMP/cycle.pcap" "$TEST_DIR" <<'PY' || exit 1
+import struct, sys
+sys.path.insert(0, sys.argv[2])
+from fwd_frames import eth, ipv4, write_pcap
+udp = [struct.pack('!HHHH', 1000 + f, 53, 8, 0) for f in range(128)]
+pkts = [eth(ipv4('10.2.0.1', 64, l4=u)) for r in range(20) for u in udp]
+write_pcap(sys.argv[1], pkts)
+PY
+run_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$TMP/cycle.pcap" -- \
+	--flow-cache 64 --exit-on-idle 200 --stats-interval 0 \
+	--stats-format json --stats-file "$TMP/cycle.json" > "$TMP/log" 2>&1 ||
+	{ echo "FAIL: cycle run failed"; tail "$TMP/log"; exit 1; }
+if "$PYTHON" - "$TMP/cycle.json" <<'PY'
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1])][-1]
+n, lookups = s['rx_pkts'], s['lcores'][0]['hash_lookups']
+ok = n == 2560 and s['flows']['created'] == 128 and lookups <= 0.7 * n
+print(('PASS' if ok else 'FAIL') + f' --flow-cache 64, 128 flows in round '
+      f'robin: {lookups} of {n} packets looked up in the rte_hash '
+      '(at most 70%)')
+sys.exit(0 if ok else 1)
+PY
+then
+	:
+else
+	fail=1
+fi
+
 # routing: IPv4 goes to port 1 (net_null, a sink), IPv6 has no route and
 # is dropped as no-route on port 0; counting is the same. --config is
 # written with hex, octal and spaces, as l3fwd's parser takes it
