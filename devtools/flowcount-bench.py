@@ -62,6 +62,7 @@ TARGETS = [
     ('count', 'l3fwd-E', 0.70, 'counting vs l3fwd exact match'),
     ('count', 'l3fwd-L', 1.30, 'counting vs l3fwd LPM (moonshot)'),
     ('floor', 'l3fwd-L', None, 'one line per packet vs l3fwd LPM'),
+    ('floor', 'l3fwd-E', None, 'one line per packet vs l3fwd exact match'),
     ('count', 'floor', 1.10, 'counting vs one line per packet (proposed)'),
     ('count', 'best-scheme', 1.02, 'percpu vs best counter scheme'),
     ('atomic', 'count', None, 'shared atomics vs percpu'),
