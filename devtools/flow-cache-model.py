@@ -49,13 +49,33 @@ def misses(sets_of, nsets, order, warm, every):
     return miss / seen
 
 
+def at_least(low):
+    """An argparse type: an integer of at least @low."""
+    def parse(text):
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f'{text!r} is not an integer')
+        if v < low:
+            raise argparse.ArgumentTypeError(f'{v} is below {low}')
+        return v
+    return parse
+
+
+def every_list(text):
+    """An argparse type: comma-separated replacement periods (0: never)."""
+    return [at_least(0)(x) for x in text.split(',')]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument('--flows', type=int, default=100000)
-    ap.add_argument('--sets', type=int, default=65536)
-    ap.add_argument('--rounds', type=int, default=5)
+    ap.add_argument('--flows', type=at_least(1), default=100000)
+    ap.add_argument('--sets', type=at_least(1), default=65536)
+    ap.add_argument('--rounds', type=at_least(3), default=5,
+                    help='rounds of traffic, the first 2 not measured')
     ap.add_argument('--mix', choices=('rr', 'zipf'), default='rr')
-    ap.add_argument('--every', default='1,2,4,8,16,64,0')
+    ap.add_argument('--every', type=every_list, default='1,2,4,8,16,64,0',
+                    help='replace once in E misses, 0: never')
     ap.add_argument('--seed', type=int, default=1)
     o = ap.parse_args()
     rnd = random.Random(o.seed)
@@ -73,7 +93,7 @@ def main():
     warm = 2 * o.flows
     print(f'{o.flows} flows, {o.sets} sets of {WAYS} ways, {o.mix}, '
           f'{o.rounds - 2} rounds measured after 2 of warm-up')
-    for e in (int(x) for x in o.every.split(',')):
+    for e in o.every:
         name = 'never' if e == 0 else f'1 in {e}'
         print(f'replace {name:>8}: {100 * misses(sets_of, o.sets, order, warm, e):5.2f}% '
               'of packets miss')
