@@ -5,6 +5,7 @@
 
     devtools/flow-cache-model.py [--flows N] [--sets S] [--rounds R]
                                  [--mix rr|zipf] [--every E,E,...]
+                                 [--seed SEED]
 
 Each flow is placed in a uniformly random set of FLOW_CACHE_WAYS (4) ways,
 as the CRC of its key places it. The traffic visits the flows in round
@@ -12,8 +13,8 @@ robin (rr, as the bench's capture does), or draws them from a Zipf mix
 (s = 1). A miss takes an empty way of its set; a full set replaces the
 next way in turn once in E misses (FLOW_CACHE_REPLACE_EVERY, flow_table.h)
 and otherwise leaves the flow uncached. Prints, for each E, the share of
-packets that miss after two rounds of warm-up, and (E = 0) the model with
-no replacement at all, the least any policy of these sets gets in rr.
+packets that miss after two rounds of warm-up; E = 0 is no replacement at
+all (in rr, only the flows beyond a set's fourth miss).
 Defaults: the bench's 100,000 flows in the default cache's 65,536 sets.
 """
 
@@ -68,15 +69,24 @@ def every_list(text):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument('--flows', type=at_least(1), default=100000)
-    ap.add_argument('--sets', type=at_least(1), default=65536)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split('\n\n')[0] + '\n\n' +
+        __doc__.split('\n\n', 2)[2],
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--flows', type=at_least(1), default=100000,
+                    help='flows (default %(default)s)')
+    ap.add_argument('--sets', type=at_least(1), default=65536,
+                    help='sets of the cache (default %(default)s)')
     ap.add_argument('--rounds', type=at_least(3), default=5,
-                    help='rounds of traffic, the first 2 not measured')
-    ap.add_argument('--mix', choices=('rr', 'zipf'), default='rr')
+                    help='rounds of traffic, the first 2 not measured '
+                    '(default %(default)s)')
+    ap.add_argument('--mix', choices=('rr', 'zipf'), default='rr',
+                    help='round robin or Zipf (default %(default)s)')
     ap.add_argument('--every', type=every_list, default='1,2,4,8,16,64,0',
-                    help='replace once in E misses, 0: never')
-    ap.add_argument('--seed', type=int, default=1)
+                    help='replace once in E misses of a full set, 0: never '
+                    '(default %(default)s)')
+    ap.add_argument('--seed', type=int, default=1,
+                    help='placement and Zipf draws (default %(default)s)')
     o = ap.parse_args()
     rnd = random.Random(o.seed)
     sets_of = [rnd.randrange(o.sets) for _ in range(o.flows)]
