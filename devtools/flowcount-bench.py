@@ -339,17 +339,47 @@ def spread(v):
     return f'{statistics.median(v):.2f} ({min(v):.2f}-{max(v):.2f})'
 
 
+def number(kind, low, strict=False):
+    """An argparse type: a number of @kind, at least @low (above it when
+    @strict)."""
+    def parse(text):
+        try:
+            v = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f'{text!r} is not a number')
+        if v < low or (strict and v == low):
+            raise argparse.ArgumentTypeError(
+                f'{text} must be {"above" if strict else "at least"} {low}')
+        return v
+    return parse
+
+
+def one_of(allowed, kind=str):
+    """An argparse type: a comma-separated list of values of @allowed."""
+    def parse(text):
+        try:
+            vals = [kind(x) for x in text.split(',')]
+        except ValueError:
+            vals = None
+        if not vals or any(v not in allowed for v in vals):
+            raise argparse.ArgumentTypeError(
+                f'{text!r}: a comma-separated list of '
+                f'{", ".join(str(a) for a in allowed)}')
+        return vals
+    return parse
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('build', nargs='?', default='build')
     ap.add_argument('legacy', nargs='*', help=argparse.SUPPRESS)
     ap.add_argument('--smoke', action='store_true')
-    ap.add_argument('--flows', type=int)
-    ap.add_argument('--seconds', type=float)
-    ap.add_argument('--warmup', type=float)
-    ap.add_argument('--rounds', type=int)
-    ap.add_argument('--workers', default='1,2')
-    ap.add_argument('--mixes', default='rr,zipf')
+    ap.add_argument('--flows', type=number(int, 1))
+    ap.add_argument('--seconds', type=number(float, 0, strict=True))
+    ap.add_argument('--warmup', type=number(float, 0))
+    ap.add_argument('--rounds', type=number(int, 1))
+    ap.add_argument('--workers', type=one_of((1, 2), int), default='1,2')
+    ap.add_argument('--mixes', type=one_of(('rr', 'zipf')), default='rr,zipf')
     ap.add_argument('--cases', default=','.join(CASES))
     ap.add_argument('--no-huge', action='store_true')
     ap.add_argument('--layout', choices=('ports', 'queues'), default='ports',
@@ -388,8 +418,8 @@ def main():
                                   (1 if smoke else 3))
     opts.warmup = opts.warmup if opts.warmup is not None else \
         (0.3 if smoke else 1.0)
-    workers = [int(w) for w in opts.workers.split(',')]
-    mixes = opts.mixes.split(',')
+    workers = opts.workers
+    mixes = opts.mixes
     cases = opts.cases.split(',')
     for c in cases:
         if c not in CASES:
