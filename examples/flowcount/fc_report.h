@@ -36,7 +36,7 @@ struct fc_snapshot {
 		uint64_t rx_pkts;
 		uint64_t rx_bytes;
 		uint64_t flows_created;
-		uint64_t hash_lookups;  /* flow_worker_stats' */
+		uint64_t hash_lookups; /* looked up in the rte_hash */
 		uint64_t cpu_ns;     /* final only */
 		double mpps;         /* over the interval (final: the run) */
 	} lcore[RTE_MAX_LCORE];

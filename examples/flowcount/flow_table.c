@@ -408,8 +408,9 @@ flow_burst_add_bulk(struct flow_burst *b, const struct flow_key *keys,
 }
 
 /* Find the flows of @idx[0..nm) in the rte_hash (inserting new ones), set
- * b->c[] to this lcore's counters of each (NULL: not tracked), fill the
- * flow cache, and prefetch the counters when @prefetch. */
+ * b->c[] to this lcore's counters of each (NULL: not tracked), cache them
+ * in the flow cache as its replacement rule allows, and prefetch the
+ * counters when @prefetch. */
 static __rte_always_inline void
 flow_burst_lookup(struct flow_burst *b, const uint8_t *idx, unsigned int nm,
 		int prefetch, enum flow_counters_scheme scheme)
@@ -420,8 +421,10 @@ flow_burst_lookup(struct flow_burst *b, const uint8_t *idx, unsigned int nm,
 	void *data[BURST_MAX];
 	uint64_t hits = 0;
 	unsigned int lcore = rte_lcore_id();
-	unsigned int i, w;
+	unsigned int i, w, empty;
 
+	RTE_BUILD_BUG_ON(sizeof(struct flow_cache_set) != RTE_CACHE_LINE_SIZE);
+	RTE_BUILD_BUG_ON(!RTE_IS_POWER_OF_2(FLOW_CACHE_REPLACE_EVERY));
 	counter_add(&b->ws->hash_lookups, nm);
 	for (i = 0; i < nm; i++) {
 		kp[i] = &b->key[idx[i]];
@@ -451,11 +454,20 @@ flow_burst_lookup(struct flow_burst *b, const uint8_t *idx, unsigned int nm,
 				memset(e->c, 0, sizeof(e->c));
 				e->epoch = b->epoch;
 			}
-			/* an empty way, else, one time in
-			 * FLOW_CACHE_REPLACE_EVERY, the next in turn */
-			for (w = 0; w < FLOW_CACHE_WAYS; w++)
-				if (e->c[w] == NULL)
+			/* nothing when an earlier packet of the burst
+			 * cached the flow (one way a flow); else an empty
+			 * way, else, one time in FLOW_CACHE_REPLACE_EVERY,
+			 * the next in turn */
+			empty = FLOW_CACHE_WAYS;
+			for (w = 0; w < FLOW_CACHE_WAYS; w++) {
+				if (e->c[w] == b->c[k])
 					break;
+				if (e->c[w] == NULL && empty == FLOW_CACHE_WAYS)
+					empty = w;
+			}
+			if (w < FLOW_CACHE_WAYS)
+				continue;
+			w = empty;
 			if (w == FLOW_CACHE_WAYS) {
 				if (e->full_misses++ %
 						FLOW_CACHE_REPLACE_EVERY != 0)

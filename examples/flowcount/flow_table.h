@@ -47,9 +47,10 @@ struct flow_stat {
 /** Counters a worker keeps of its flow table work (its own copy). */
 struct flow_worker_stats {
 	uint64_t flows_created;   /**< Flows this lcore inserted. */
-	/** Packets whose flow was looked up in the rte_hash: those the
-	 * flow cache did not hold (a new flow's first included), every one
-	 * without a flow cache. */
+	/** Packets whose flow was looked up in the rte_hash: those whose
+	 * flow the flow cache did not give when their burst was matched
+	 * (every packet of a new flow in the burst of its first, those of
+	 * flows not tracked), every one without a flow cache. */
 	uint64_t hash_lookups;
 	uint64_t overflow_pkts;   /**< Packets of flows not tracked. */
 	uint64_t overflow_bytes;
