@@ -41,7 +41,10 @@
 
 #define FC_MONITOR_MZ "flowcount_monitor"
 #define FC_MONITOR_MAGIC 0x66636d6fu   /* "fcmo" */
-#define FC_MONITOR_VERSION 1u
+/* Raised whenever what a monitor reads changes layout: this zone, struct
+ * fc_lcore_stats (2: flow_worker_stats.hash_lookups), the flow table's
+ * shared structures. */
+#define FC_MONITOR_VERSION 2u
 /* longest wait of the primary for a monitor's read in progress */
 #define FC_MONITOR_WAIT_MS 100
 
