@@ -77,6 +77,13 @@ if top and [top[0]['src'], top[0]['dst'], str(top[0]['sport']),
 if s1['flows_live'] != flows_ref or s1['flows_created'] != flows_ref:
     errors.append(f"flows live {s1['flows_live']} created "
                   f"{s1['flows_created']}, want {flows_ref}")
+# the worker looked each flow up at least once, fewer times than the
+# flows have packets (the default flow cache holds them all)
+flow_pkts = sum(int(r[6]) for r in ref if r[0].startswith('ipv'))
+lookups = s1.get('lcore_1', {}).get('hash_lookups')
+if lookups is None or not flows_ref <= lookups < flow_pkts:
+    errors.append(f'lcore_1 hash_lookups {lookups}, want {flows_ref} to '
+                  f'{flow_pkts - 1}')
 if len(top) != 3:
     errors.append(f'{len(top)} flows listed, want 3')
 if [f['bytes'] for f in top] != sorted((f['bytes'] for f in top),
