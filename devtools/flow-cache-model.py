@@ -105,8 +105,8 @@ def main():
           f'{o.rounds - 2} rounds measured after 2 of warm-up')
     for e in o.every:
         name = 'never' if e == 0 else f'1 in {e}'
-        print(f'replace {name:>8}: {100 * misses(sets_of, o.sets, order, warm, e):5.2f}% '
-              'of packets miss')
+        share = misses(sets_of, o.sets, order, warm, e)
+        print(f'replace {name:>8}: {100 * share:5.2f}% of packets miss')
 
 
 if __name__ == '__main__':

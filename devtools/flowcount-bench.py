@@ -10,6 +10,7 @@ application guide (Speed) for what is measured and how.
 import argparse
 import hashlib
 import json
+import math
 import os
 import random
 import re
@@ -346,6 +347,8 @@ def number(kind, low, strict=False):
         try:
             v = kind(text)
         except ValueError:
+            v = None
+        if v is None or not math.isfinite(v):
             raise argparse.ArgumentTypeError(f'{text!r} is not a number')
         if v < low or (strict and v == low):
             raise argparse.ArgumentTypeError(
@@ -407,15 +410,21 @@ def main():
         [c for c in CASES if CASES[c][0] == 'base']
     if added and opts.cases == ','.join(c for c in CASES if c not in added):
         opts.cases = ','.join(CASES)
-    # legacy positionals: BUILD FLOWS SECONDS [ROUNDS]
+    # legacy positionals: BUILD FLOWS SECONDS [ROUNDS], checked as the
+    # options are
     legacy = opts.legacy + [None] * 3
+    for i, (name, check) in enumerate((('FLOWS', number(int, 1)),
+                                       ('SECONDS', number(float, 0, True)),
+                                       ('ROUNDS', number(int, 1)))):
+        if legacy[i] is not None:
+            try:
+                legacy[i] = check(legacy[i])
+            except argparse.ArgumentTypeError as e:
+                ap.error(f'argument {name}: {e}')
     smoke = opts.smoke
-    opts.flows = opts.flows or (int(legacy[0]) if legacy[0] else
-                                (20000 if smoke else 100000))
-    opts.seconds = opts.seconds or (float(legacy[1]) if legacy[1] else
-                                    (0.5 if smoke else 3.0))
-    opts.rounds = opts.rounds or (int(legacy[2]) if legacy[2] else
-                                  (1 if smoke else 3))
+    opts.flows = opts.flows or legacy[0] or (20000 if smoke else 100000)
+    opts.seconds = opts.seconds or legacy[1] or (0.5 if smoke else 3.0)
+    opts.rounds = opts.rounds or legacy[2] or (1 if smoke else 3)
     opts.warmup = opts.warmup if opts.warmup is not None else \
         (0.3 if smoke else 1.0)
     workers = opts.workers
