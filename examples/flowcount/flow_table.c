@@ -407,6 +407,44 @@ flow_burst_add_bulk(struct flow_burst *b, const struct flow_key *keys,
 	b->n = n;
 }
 
+/*
+ * Cache the flow of hash @sig, whose counters on this lcore are @c, in its
+ * set of @fc, the epoch of whose burst is @epoch: nothing when an earlier
+ * packet of the burst cached it (a flow takes one way); else an empty
+ * way; else, one time in FLOW_CACHE_REPLACE_EVERY, the next way in turn.
+ * The one writer of the sets' ways, called for the packets the rte_hash
+ * was asked about: kept out of line, off the path of the hits.
+ */
+static __rte_noinline void
+flow_cache_fill(struct flow_cache *fc, uint64_t epoch, hash_sig_t sig,
+		struct flow_counters *c)
+{
+	struct flow_cache_set *e = flow_cache_set_of(fc, sig);
+	unsigned int w, empty = FLOW_CACHE_WAYS;
+
+	RTE_BUILD_BUG_ON(sizeof(struct flow_cache_set) != RTE_CACHE_LINE_SIZE);
+	RTE_BUILD_BUG_ON(!RTE_IS_POWER_OF_2(FLOW_CACHE_REPLACE_EVERY));
+	if (e->epoch != epoch) {
+		memset(e->c, 0, sizeof(e->c));
+		e->epoch = epoch;
+	}
+	for (w = 0; w < FLOW_CACHE_WAYS; w++) {
+		if (e->c[w] == c)
+			return;
+		if (e->c[w] == NULL && empty == FLOW_CACHE_WAYS)
+			empty = w;
+	}
+	w = empty;
+	if (w == FLOW_CACHE_WAYS) {
+		if (e->full_misses++ % FLOW_CACHE_REPLACE_EVERY != 0)
+			return;
+		w = e->victim;
+		e->victim = (w + 1) % FLOW_CACHE_WAYS;
+	}
+	e->sig[w] = sig;
+	e->c[w] = c;
+}
+
 /* Find the flows of @idx[0..nm) in the rte_hash (inserting new ones), set
  * b->c[] to this lcore's counters of each (NULL: not tracked), cache them
  * in the flow cache as its replacement rule allows, and prefetch the
@@ -421,10 +459,8 @@ flow_burst_lookup(struct flow_burst *b, const uint8_t *idx, unsigned int nm,
 	void *data[BURST_MAX];
 	uint64_t hits = 0;
 	unsigned int lcore = rte_lcore_id();
-	unsigned int i, w, empty;
+	unsigned int i;
 
-	RTE_BUILD_BUG_ON(sizeof(struct flow_cache_set) != RTE_CACHE_LINE_SIZE);
-	RTE_BUILD_BUG_ON(!RTE_IS_POWER_OF_2(FLOW_CACHE_REPLACE_EVERY));
 	counter_add(&b->ws->hash_lookups, nm);
 	for (i = 0; i < nm; i++) {
 		kp[i] = &b->key[idx[i]];
@@ -446,38 +482,8 @@ flow_burst_lookup(struct flow_burst *b, const uint8_t *idx, unsigned int nm,
 		b->c[k] = flow_counters_lcore(ft->blocks, scheme, h, lcore);
 		if (prefetch)
 			rte_prefetch0(b->c[k]);
-		if (b->fc != NULL) {
-			struct flow_cache_set *e =
-				flow_cache_set_of(b->fc, b->sig[k]);
-
-			if (e->epoch != b->epoch) {
-				memset(e->c, 0, sizeof(e->c));
-				e->epoch = b->epoch;
-			}
-			/* nothing when an earlier packet of the burst
-			 * cached the flow (one way a flow); else an empty
-			 * way, else, one time in FLOW_CACHE_REPLACE_EVERY,
-			 * the next in turn */
-			empty = FLOW_CACHE_WAYS;
-			for (w = 0; w < FLOW_CACHE_WAYS; w++) {
-				if (e->c[w] == b->c[k])
-					break;
-				if (e->c[w] == NULL && empty == FLOW_CACHE_WAYS)
-					empty = w;
-			}
-			if (w < FLOW_CACHE_WAYS)
-				continue;
-			w = empty;
-			if (w == FLOW_CACHE_WAYS) {
-				if (e->full_misses++ %
-						FLOW_CACHE_REPLACE_EVERY != 0)
-					continue;
-				w = e->victim;
-				e->victim = (w + 1) % FLOW_CACHE_WAYS;
-			}
-			e->sig[w] = b->sig[k];
-			e->c[w] = b->c[k];
-		}
+		if (b->fc != NULL)
+			flow_cache_fill(b->fc, b->epoch, b->sig[k], b->c[k]);
 	}
 }
 
