@@ -111,9 +111,13 @@ struct flow_table *flow_table_create(const struct flow_table_conf *conf);
  * with four others or more) evicts each flow before it comes back, and
  * all of those flows miss; holding on, only those beyond the fourth miss
  * (1.7%). Replacing still, a set whose flows went quiet takes new ones
- * before the next aging pass empties it. devtools/flow-cache-model.py
- * models that traffic: 6.90% of packets miss replacing every time, 2.12%
- * one time in 4, 1.77% one in 8, 1.69% one in 64 or never.
+ * before the next aging pass empties it. The first miss of a full set is
+ * one that replaces: in real captures a new flow mostly comes back soon,
+ * and counting from it so that the eighth replaced cost more lookups
+ * (the sample app guide, "A full set keeps its flows").
+ * devtools/flow-cache-model.py models round robin: 6.90% of packets miss
+ * replacing every time, 2.12% one time in 4, 1.77% one in 8, 1.69% one
+ * in 64 or never.
  */
 #define FLOW_CACHE_REPLACE_EVERY 8
 
