@@ -690,6 +690,80 @@ test_owner_spans_threads(void)
 	return TEST_SUCCESS;
 }
 
+#define HANDOFF_ROUNDS 64u
+#define HANDOFF_OBJS 64u
+
+struct handoff_arg {
+	struct rte_pcpu_owner *o;
+	void *h[HANDOFF_OBJS];
+};
+
+static void *
+handoff_thread(void *p)
+{
+	struct handoff_arg *a = p;
+	unsigned int i;
+
+	for (i = 0; i < HANDOFF_OBJS; i++)
+		a->h[i] = rte_pcpu_alloc_owner(64, 0, a->o);
+	return NULL;
+}
+
+/*
+ * A thread without an lcore id allocates, the main lcore frees, round
+ * after round: the shared count of such threads only rises (the frees
+ * are counted on the lcore), so the peak must come from the sum, not from
+ * that count. It once did, and grew with every round (64 x 4 KiB per copy
+ * here), past the limit of an owner that has one.
+ */
+static int
+test_owner_handoff_peak(void)
+{
+	const uint64_t live_max = HANDOFF_OBJS * 64;
+	struct handoff_arg a;
+	struct rte_pcpu_owner_stats st;
+	unsigned int r, i, k;
+	uint64_t limit = 0;
+	pthread_t t;
+
+	for (k = 0; k < 2; k++) {
+		a.o = rte_pcpu_owner_create(k ? "handoff-limit" : "handoff",
+			limit);
+		TEST_ASSERT_NOT_NULL(a.o, "create");
+		/* the main lcore's first charge gives it counters, which its
+		 * frees then count on */
+		a.h[0] = rte_pcpu_alloc_owner(64, 0, a.o);
+		TEST_ASSERT_NOT_NULL(a.h[0], "alloc on the main lcore");
+		TEST_ASSERT_SUCCESS(rte_pcpu_free(a.h[0]), "free");
+		for (r = 0; r < HANDOFF_ROUNDS; r++) {
+			TEST_ASSERT_SUCCESS(pthread_create(&t, NULL,
+				handoff_thread, &a), "pthread_create");
+			pthread_join(t, NULL);
+			for (i = 0; i < HANDOFF_OBJS; i++) {
+				TEST_ASSERT_NOT_NULL(a.h[i], "round %u alloc",
+					r);
+				TEST_ASSERT_SUCCESS(rte_pcpu_free(a.h[i]),
+					"free");
+			}
+		}
+		st = ostats(a.o);
+		TEST_ASSERT(st.live_bytes == 0 &&
+			st.nr_alloc == HANDOFF_ROUNDS * HANDOFF_OBJS + 1 &&
+			st.nr_free == st.nr_alloc, "%s: all freed",
+			rte_pcpu_owner_name(a.o));
+		TEST_ASSERT(st.peak_bytes >= 64 * st.nr_lcores &&
+			st.peak_bytes <= live_max * st.nr_lcores,
+			"%s: peak %" PRIu64 ", live never above %" PRIu64,
+			rte_pcpu_owner_name(a.o), st.peak_bytes,
+			live_max * st.nr_lcores);
+		TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit");
+		TEST_ASSERT_SUCCESS(rte_pcpu_owner_free(a.o), "owner free");
+		/* the second owner: a limit twice what is live at most */
+		limit = 2 * live_max * st.nr_lcores;
+	}
+	return TEST_SUCCESS;
+}
+
 /* ---------------------------------------------------------------------- */
 /* No separate chunk types: owners change nothing in the chunks. */
 
@@ -923,6 +997,8 @@ static struct unit_test_suite pcpu_owner_suite = {
 		TEST_CASE_ST(owner_setup, owner_teardown, test_owner_stocks),
 		TEST_CASE_ST(owner_setup, owner_teardown,
 			test_owner_spans_threads),
+		TEST_CASE_ST(owner_setup, owner_teardown,
+			test_owner_handoff_peak),
 		TEST_CASE_ST(owner_setup, owner_teardown,
 			test_owner_utilisation),
 		TEST_CASES_END()

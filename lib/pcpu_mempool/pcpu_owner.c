@@ -94,6 +94,21 @@ owner_peak_bound(const struct rte_pcpu_owner *o, uint64_t copy)
 	return (int64_t)copy > (int64_t)reserved ? reserved : copy;
 }
 
+/* How far a count rises before it samples @p o's peak again (see
+ * pcpu_owner.h): PCPU_OWNER_PEAK_STEP, or for an owner with a smaller
+ * limit a sixteenth of its limit per copy shared among the lcores. */
+static int64_t
+owner_peak_step(const struct rte_pcpu_owner *o)
+{
+	uint64_t nl;
+
+	if (o->limit == 0)
+		return PCPU_OWNER_PEAK_STEP;
+	nl = RTE_MAX(pcpu_owner_nr_lcores(), 1u);
+	return RTE_MIN(PCPU_OWNER_PEAK_STEP,
+		(int64_t)(o->limit / nl / 16 / nl) + 1);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Set-up. */
 
@@ -244,6 +259,7 @@ owner_reset_counters(struct rte_pcpu_owner *o)
 	o->nr_fail = 0;
 	o->other_alloc = 0;
 	o->other_free = 0;
+	o->other_peak_at = 0;
 }
 
 struct rte_pcpu_owner *
@@ -574,13 +590,21 @@ static void
 owner_count_alloc_any(struct rte_pcpu_owner *o, struct pcpu_owner_lcore *lc,
 		uint64_t bytes, uint32_t nr)
 {
+	struct pcpu_owner_sum s;
+	uint64_t shared;
+
 	if (lc != NULL) {
 		pcpu_owner_count_alloc(lc, o->id, bytes, nr);
 		return;
 	}
 	__atomic_fetch_add(&o->other_alloc, nr, __ATOMIC_RELAXED);
-	owner_peak(o, __atomic_add_fetch(&o->copy_bytes, bytes,
-		__ATOMIC_RELAXED));
+	shared = __atomic_add_fetch(&o->copy_bytes, bytes, __ATOMIC_RELAXED);
+	/* modulo 2^64, as the count: it may be below zero */
+	if ((int64_t)(shared - OWNER_READ(o->other_peak_at)) >= 0) {
+		pcpu_owner_sum(o->id, &s);
+		__atomic_store_n(&o->other_peak_at,
+			shared + (uint64_t)owner_peak_step(o), __ATOMIC_RELAXED);
+	}
 }
 
 /* Count @p nr frees (@p refund 0) or failed allocations taken back (1) of
@@ -717,18 +741,11 @@ pcpu_owner_uncharge_limited(struct pcpu_owner_lcore *lc, uint32_t id,
 __rte_noinline void
 pcpu_owner_peak_sample(struct pcpu_owner_lcore *c, uint32_t id)
 {
-	const struct rte_pcpu_owner *o = &pcpu_owners.rec[id];
-	int64_t step = PCPU_OWNER_PEAK_STEP;
 	struct pcpu_owner_sum s;
-	uint64_t nl;
 
 	/* raises the peak to the sum of every lcore's count */
 	pcpu_owner_sum(id, &s);
-	if (o->limit != 0) {
-		nl = RTE_MAX(pcpu_owner_nr_lcores(), 1u);
-		step = RTE_MIN(step, (int64_t)(o->limit / nl / 16 / nl) + 1);
-	}
-	c->peak_at = c->bytes + step;
+	c->peak_at = c->bytes + owner_peak_step(&pcpu_owners.rec[id]);
 }
 
 int

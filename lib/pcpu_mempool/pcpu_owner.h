@@ -37,7 +37,8 @@
  * an lcore's count rises a step above where it last sampled
  * (PCPU_OWNER_PEAK_STEP; for an owner with a smaller limit, a sixteenth
  * of its limit per copy shared among the lcores), that lcore sums all
- * counts and raises the peak, and so does every read of the figures (a
+ * counts and raises the peak, as does a thread without an lcore id when
+ * the shared count rises a step, and every read of the figures (a
  * sum reads every lcore's counters and runs: some thousand instructions,
  * once per step).
  *
@@ -173,6 +174,11 @@ struct rte_pcpu_owner {
 	uint64_t nr_fail;     /**< Allocations refused at the limit. */
 	uint64_t other_alloc; /**< Allocations of threads without counters. */
 	uint64_t other_free;  /**< Frees of threads without counters. */
+	/** Threads without an lcore id sample the peak when @c copy_bytes
+	 * reaches it, as an lcore does at its counters' peak_at: that count
+	 * alone is no figure of the owner (an lcore may free what such a
+	 * thread allocated), only the sum is. */
+	uint64_t other_peak_at;
 	char name[RTE_PCPU_OWNER_NAMESIZE];
 } __rte_cache_aligned;
 

@@ -216,10 +216,11 @@ const char *rte_pcpu_owner_name(const struct rte_pcpu_owner *owner);
  * The live figures are exact while no thread allocates or frees with the
  * owner; meanwhile they are read counter by counter. peak_bytes, since
  * the lcores count apart, is the highest sum seen when an lcore's own
- * count rose by a step since it last looked and at every read: the step
- * is 256 KiB per copy, or for an owner with a smaller limit a sixteenth
- * of its limit per copy shared among the lcores, so the peak may miss up
- * to one step per lcore. A sum read while lcores count may also be higher
+ * count (or the count shared by threads without an lcore id) rose by a
+ * step since it last looked and at every read: the step is 256 KiB per
+ * copy, or for an owner with a smaller limit a sixteenth of its limit per
+ * copy shared among the lcores, so the peak may miss up to one step per
+ * lcore, and one more for those threads. A sum read while lcores count may also be higher
  * than what was live at any one time; for an owner with a limit the peak
  * is bounded by the bytes reserved against the limit (which every live
  * byte holds), so it never exceeds what the limit let through.
