@@ -47,6 +47,7 @@
 #include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_malloc.h>
+#include <rte_mempool.h>
 #include <rte_memzone.h>
 
 #include <rte_pcpu.h>
@@ -66,6 +67,8 @@
 #define MP_DEPOP_SIZE (16u * 1024u)
 #define MP_NR_DEPOP 512
 #define MP_SPAN_SIZE (4u << 20)   /* an object of whole chunks */
+#define MP_OPS_POOL "mp_ops"      /* an rte_mempool with "pcpu" ops */
+#define MP_OPS_WARM 4             /* objects lcore 1 gets and puts */
 
 enum mp_step {
 	MP_NONE = 0,
@@ -102,6 +105,7 @@ struct mp_ctl {
 	struct rte_pcpu_stats st;           /* the primary's, MP_REFUSE */
 	uint32_t pool_in_use;               /* MP_REFUSE */
 	uint32_t nr_chunks;                 /* MP_REFUSE */
+	uint32_t ops_avail;                 /* MP_REFUSE: MP_OPS_POOL's */
 	char msg[256];          /* secondary: why it failed */
 	uint64_t h[MP_MAX];
 	uint64_t expect[MP_MAX][2];
@@ -468,19 +472,55 @@ test_mp_late(void)
 	return mp_do(MP_LATE);
 }
 
+/* On a worker lcore: get and put MP_OPS_WARM objects of @p arg, an
+ * rte_mempool with "pcpu" ops, so that its lcore cache holds some. */
+static int
+mp_ops_warm(void *arg)
+{
+	void *o[MP_OPS_WARM];
+
+	if (rte_mempool_get_bulk(arg, o, MP_OPS_WARM) != 0)
+		return -1;
+	rte_mempool_put_bulk(arg, o, MP_OPS_WARM);
+	return 0;
+}
+
 /* The secondary's writes fail; its statistics, dump and audit are the
- * primary's. */
+ * primary's. An rte_mempool with "pcpu" ops refuses the secondary's get
+ * when the cache of its lcore id (0, the main lcore's, which never took
+ * an object of it) is empty, and the pool stays as it was. */
 static int
 test_mp_refuse(void)
 {
 	struct rte_pcpu_mempool *mp = rte_pcpu_mempool_lookup(MP_POOL);
+	unsigned int worker = rte_get_next_lcore(-1, 1, 0);
+	struct rte_mempool *ops;
+	int r;
 
 	TEST_ASSERT_NOT_NULL(mp, "pool");
+	ops = rte_pcpu_mempool_ops_create(MP_OPS_POOL, 64, 16, 8, 0, NULL,
+		NULL, NULL, NULL, SOCKET_ID_ANY, 0);
+	TEST_ASSERT_NOT_NULL(ops, "ops pool: %s", rte_strerror(rte_errno));
+	if (rte_eal_remote_launch(mp_ops_warm, ops, worker) != 0 ||
+	    rte_eal_wait_lcore(worker) != 0) {
+		rte_mempool_free(ops);
+		TEST_ASSERT(0, "warm the cache of lcore %u", worker);
+	}
+	ctl->ops_avail = rte_mempool_avail_count(ops);
 	TEST_ASSERT_SUCCESS(rte_pcpu_stats_get(&ctl->st), "stats");
 	ctl->pool_in_use = rte_pcpu_mempool_in_use_count(mp);
 	ctl->nr_chunks = ctl->st.nr_chunks;
 	TEST_ASSERT_EQUAL(ctl->st.readers, 1u, "the secondary reads");
-	return mp_do(MP_REFUSE);
+	r = mp_do(MP_REFUSE);
+	if (r == TEST_SUCCESS && (rte_mempool_avail_count(ops) != 64 ||
+			rte_mempool_in_use_count(ops) != 0)) {
+		printf("ops pool after the secondary: %u available, %u in use"
+			"\n", rte_mempool_avail_count(ops),
+			rte_mempool_in_use_count(ops));
+		r = TEST_FAILED;
+	}
+	rte_mempool_free(ops);
+	return r;
 }
 
 /* Memory freed while the secondary reads is not given back (it could
@@ -915,6 +955,7 @@ sec_refuse(void)
 	struct rte_pcpu_conf conf = { 0 };
 	struct rte_pcpu_mempool *mp = rte_pcpu_mempool_lookup(MP_POOL);
 	struct rte_pcpu_cache_stats cs;
+	struct rte_mempool *ops;
 	struct rte_pcpu_stats st;
 	char *buf = NULL, want[64];
 	size_t len = 0;
@@ -946,6 +987,13 @@ sec_refuse(void)
 		"rte_pcpu_mempool_create not refused");
 	SEC_CHECK(rte_pcpu_mempool_free(mp) == -1 && rte_errno == ENOTSUP,
 		"rte_pcpu_mempool_free not refused");
+	ops = rte_mempool_lookup(MP_OPS_POOL);
+	SEC_CHECK(ops != NULL, "ops pool %s", MP_OPS_POOL);
+	SEC_CHECK(rte_mempool_get(ops, &o) == -ENOTSUP,
+		"rte_mempool_get of a \"pcpu\" pool not refused");
+	SEC_CHECK(rte_mempool_avail_count(ops) == ctl->ops_avail,
+		"ops pool: %u available, want %u",
+		rte_mempool_avail_count(ops), ctl->ops_avail);
 	SEC_CHECK(rte_pcpu_mempool_ops_create("mp_sec_ops", 8, 16, 0, 0, NULL,
 		NULL, NULL, NULL, SOCKET_ID_ANY, 0) == NULL &&
 		rte_errno == ENOTSUP,

@@ -99,7 +99,13 @@
  * zero, and is accepted.
  *
  * Processes. The objects live in the primary process's private percpu
- * area: only the primary may get, put or free objects. A secondary process
+ * area: only the primary may get, put or free objects. A secondary's
+ * rte_mempool_get() fails with -ENOTSUP (the ops refuse it, one log line)
+ * when its lcore's mempool cache is empty; DPDK serves a get from the
+ * cache of the caller's lcore id first, and that cache, in the pool's
+ * shared memory, is the primary's lcore of the same id: as with every
+ * DPDK mempool with caches, processes that share the pool must run on
+ * distinct lcore ids. A secondary process
  * (dpdk-proc-info) reads the pool's counts and dump only if it registers
  * the same ops at the same index, for example by loading this library
  * with the EAL option -d before the default driver directory.
