@@ -40,6 +40,7 @@
 #include "pcpu_util.h"
 
 RTE_LOG_REGISTER_DEFAULT(pcpu_logtype, INFO);
+RTE_DEFINE_PER_LCORE(unsigned int, pcpu_log_nr_err);
 
 struct rte_pcpu_shared rte_pcpu_shared;
 /* applications hold a copy of it of the size they were linked with */

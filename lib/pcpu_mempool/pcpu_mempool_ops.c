@@ -562,6 +562,7 @@ ops_take_blocks(struct ops_pool *p, uint32_t n)
 {
 	uint32_t want = p->nb_blocks + (n + p->block_objs - 1) / p->block_objs;
 	uint32_t first = p->nb_blocks, k;
+	unsigned int mark;
 	struct ops_block *b;
 	int err;
 
@@ -578,13 +579,15 @@ ops_take_blocks(struct ops_pool *p, uint32_t n)
 	while (n > 0) {
 		k = RTE_MIN(n, p->block_objs);
 		b = &p->blocks[p->nb_blocks];
+		mark = PCPU_LOG_MARK();
 		b->h = pcpu_alloc_one(ops_block_bytes(p, k), p->align,
 			p->owner->id);
 		if (b->h == NULL) {
 			err = rte_errno;
-			OPS_LOG(ERR, "pool %s: no percpu memory for %u objects "
-				"(%zu bytes per lcore): %s", p->name, k,
-				ops_block_bytes(p, k), rte_strerror(err));
+			PCPU_LOG_CONTEXT(mark, "mempool ops: pool %s: no percpu "
+				"memory for %u objects (%zu bytes per lcore): %s",
+				p->name, k, ops_block_bytes(p, k),
+				rte_strerror(err));
 			while (p->nb_blocks > first)
 				rte_pcpu_free(p->blocks[--p->nb_blocks].h);
 			return -err;
