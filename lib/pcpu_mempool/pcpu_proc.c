@@ -524,6 +524,7 @@ pcpu_proc_detach(void)
 	pthread_mutex_unlock(&proc.lock);
 	pthread_mutex_unlock(&proc.attach_lock);
 	if (!was) {
+		PCPU_LOG(ERR, "cleanup: not attached to a primary's allocator");
 		rte_errno = EALREADY;
 		return -1;
 	}

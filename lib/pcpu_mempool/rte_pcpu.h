@@ -261,7 +261,8 @@ struct rte_pcpu_stats {
  *   something is mapped in the range), ENOTSUP (RTE_PCPU_F_SHARED without
  *   EAL's multi-process channel; in a secondary process, a @p conf).
  *   A secondary process: ENOENT (the primary has not set the allocator
- *   up), EADDRINUSE (the area's range is taken in this process: see
+ *   up: an answer a reader polls for, logged at DEBUG only), EADDRINUSE
+ *   (the area's range is taken in this process: see
  *   rte_pcpu_conf.base_addr), ETIMEDOUT or another error of the request
  *   to the primary; one log line each.
  *
@@ -309,8 +310,9 @@ int rte_pcpu_init(const struct rte_pcpu_conf *conf);
  * primary may then give memory back at once).
  *
  * @return
- *   0 on success; -1 with rte_errno = EALREADY if not set up, EINVAL if
- *   rte_eal_cleanup() already ran (see above).
+ *   0 on success; -1 with rte_errno = EALREADY if not set up (in a
+ *   secondary process: not attached), EINVAL if rte_eal_cleanup() already
+ *   ran (see above); one log line each.
  *
  * Thread-safety: not MT-safe; no other thread may use the allocator.
  */
@@ -561,10 +563,10 @@ int rte_pcpu_cache_stats_get(unsigned int lcore_id, unsigned int class_idx,
  * @return
  *   0, or -1 with rte_errno = EINVAL (@p stats NULL).
  *   Before set-up, all counters are 0. A secondary process: ENOENT if
- *   the primary has no allocator, ETIMEDOUT if it does not answer in 5 s,
- *   or another error of attaching (as rte_pcpu_init() there: ENOMEM,
- *   ENOTCONN, EADDRINUSE) or of the primary's answer (ENOMEM); one log
- *   line each.
+ *   the primary has no allocator (logged at DEBUG only, as in
+ *   rte_pcpu_init()), ETIMEDOUT if it does not answer in 5 s, or another
+ *   error of attaching (as rte_pcpu_init() there: ENOMEM, ENOTCONN,
+ *   EADDRINUSE) or of the primary's answer (ENOMEM); one log line each.
  *
  * Thread-safety: MT-safe; takes the allocator lock.
  */
