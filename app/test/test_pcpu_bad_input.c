@@ -973,6 +973,49 @@ r_ops_create_mbuf_pool(void)
 		SOCKET_ID_ANY, 0));
 }
 
+static void
+count_unlimited(struct rte_pcpu_owner *o, void *arg)
+{
+	struct rte_pcpu_owner_stats st;
+
+	if (rte_pcpu_owner_stats_get(o, &st) == 0 && st.limit_bytes == 0)
+		(*(unsigned int *)arg)++;
+}
+
+/* every owner id without a limit taken (by creates that all succeed: the
+ * row's one line is the pool's): the pool's own owner cannot be made,
+ * the ops' first failure, before any memory */
+static int
+r_ops_create_no_owner_id(void)
+{
+	static struct rte_pcpu_owner *o[RTE_PCPU_OWNER_MAX_UNLIMITED];
+	unsigned int n = 0, have = 0;
+	struct rte_mempool *mp;
+	char name[32];
+	int ret;
+
+	rte_pcpu_owner_walk(count_unlimited, &have);
+	while (have + n < RTE_PCPU_OWNER_MAX_UNLIMITED) {
+		snprintf(name, sizeof(name), "bi_ops_full_%u", n);
+		o[n] = rte_pcpu_owner_create(name, 0);
+		if (o[n] == NULL)
+			break;
+		n++;
+	}
+	if (have + n < RTE_PCPU_OWNER_MAX_UNLIMITED)
+		ret = WRONG_RET;
+	else if ((mp = ops_create("bi_ops_noid", 16, 0, 0, NULL, NULL,
+			0)) != NULL) {
+		rte_mempool_free(mp);
+		ret = NOT_FAILED;
+	} else {
+		ret = rte_errno;
+	}
+	while (n > 0)
+		rte_pcpu_owner_free(o[--n]);
+	return ret;
+}
+
 static int
 r_ops_populate_bad_conf(void)
 {
@@ -1315,6 +1358,7 @@ static const struct bad_row rows[] = {
 		r_ops_create_cache_too_big),
 	ROW("ops-create-bad-flags", SET_UP, EINVAL, r_ops_create_bad_flags),
 	ROW("ops-create-mbuf-pool", SET_UP, EINVAL, r_ops_create_mbuf_pool),
+	ROW("ops-create-no-owner-id", SET_UP, ENOSPC, r_ops_create_no_owner_id),
 	ROW("ops-populate-bad-conf", SET_UP, EINVAL, r_ops_populate_bad_conf),
 	ROW("ops-populate-bad-name", SET_UP, EINVAL, r_ops_populate_bad_name),
 };

@@ -219,10 +219,12 @@ int rte_pcpu_mempool_ops_check(void);
  *   The pool, or NULL with rte_errno: the errors of
  *   rte_mempool_create_empty() (EINVAL, ENAMETOOLONG, EEXIST, ENOMEM),
  *   ENOSPC or EEXIST (the ops are not registered, see
- *   rte_pcpu_mempool_ops_check()), EINVAL (a pool that looks like an mbuf
- *   pool, a name with a character outside the rule of @p name, @p
- *   elt_size above RTE_PCPU_MAX_SIZE, or one object larger than
- *   RTE_PCPU_MAX_SIZE with its header and trailer), ENOMEM (the
+ *   rte_pcpu_mempool_ops_check()), ENOSPC (every owner id without a limit
+ *   is taken: each pool has its own owner, see rte_pcpu_owner.h), EINVAL
+ *   (a pool that looks like an mbuf pool, a name with a character outside
+ *   the rule of @p name, @p elt_size above RTE_PCPU_MAX_SIZE, or one
+ *   object larger than RTE_PCPU_MAX_SIZE with its header and trailer),
+ *   ENOMEM (the
  *   percpu memory could not be allocated: the populated-bytes limit, the
  *   address space, the system; nothing is kept), ENOTSUP (a secondary
  *   process: only the primary creates and populates "pcpu" pools). Each
