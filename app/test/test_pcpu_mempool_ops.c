@@ -386,6 +386,32 @@ test_free_recreate(void)
 	return baseline_check(&b0, "after 20 create/free");
 }
 
+/* Unit 0 gets memory with the first pool when lcore 0 is not an lcore
+ * (the no_lcore0 variant), and keeps it after the last pool is freed, as
+ * the guide says ("Which Lcores Have Memory"): units are never taken
+ * back. With lcore 0 an lcore, nothing changes. */
+static int
+test_unit0_kept(void)
+{
+	struct rte_pcpu_stats s0, s1, s2;
+	unsigned int want;
+	struct rte_mempool *mp;
+
+	TEST_ASSERT_SUCCESS(rte_pcpu_stats_get(&s0), "stats");
+	want = s0.nr_lcores + (rte_lcore_has_role(0, ROLE_RTE) == 1 ? 0 : 1);
+	mp = ops_pool("ops_unit0", 64, 16, 0, 0, NULL);
+	TEST_ASSERT_NOT_NULL(mp, "create");
+	TEST_ASSERT_SUCCESS(rte_pcpu_stats_get(&s1), "stats");
+	rte_mempool_free(mp);
+	TEST_ASSERT_SUCCESS(rte_pcpu_reclaim() < 0, "reclaim");
+	TEST_ASSERT_SUCCESS(rte_pcpu_stats_get(&s2), "stats");
+	TEST_ASSERT(s1.nr_lcores == want && s2.nr_lcores == want,
+		"units with memory: %u before, %u with the pool, %u after, "
+		"want %u", s0.nr_lcores, s1.nr_lcores, s2.nr_lcores, want);
+	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit");
+	return TEST_SUCCESS;
+}
+
 /* Layout: the stride per object and per lcore, and the pool's sizes. */
 static int
 test_layout(void)
@@ -1127,6 +1153,8 @@ static struct unit_test_suite pcpu_mempool_ops_testsuite = {
 			test_walk_lookup_dump),
 		TEST_CASE_NAMED_ST("free_recreate", ops_setup, ops_reset,
 			test_free_recreate),
+		TEST_CASE_NAMED_ST("unit0_kept", ops_setup, ops_reset,
+			test_unit0_kept),
 		TEST_CASE_NAMED_ST("layout", ops_setup, ops_reset, test_layout),
 		TEST_CASE_NAMED_ST("flags", ops_setup, ops_reset, test_flags),
 		TEST_CASE_NAMED_ST("isolation", ops_setup, ops_reset,

@@ -219,9 +219,10 @@ struct rte_pcpu_stats {
 	uint64_t unit_stride;       /**< Address space per lcore, bytes. */
 	uint64_t chunk_size;        /**< Chunk size per unit, bytes. */
 	uint32_t nr_lcores;         /**< Units that have memory: the
-				      *  lcores', plus unit 0 while an
-				      *  rte_mempool with "pcpu" ops needs
-				      *  it and lcore 0 is not an lcore. */
+				      *  lcores', plus unit 0 when lcore 0
+				      *  is not an lcore, from the first
+				      *  rte_mempool with "pcpu" ops to
+				      *  rte_pcpu_cleanup(). */
 	uint32_t nr_huge_fallback;  /**< Times policy auto fell back to 4 KiB. */
 	uint64_t cached_objs;       /**< Free objects held in lcore caches. */
 	uint64_t cached_bytes;      /**< Bytes per lcore held in lcore caches. */
