@@ -42,6 +42,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_rcu_qsbr.h>
+#include <rte_ring.h>
 
 #include "rte_pcpu.h"
 #include "rte_pcpu_mempool.h"
@@ -1016,6 +1017,22 @@ r_ops_create_no_owner_id(void)
 	return ret;
 }
 
+/* the pool's ring, "PC_" and its name, exists: one line (DPDK's failed
+ * ring create would log its own) */
+static int
+r_ops_create_ring_name_taken(void)
+{
+	struct rte_ring *r = rte_ring_create("PC_bi_ops_rt", 64, SOCKET_ID_ANY,
+		0);
+	int ret;
+
+	if (r == NULL)
+		return WRONG_RET;
+	ret = ERR_NULL(ops_create("bi_ops_rt", 16, 0, 0, NULL, NULL, 0));
+	rte_ring_free(r);
+	return ret;
+}
+
 static int
 r_ops_populate_bad_conf(void)
 {
@@ -1359,6 +1376,8 @@ static const struct bad_row rows[] = {
 	ROW("ops-create-bad-flags", SET_UP, EINVAL, r_ops_create_bad_flags),
 	ROW("ops-create-mbuf-pool", SET_UP, EINVAL, r_ops_create_mbuf_pool),
 	ROW("ops-create-no-owner-id", SET_UP, ENOSPC, r_ops_create_no_owner_id),
+	ROW("ops-create-ring-name-taken", SET_UP, EEXIST,
+		r_ops_create_ring_name_taken),
 	ROW("ops-populate-bad-conf", SET_UP, EINVAL, r_ops_populate_bad_conf),
 	ROW("ops-populate-bad-name", SET_UP, EINVAL, r_ops_populate_bad_name),
 };

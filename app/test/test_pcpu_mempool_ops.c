@@ -398,12 +398,13 @@ test_unit0_kept(void)
 	struct rte_mempool *mp;
 
 	TEST_ASSERT_SUCCESS(rte_pcpu_stats_get(&s0), "stats");
-	want = s0.nr_lcores + (rte_lcore_has_role(0, ROLE_RTE) == 1 ? 0 : 1);
+	/* lcore 0 has memory when it is an lcore, EAL's or registered */
+	want = s0.nr_lcores + (rte_pcpu_lcore_has_memory(0) ? 0 : 1);
 	mp = ops_pool("ops_unit0", 64, 16, 0, 0, NULL);
 	TEST_ASSERT_NOT_NULL(mp, "create");
 	TEST_ASSERT_SUCCESS(rte_pcpu_stats_get(&s1), "stats");
 	rte_mempool_free(mp);
-	TEST_ASSERT_SUCCESS(rte_pcpu_reclaim() < 0, "reclaim");
+	TEST_ASSERT(rte_pcpu_reclaim() >= 0, "reclaim");
 	TEST_ASSERT_SUCCESS(rte_pcpu_stats_get(&s2), "stats");
 	TEST_ASSERT(s1.nr_lcores == want && s2.nr_lcores == want,
 		"units with memory: %u before, %u with the pool, %u after, "

@@ -487,17 +487,22 @@ mp_ops_warm(void *arg)
 
 /* The secondary's writes fail; its statistics, dump and audit are the
  * primary's. An rte_mempool with "pcpu" ops refuses the secondary's get
- * when the cache of its lcore id (0, the main lcore's, which never took
- * an object of it) is empty, and the pool stays as it was. */
+ * when the cache of its lcore id (0) is empty, as here where only another
+ * lcore took objects of it, and the pool stays as it was. */
 static int
 test_mp_refuse(void)
 {
 	struct rte_pcpu_mempool *mp = rte_pcpu_mempool_lookup(MP_POOL);
-	unsigned int worker = rte_get_next_lcore(-1, 1, 0);
 	struct rte_mempool *ops;
+	unsigned int worker;
 	int r;
 
 	TEST_ASSERT_NOT_NULL(mp, "pool");
+	/* a worker whose cache is not the secondary's (lcore 0, mp_cpus()) */
+	RTE_LCORE_FOREACH_WORKER(worker)
+		if (worker != 0)
+			break;
+	TEST_ASSERT(worker < RTE_MAX_LCORE, "a worker lcore other than 0");
 	ops = rte_pcpu_mempool_ops_create(MP_OPS_POOL, 64, 16, 8, 0, NULL,
 		NULL, NULL, NULL, SOCKET_ID_ANY, 0);
 	TEST_ASSERT_NOT_NULL(ops, "ops pool: %s", rte_strerror(rte_errno));

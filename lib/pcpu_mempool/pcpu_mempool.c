@@ -328,13 +328,16 @@ rte_pcpu_mempool_create(const char *name, unsigned int n, size_t elt_size,
 	if (flags & RTE_PCPU_MEMPOOL_F_PREFILL) {
 		enum pcpu_pool_grow_limit why;
 
+		unsigned int mark = PCPU_LOG_MARK();
+
 		pthread_mutex_lock(&p->lock);
 		why = pcpu_pool_grow(p, n, n);
 		pthread_mutex_unlock(&p->lock);
 		if (why != PCPU_POOL_GROW_OK) {
-			MP_LOG(ERR, "create %s: cannot prefill %u objects "
-				"(%s)", name, n, why == PCPU_POOL_GROW_BUDGET ?
-				"byte budget" : "no memory");
+			PCPU_LOG_CONTEXT(mark, "mempool: create %s: cannot prefill "
+				"%u objects (%s)", name, n,
+				why == PCPU_POOL_GROW_BUDGET ? "byte budget" :
+				"no memory");
 			err = ENOMEM;
 			goto fail;
 		}

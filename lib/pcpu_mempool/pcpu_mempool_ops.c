@@ -380,6 +380,13 @@ ops_alloc(struct rte_mempool *mp)
 		rte_free(p);
 		return -ENAMETOOLONG;
 	}
+	/* DPDK's failed create would log a line of its own */
+	if (rte_ring_lookup(rg_name) != NULL) {
+		OPS_LOG(ERR, "pool %s: its ring's name %s is taken", mp->name,
+			rg_name);
+		rte_free(p);
+		return -EEXIST;
+	}
 	p->ring = pcpu_fault_rte_ring_create(rg_name,
 		rte_align32pow2(mp->size + 1), mp->socket_id, rg_flags);
 	if (p->ring == NULL) {
@@ -608,6 +615,7 @@ ops_populate(struct rte_mempool *mp, unsigned int max_objs,
 	struct ops_pool *p = ops_pool_of(mp);
 	void *batch[OPS_ENQUEUE_BATCH];
 	uint32_t first, last, i, j, nb = 0;
+	unsigned int mark;
 	int ret;
 
 	pthread_mutex_lock(&ops_pools.lock);
@@ -618,10 +626,11 @@ ops_populate(struct rte_mempool *mp, unsigned int max_objs,
 	p->last_error = 0;
 	first = p->nb_blocks;
 	/* the headers go in unit 0, lcore 0 or not */
+	mark = PCPU_LOG_MARK();
 	ret = pcpu_alloc_handle_unit_ensure();
 	if (ret != 0)
-		OPS_LOG(ERR, "pool %s: unit 0 cannot get memory for the object "
-			"headers", p->name);
+		PCPU_LOG_CONTEXT(mark, "mempool ops: pool %s: unit 0 cannot get "
+			"memory for the object headers", p->name);
 	else
 		ret = ops_take_blocks(p, max_objs);
 	last = p->nb_blocks;

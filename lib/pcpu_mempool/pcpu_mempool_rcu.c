@@ -219,6 +219,15 @@ rte_pcpu_mempool_rcu_qsbr_add(struct rte_pcpu_mempool *mp,
 		params.free_fn = pool_rcu_free;
 		params.p = p;
 		params.v = cfg->v;
+		/* the queue's ring takes its name: DPDK's failed create would
+		 * log lines of its own and give ENOMEM for a name taken */
+		if (rte_ring_lookup(dq_name) != NULL) {
+			pthread_mutex_unlock(&p->lock);
+			MP_LOG(ERR, "%s: the defer queue's ring name %s is taken",
+				p->name, dq_name);
+			rte_errno = EEXIST;
+			return -1;
+		}
 		p->dq = pcpu_fault_rte_rcu_qsbr_dq_create(&params);
 		if (p->dq == NULL) {
 			pthread_mutex_unlock(&p->lock);

@@ -524,7 +524,10 @@ pcpu_proc_detach(void)
 	pthread_mutex_unlock(&proc.lock);
 	pthread_mutex_unlock(&proc.attach_lock);
 	if (!was) {
-		PCPU_LOG(ERR, "cleanup: not attached to a primary's allocator");
+		/* not logged: the primary's cleanup or exit detaches every
+		 * secondary, whose own cleanup then finds nothing to do */
+		PCPU_LOG(DEBUG, "cleanup: not attached to a primary's "
+			"allocator");
 		rte_errno = EALREADY;
 		return -1;
 	}
