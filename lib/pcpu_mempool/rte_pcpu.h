@@ -311,9 +311,11 @@ int rte_pcpu_init(const struct rte_pcpu_conf *conf);
  * primary may then give memory back at once).
  *
  * @return
- *   0 on success; -1 with rte_errno = EALREADY if not set up (in a
- *   secondary process: not attached), EINVAL if rte_eal_cleanup() already
- *   ran (see above); one log line each.
+ *   0 on success; -1 with rte_errno = EALREADY if not set up, EINVAL if
+ *   rte_eal_cleanup() already ran (see above); one log line each. In a
+ *   secondary process, EALREADY when not attached, logged at DEBUG only:
+ *   the primary's cleanup or exit detaches it, so a secondary's own
+ *   cleanup at its exit may find nothing to do.
  *
  * Thread-safety: not MT-safe; no other thread may use the allocator.
  */

@@ -200,8 +200,9 @@ rte_pcpu_mempool_create(const char *name, unsigned int n, size_t elt_size,
  * @return The pool, or NULL with rte_errno = ENOENT (or EINVAL for NULL,
  *   or when EAL is not initialised or was cleaned up). A secondary
  *   process attaches to the primary's area first: the errors of
- *   rte_pcpu_init() there (ENOENT, ENOMEM, ENOTCONN, EADDRINUSE,
- *   ETIMEDOUT), with one log line.
+ *   rte_pcpu_init() there (ENOMEM, ENOTCONN, EADDRINUSE, ETIMEDOUT, with
+ *   one log line; ENOENT while the primary has no allocator, logged at
+ *   DEBUG only).
  * Thread-safety: MT-safe.
  */
 __rte_experimental
@@ -518,7 +519,9 @@ const char *rte_pcpu_mempool_name(const struct rte_pcpu_mempool *mp);
  *   DQ mode a defer queue of more than 2^30 - 1 entries, @c dq_size or
  *   by default @c n: DPDK 22.11's ring arithmetic cannot hold it; EAL
  *   cleaned up while the library was set up),
- *   EEXIST (already attached), ENOMEM (defer queue). On failure the pool
+ *   EEXIST (already attached, or in DQ mode an rte_ring already has the
+ *   defer queue's name, "pcpu_mp_<id>"), ENOMEM (defer queue). On
+ *   failure the pool
  *   is as before: no RCU attached, usable.
  * Thread-safety: call before the pool is shared.
  */

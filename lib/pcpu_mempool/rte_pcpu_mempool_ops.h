@@ -100,8 +100,10 @@
  *
  * Processes. The objects live in the primary process's private percpu
  * area: only the primary may get, put or free objects. A secondary's
- * rte_mempool_get() fails with -ENOTSUP (the ops refuse it, one log line)
- * when its lcore's mempool cache is empty; DPDK serves a get from the
+ * rte_mempool_get() fails with -ENOTSUP (the ops refuse it with a log
+ * line each time DPDK asks them: twice for a pool with a cache, the
+ * cache's refill then the get itself) when its lcore's mempool cache is
+ * empty; DPDK serves a get from the
  * cache of the caller's lcore id first, and that cache, in the pool's
  * shared memory, is the primary's lcore of the same id: as with every
  * DPDK mempool with caches, processes that share the pool must run on
@@ -218,6 +220,7 @@ int rte_pcpu_mempool_ops_check(void);
  * @return
  *   The pool, or NULL with rte_errno: the errors of
  *   rte_mempool_create_empty() (EINVAL, ENAMETOOLONG, EEXIST, ENOMEM),
+ *   EEXIST (an rte_ring is named "PC_" and @p name: the pool's ring),
  *   ENOSPC or EEXIST (the ops are not registered, see
  *   rte_pcpu_mempool_ops_check()), ENOSPC (every owner id without a limit
  *   is taken: each pool has its own owner, see rte_pcpu_owner.h), EINVAL
