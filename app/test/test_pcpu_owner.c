@@ -764,6 +764,104 @@ test_owner_handoff_peak(void)
 	return TEST_SUCCESS;
 }
 
+#define MOVED_SIZE 1024u
+#define MOVED_ROUND_OBJS 128u      /* 128 KiB per copy a round */
+#define MOVED_ROUNDS 16u
+#define MOVED_HIGH_OBJS 2048u      /* 2 MiB per copy at the high */
+
+struct moved_arg {
+	struct rte_pcpu_owner *o; /* NULL: free h[] */
+	unsigned int n;
+	void **h;
+	int err;
+};
+
+static void *
+moved_thread(void *p)
+{
+	struct moved_arg *a = p;
+	unsigned int i;
+
+	for (i = 0; i < a->n; i++) {
+		if (a->o != NULL)
+			a->h[i] = rte_pcpu_alloc_owner(MOVED_SIZE, 0, a->o);
+		if (a->o != NULL ? a->h[i] == NULL : rte_pcpu_free(a->h[i]) != 0)
+			a->err = 1;
+	}
+	return NULL;
+}
+
+/* A thread without an lcore id allocates @p n objects of @p o into @p h,
+ * or frees them (@p o NULL). */
+static int
+moved_plain(struct rte_pcpu_owner *o, void **h, unsigned int n)
+{
+	struct moved_arg a = { .o = o, .n = n, .h = h, .err = 0 };
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, moved_thread, &a) != 0)
+		return -1;
+	pthread_join(t, NULL);
+	return a.err ? -1 : 0;
+}
+
+/*
+ * After objects moved between counts (a thread without an lcore id
+ * allocates and the main lcore frees, round after round, then the
+ * reverse), a later high must still be sampled, to within a step per
+ * count: each count's next sample comes after a step of allocations,
+ * frees lowering the mark. It once waited for the count to pass its value
+ * at its last sample, and missed a 2 MiB high entirely (a peak of 1 KiB
+ * per copy).
+ */
+static int
+test_owner_moved_peak(void)
+{
+	static void *h[MOVED_HIGH_OBJS];
+	const uint64_t high = (uint64_t)MOVED_HIGH_OBJS * MOVED_SIZE;
+	/* two counts: the main lcore's and the shared one */
+	const uint64_t slack = 2 * (256u << 10);
+	struct rte_pcpu_owner_stats st;
+	struct rte_pcpu_owner *o;
+	unsigned int r, i;
+
+	o = rte_pcpu_owner_create("moved", 0);
+	TEST_ASSERT_NOT_NULL(o, "create");
+	for (r = 0; r < MOVED_ROUNDS; r++) {
+		TEST_ASSERT_SUCCESS(moved_plain(o, h, MOVED_ROUND_OBJS),
+			"round %u: alloc", r);
+		for (i = 0; i < MOVED_ROUND_OBJS; i++)
+			TEST_ASSERT_SUCCESS(rte_pcpu_free(h[i]), "free");
+	}
+	for (r = 0; r < MOVED_ROUNDS; r++) {
+		for (i = 0; i < MOVED_ROUND_OBJS; i++) {
+			h[i] = rte_pcpu_alloc_owner(MOVED_SIZE, 0, o);
+			TEST_ASSERT_NOT_NULL(h[i], "alloc");
+		}
+		TEST_ASSERT_SUCCESS(moved_plain(NULL, h, MOVED_ROUND_OBJS),
+			"round %u: free", r);
+	}
+	/* the high: 128 KiB per copy on the main lcore, the rest shared */
+	for (i = 0; i < MOVED_ROUND_OBJS; i++) {
+		h[i] = rte_pcpu_alloc_owner(MOVED_SIZE, 0, o);
+		TEST_ASSERT_NOT_NULL(h[i], "alloc on the main lcore");
+	}
+	TEST_ASSERT_SUCCESS(moved_plain(o, h + MOVED_ROUND_OBJS,
+		MOVED_HIGH_OBJS - MOVED_ROUND_OBJS), "alloc the rest");
+	for (i = 0; i < MOVED_HIGH_OBJS; i++)
+		TEST_ASSERT_SUCCESS(rte_pcpu_free(h[i]), "free");
+	/* only now read: no read sampled the high */
+	st = ostats(o);
+	TEST_ASSERT(st.live_bytes == 0, "all freed");
+	TEST_ASSERT(st.peak_bytes <= high * st.nr_lcores &&
+		st.peak_bytes + slack * st.nr_lcores >= high * st.nr_lcores,
+		"peak %" PRIu64 " per copy, the high %" PRIu64 " (a step per "
+		"count may be missed)", st.peak_bytes / st.nr_lcores, high);
+	TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit");
+	TEST_ASSERT_SUCCESS(rte_pcpu_owner_free(o), "owner free");
+	return TEST_SUCCESS;
+}
+
 /* ---------------------------------------------------------------------- */
 /* No separate chunk types: owners change nothing in the chunks. */
 
@@ -999,6 +1097,8 @@ static struct unit_test_suite pcpu_owner_suite = {
 			test_owner_spans_threads),
 		TEST_CASE_ST(owner_setup, owner_teardown,
 			test_owner_handoff_peak),
+		TEST_CASE_ST(owner_setup, owner_teardown,
+			test_owner_moved_peak),
 		TEST_CASE_ST(owner_setup, owner_teardown,
 			test_owner_utilisation),
 		TEST_CASES_END()

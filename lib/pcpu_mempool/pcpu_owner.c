@@ -622,6 +622,10 @@ owner_count_free_any(struct rte_pcpu_owner *o, struct pcpu_owner_lcore *lc,
 		__atomic_fetch_add(refund ? &o->other_alloc : &o->other_free,
 			refund ? -(uint64_t)nr : nr, __ATOMIC_RELAXED);
 		__atomic_fetch_sub(&o->copy_bytes, bytes, __ATOMIC_RELAXED);
+		/* as an lcore's peak_at (pcpu_owner_count_free()) */
+		if (!refund)
+			__atomic_fetch_sub(&o->other_peak_at, bytes,
+				__ATOMIC_RELAXED);
 	}
 }
 

@@ -34,13 +34,16 @@
  * lcore's count (which goes below zero on an lcore that frees what others
  * allocated), the runs pending, and its shared count, which threads
  * without an lcore id update with atomic adds. Its peak is sampled: when
- * an lcore's count rises a step above where it last sampled
+ * an lcore has allocated a step since it last sampled, frees not deducted
  * (PCPU_OWNER_PEAK_STEP; for an owner with a smaller limit, a sixteenth
- * of its limit per copy shared among the lcores), that lcore sums all
- * counts and raises the peak, as does a thread without an lcore id when
- * the shared count rises a step, and every read of the figures (a
- * sum reads every lcore's counters and runs: some thousand instructions,
- * once per step).
+ * of its limit per copy shared among the lcores: the mark, peak_at, is
+ * set a step above the count at a sample and lowered with the count by
+ * every free), that lcore sums all counts and raises the peak, as does a
+ * thread without an lcore id when the shared count's allocations reach
+ * a step, and every read of the figures (a sum reads every lcore's
+ * counters and runs: some thousand instructions, once per step). A mark
+ * that stayed put through frees would let a count that fell (objects
+ * freed on another lcore) rise again unseen.
  *
  * Limits and stocks. An owner with a limit is counted in the same
  * counters (by the caches' runs too), and in one more shared figure, its
@@ -131,7 +134,9 @@ enum pcpu_owner_kind {
 struct pcpu_owner_lcore {
 	int64_t bytes;      /**< Bytes per copy charged minus uncharged
 			      *  here. */
-	int64_t peak_at;    /**< Sample the peak when bytes reaches it. */
+	int64_t peak_at;    /**< Sample the peak when bytes reaches it:
+			      *  a step above bytes at the last sample,
+			      *  lowered by every free since. */
 	uint64_t nr_alloc;  /**< Allocations charged here. */
 	uint64_t nr_free;   /**< Frees uncharged here. */
 };
@@ -517,6 +522,9 @@ pcpu_owner_count_free(struct pcpu_owner_lcore *lc, uint32_t id,
 
 	PCPU_OWNER_STAT_ADD(c->nr_free, nr);
 	PCPU_OWNER_STAT_ADD(c->bytes, -(int64_t)bytes);
+	/* slides with the count: the next sample comes after a step of
+	 * allocations, however many frees came between */
+	c->peak_at -= (int64_t)bytes;
 }
 
 /**

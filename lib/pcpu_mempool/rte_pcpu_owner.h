@@ -215,17 +215,13 @@ const char *rte_pcpu_owner_name(const struct rte_pcpu_owner *owner);
  *
  * The live figures are exact while no thread allocates or frees with the
  * owner; meanwhile they are read counter by counter. peak_bytes, since
- * the lcores count apart, is the highest sum seen when an lcore's own
- * count (or the count shared by threads without an lcore id) rose by a
- * step since it last looked and at every read: the step is 256 KiB per
- * copy, or for an owner with a smaller limit a sixteenth of its limit per
- * copy shared among the lcores. While each lcore frees what it allocated,
- * the peak may miss up to one step per count. When objects move (one
- * lcore or thread allocates, another frees), a count that fell below its
- * value at its last sample rises again unseen until it passes that value
- * by a step, so a later high of the owner may be missed by as much as the
- * bytes that moved; every read samples, so read the statistics at the
- * moments that matter. A sum read while lcores count may also be higher
+ * the lcores count apart, is the highest sum seen at every read and each
+ * time an lcore (or the threads without an lcore id, which share a count)
+ * has allocated a step since it last looked, frees not deducted: the step
+ * is 256 KiB per copy, or for an owner with a smaller limit a sixteenth
+ * of its limit per copy shared among the lcores. So the peak may miss up
+ * to one step per lcore, and one more for those threads, however objects
+ * move between them. A sum read while lcores count may also be higher
  * than what was live at any one time; for an owner with a limit the peak
  * is bounded by the bytes reserved against the limit (which every live
  * byte holds), so it never exceeds what the limit let through.
