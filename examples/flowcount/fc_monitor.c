@@ -13,11 +13,16 @@
  * a report, the lines of the counters it reads then being shared, once
  * per report, instead of owned by their lcore.
  *
- * The end. The primary frees the flow table after its workers stopped: it
- * clears @c running, then waits until no monitor is in the middle of a
- * read (@c reading, which a monitor raises around each read after seeing
- * @c running set), for at most FC_MONITOR_WAIT_MS, the bound that a
- * monitor killed in the middle of a read costs it.
+ * The end. Once its workers stopped, the primary clears @c running: the
+ * counts are final, and monitors end their reports. Before it changes the
+ * table (its own summary moves the live flows into the totals) it waits
+ * for the monitors that write a dump (@c dumpers, which such a monitor
+ * raises at attach and drops once it has read the flows), for at most
+ * FC_MONITOR_DUMP_WAIT_MS; then it clears @c readable and waits until no
+ * monitor is in the middle of a read (@c reading, which a monitor raises
+ * around each read after seeing @c readable set), for at most
+ * FC_MONITOR_WAIT_MS. Those bounds are what a monitor killed at the wrong
+ * moment costs the primary.
  */
 
 #include <inttypes.h>
@@ -44,16 +49,20 @@
 /* Raised whenever what a monitor reads changes layout: this zone, struct
  * fc_lcore_stats (2: flow_worker_stats.hash_lookups), the flow table's
  * shared structures. */
-#define FC_MONITOR_VERSION 2u
+#define FC_MONITOR_VERSION 3u
 /* longest wait of the primary for a monitor's read in progress */
 #define FC_MONITOR_WAIT_MS 100
+/* longest wait of the primary for the monitors' final dumps */
+#define FC_MONITOR_DUMP_WAIT_MS 2000
 
 /* What the primary publishes. */
 struct fc_monitor_zone {
 	uint32_t magic;
 	uint32_t version;
 	uint32_t running;             /* the workers run */
+	uint32_t readable;            /* the table may be read */
 	uint32_t reading;             /* monitors reading the table now */
+	uint32_t dumpers;             /* monitors yet to read their dump */
 	uint32_t scheme;              /* enum flow_counters_scheme */
 	int32_t pid;                  /* the primary */
 	uint32_t portmask;
@@ -95,29 +104,40 @@ fc_monitor_publish(void)
 	for (l = 0; l < RTE_MAX_LCORE; l++)
 		if (fc_lcore_conf[l].n_rx > 0)
 			z->workers[l / 64] |= UINT64_C(1) << (l % 64);
+	__atomic_store_n(&z->readable, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&z->running, 1, __ATOMIC_RELEASE);
 	fc_zone = z;
+}
+
+/* Wait at most @p ms for *@p count to be 0. */
+static void
+fc_monitor_wait_zero(const uint32_t *count, unsigned int ms)
+{
+	unsigned int i;
+
+	for (i = 0; i < ms && __atomic_load_n(count, __ATOMIC_SEQ_CST) != 0;
+	     i++)
+		rte_delay_us_sleep(1000);
 }
 
 void
 fc_monitor_unpublish(void)
 {
-	unsigned int ms;
-
 	if (fc_zone == NULL)
 		return;
 	__atomic_store_n(&fc_zone->running, 0, __ATOMIC_SEQ_CST);
-	for (ms = 0; ms < FC_MONITOR_WAIT_MS &&
-	     __atomic_load_n(&fc_zone->reading, __ATOMIC_SEQ_CST) != 0; ms++)
-		rte_delay_us_sleep(1000);
+	fc_monitor_wait_zero(&fc_zone->dumpers, FC_MONITOR_DUMP_WAIT_MS);
+	__atomic_store_n(&fc_zone->readable, 0, __ATOMIC_SEQ_CST);
+	fc_monitor_wait_zero(&fc_zone->reading, FC_MONITOR_WAIT_MS);
+	fc_zone = NULL;
 }
 
-/* Start reading the primary's table; false once it stopped. */
+/* Start reading the primary's table; false once it may not be read. */
 static bool
 fc_monitor_read_begin(void)
 {
 	__atomic_fetch_add(&fc_zone->reading, 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&fc_zone->running, __ATOMIC_SEQ_CST))
+	if (__atomic_load_n(&fc_zone->readable, __ATOMIC_SEQ_CST))
 		return true;
 	__atomic_fetch_sub(&fc_zone->reading, 1, __ATOMIC_RELEASE);
 	return false;
@@ -144,17 +164,37 @@ fc_monitor_sleep(uint64_t ms)
 	return !fc_force_quit;
 }
 
+/* A monitor that writes a dump holds the primary's table until it has
+ * read the flows (struct fc_monitor_zone.dumpers); this lets it go. */
+static void
+fc_monitor_dump_read(bool *dumper)
+{
+	if (*dumper)
+		__atomic_fetch_sub(&fc_zone->dumpers, 1, __ATOMIC_SEQ_CST);
+	*dumper = false;
+}
+
 int
 fc_monitor_main(FILE *out)
 {
 	static struct fc_snapshot s, prev;
+	const char *dir = rte_eal_get_runtime_dir();
 	const struct rte_memzone *mz;
 	struct flow_stat *v = NULL;
 	uint64_t reports = 0;
 	unsigned int l;
 	int n, ret = EXIT_SUCCESS;
-	bool more;
+	bool more, dumper;
 
+	/* a primary that exited without --huge-unlink leaves its files, to
+	 * which EAL attaches a secondary all the same */
+	if (!rte_eal_primary_proc_alive(NULL)) {
+		fprintf(stderr, "%s: no primary process running with file "
+			"prefix '%s' (start dpdk-flowcount with hugepages and "
+			"this --file-prefix first)\n", fc_prgname,
+			strrchr(dir, '/') != NULL ? strrchr(dir, '/') + 1 : dir);
+		return EXIT_FAILURE;
+	}
 	mz = rte_memzone_lookup(FC_MONITOR_MZ);
 	if (mz == NULL) {
 		fprintf(stderr, "%s: --monitor: no dpdk-flowcount runs with "
@@ -169,7 +209,13 @@ fc_monitor_main(FILE *out)
 			"of dpdk-flowcount\n", fc_prgname);
 		return EXIT_FAILURE;
 	}
-	if (!__atomic_load_n(&fc_zone->running, __ATOMIC_ACQUIRE)) {
+	/* raised before running is read: a primary that stops after this
+	 * sees it, and keeps the table until the dump is read */
+	dumper = fc_opt.dump_file != NULL && fc_zone->ft != NULL;
+	if (dumper)
+		__atomic_fetch_add(&fc_zone->dumpers, 1, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&fc_zone->running, __ATOMIC_SEQ_CST)) {
+		fc_monitor_dump_read(&dumper);
 		fprintf(stderr, "%s: --monitor: the primary's workers are not "
 			"running\n", fc_prgname);
 		return EXIT_FAILURE;
@@ -185,6 +231,7 @@ fc_monitor_main(FILE *out)
 			(fc_zone->workers[l / 64] >> (l % 64) & 1) != 0;
 	/* attaches to the primary's percpu area (any reading call would) */
 	if (rte_pcpu_init(NULL) != 0) {
+		fc_monitor_dump_read(&dumper);
 		fprintf(stderr, "%s: --monitor: cannot read the primary's "
 			"percpu memory: %s\n", fc_prgname,
 			rte_strerror(rte_errno));
@@ -208,16 +255,19 @@ fc_monitor_main(FILE *out)
 		    reports >= fc_opt.monitor_count)
 			more = false;
 	} while (more);
-	if (fc_opt.dump_file != NULL && fc_ftable != NULL && reports > 0) {
+	if (dumper && reports > 0) {
 		if (!fc_monitor_read_begin()) {
+			fc_monitor_dump_read(&dumper);
 			fprintf(stderr, "%s: the primary stopped before the "
-				"dump (its own --flow-dump has every flow)\n",
-				fc_prgname);
+				"dump (it waits %u ms for a monitor's; its own "
+				"--flow-dump has every flow)\n", fc_prgname,
+				FC_MONITOR_DUMP_WAIT_MS);
 			rte_pcpu_cleanup();
 			return EXIT_FAILURE;
 		}
 		n = flow_table_flows_reader(fc_ftable, &v);
 		fc_monitor_read_end();
+		fc_monitor_dump_read(&dumper);
 		if (n < 0) {
 			fprintf(stderr, "%s: no memory for the dump\n",
 				fc_prgname);
@@ -227,6 +277,7 @@ fc_monitor_main(FILE *out)
 		}
 		free(v);
 	}
+	fc_monitor_dump_read(&dumper);
 	if (!__atomic_load_n(&fc_zone->running, __ATOMIC_ACQUIRE))
 		printf("flowcount monitor: the primary stopped\n");
 	/* detach: the primary may give memory back at once */

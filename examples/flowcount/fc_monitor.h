@@ -22,7 +22,9 @@
 /* Primary: tell monitors where the counters are (before the launch). */
 void fc_monitor_publish(void);
 
-/* Primary: the workers stopped; monitors end (before any teardown). */
+/* Primary: the workers stopped, the counts are final: monitors end, and
+ * those writing a dump read it now (a bounded wait); then nothing reads
+ * the table (before any change or teardown). */
 void fc_monitor_unpublish(void);
 
 /* Secondary: the monitor's loop, reports to @out; returns the exit

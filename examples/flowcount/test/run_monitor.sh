@@ -245,6 +245,45 @@ PY
 	fi
 done
 
+# ---- a monitor left to run until the primary stops writes its dump ----
+start_primary -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO" -- \
+	--stats-interval 0 --flow-timeout 0 --flow-dump "$TMP/p_end.csv" \
+	> "$TMP/p.log" 2>&1
+if ! wait_for '^lcore 1: RX port' "$TMP/p.log"; then
+	echo "FAIL end: the primary did not start"
+	tail -5 "$TMP/p.log"
+	exit 1
+fi
+sleep 1
+monitor --stats-interval 100 --flow-dump "$TMP/m_end.csv" \
+	> "$TMP/m_end.log" 2>&1 &
+MON=$!
+if ! wait_for '=== flowcount monitor' "$TMP/m_end.log"; then
+	echo "FAIL end: the monitor did not report"
+	cat "$TMP/m_end.log"
+	fail=1
+fi
+stop_primary end
+wait $MON
+rc=$?
+if [ $rc -ne 0 ] || ! grep -q 'the primary stopped' "$TMP/m_end.log"; then
+	echo "FAIL end: the monitor exited with $rc"
+	cat "$TMP/m_end.log"
+	fail=1
+elif ! cmp -s "$TMP/p_end.csv" "$TMP/m_end.csv"; then
+	echo "FAIL end: the monitor's dump differs from the primary's"
+	diff "$TMP/p_end.csv" "$TMP/m_end.csv" | head -10
+	fail=1
+else
+	echo "end: a monitor without --monitor-count wrote its dump as the" \
+		"primary stopped, equal to the primary's" \
+		"($(($(wc -l < "$TMP/m_end.csv") - 1)) rows)"
+fi
+# the primary is gone, its hugepage files are not: no primary, it says
+refused "--monitor after the primary exited" \
+	"^dpdk-flowcount: no primary process running with file prefix '$FC_PREFIX'" \
+	monitor --monitor-count 1
+
 # ---- while traffic runs; a monitor killed mid-read ----
 # infinite_rx takes single-segment frames: the forwarding test's capture
 "$PYTHON" "$TEST_DIR/fwd_frames.py" gen "$TMP/loop.pcap" || exit 1
