@@ -632,12 +632,10 @@ parse_args(int argc, char **argv)
 		case ':':
 			fprintf(stderr, "%s: option '%s' needs an argument\n",
 				INFO_APP, argv[optind - 1]);
-			usage(argv[0]);
 			return -1;
 		default:
 			fprintf(stderr, "%s: unknown option '%s'\n", INFO_APP,
 				argv[optind - 1]);
-			usage(argv[0]);
 			return -1;
 		}
 	}
@@ -758,8 +756,12 @@ main(int argc, char **argv)
 	} else {
 		ret = parse_args(1, argv);
 	}
-	if (ret != 0)
+	if (ret != 0) {
+		/* one line said what; the usage is one option away */
+		fprintf(stderr, "Try '%s [EAL options] -- --help'.\n",
+			INFO_APP);
 		return EXIT_FAILURE;
+	}
 	if (has_option(argc, argv, proc_opts)) {
 		fprintf(stderr, "%s: it attaches to the primary as a secondary "
 			"process: leave out --proc-type\n", INFO_APP);

@@ -165,8 +165,9 @@ for case, want in (('proctype', 'leave out --proc-type'),
                    ('noarg', "option '--pool' needs an argument")):
     out = open(os.path.join(work, case + '.out')).read()
     rc = int(open(os.path.join(work, case + '.rc')).read())
-    check(rc == 1 and want in out and 'cannot attach' not in out,
-          '%s: exit %d, %r' % (case, rc, out[-300:]))
+    # one line, no usage text after it (the hint names --help)
+    check(rc == 1 and want in out and 'cannot attach' not in out and
+          'Usage:' not in out, '%s: exit %d, %r' % (case, rc, out[-300:]))
 # the owners: the root and the pool's, every figure the primary's own
 owners = {o['name']: o for o in info.get('owners', [])}
 check(sorted(owners) == ['pool:tel_pool', 'root'], 'owners %s' % owners)

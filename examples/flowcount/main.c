@@ -222,6 +222,16 @@ fc_usage_hook(const char *prog)
 	fc_usage(prog);
 }
 
+/* After the line that named a bad option, file or setting: the hint to
+ * --help, exit status 1. */
+static void __rte_noreturn
+fc_fail_hint(void)
+{
+	fprintf(stderr, "Try '%s [EAL options] -- --help'.\n", fc_prgname);
+	rte_eal_cleanup();
+	exit(EXIT_FAILURE);
+}
+
 /* A bad option, file or setting: one message, exit status 1. */
 static void __rte_noreturn __rte_format_printf(1, 2)
 fc_fail(const char *fmt, ...)
@@ -232,9 +242,8 @@ fc_fail(const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry '%s [EAL options] -- --help'.\n", fc_prgname);
-	rte_eal_cleanup();
-	exit(EXIT_FAILURE);
+	fputc('\n', stderr);
+	fc_fail_hint();
 }
 
 /* ------------------------------------------------------------- options */
@@ -740,11 +749,10 @@ fc_open_outputs(void)
 			fc_fail("--flow-dump and --stats-file name the same "
 				"file: %s", fc_opt.dump_file);
 	}
+	/* it says why in one line */
 	if (fc_opt.dump_file != NULL &&
-			fc_report_check_dump_path(fc_opt.dump_file) != 0) {
-		rte_eal_cleanup();
-		exit(EXIT_FAILURE);
-	}
+			fc_report_check_dump_path(fc_opt.dump_file) != 0)
+		fc_fail_hint();
 }
 
 /* Every check passed, the run starts: empty a regular statistics file. */
