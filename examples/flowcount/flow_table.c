@@ -293,7 +293,8 @@ flow_table_create(const struct flow_table_conf *conf)
 	}
 	return ft;
 fail:
-	RTE_LOG(ERR, USER1, "flowcount: flow table: %s\n",
+	/* the caller says it, with what it was creating the table for */
+	RTE_LOG(DEBUG, USER1, "flowcount: flow table: %s\n",
 		rte_strerror(rte_errno));
 	flow_table_free(ft);
 	return NULL;

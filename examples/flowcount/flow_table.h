@@ -78,7 +78,8 @@ struct flow_table_conf {
 };
 
 /** Create the table, its pool and RCU defer queue; NULL on error
- * (rte_errno: EINVAL, ENOMEM, or the pool's or the RCU's error). */
+ * (rte_errno: EINVAL, ENOMEM, or the pool's or the RCU's error), logged
+ * at DEBUG only: the caller reports it. */
 struct flow_table *flow_table_create(const struct flow_table_conf *conf);
 
 /**

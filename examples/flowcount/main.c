@@ -1452,8 +1452,11 @@ main(int argc, char **argv)
 
 		fc_ftable = flow_table_create(&fc);
 		if (fc_ftable == NULL)
-			rte_exit(EXIT_FAILURE, "cannot create the flow table: "
-				"%s\n", rte_strerror(rte_errno));
+			rte_exit(EXIT_FAILURE, "cannot create the flow table "
+				"of --max-flows %u: %s%s\n", fc_opt.max_flows,
+				rte_strerror(rte_errno), rte_errno == ENOMEM ?
+				" (give EAL more memory, -m, or fewer flows)" :
+				"");
 	}
 	fc_setup_ports(nb_workers);
 	fc_telemetry_start();
