@@ -646,7 +646,8 @@ fc_tel_flows_params(const char *params, unsigned int *n,
 	comma = strchr(buf, ',');
 	if (comma != NULL) {
 		*comma = '\0';
-		if (strcmp(comma + 1, "live") == 0)
+		/* an empty SCOPE is its default, as an empty N is */
+		if (comma[1] == '\0' || strcmp(comma + 1, "live") == 0)
 			*scope = FLOW_SCOPE_LIVE;
 		else if (strcmp(comma + 1, "aged") == 0)
 			*scope = FLOW_SCOPE_AGED;

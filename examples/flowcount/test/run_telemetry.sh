@@ -41,13 +41,14 @@ query '/flowcount/flows,3,bogus' > "$TMP/e3"
 query '/flowcount/stats,1' > "$TMP/e4"
 query '/flowcount/flows,2,all' > "$TMP/q3"
 query '/flowcount/flows,2,aged' > "$TMP/q4"
+query '/flowcount/flows,3,' > "$TMP/q5"
 kill -INT $app
 wait $app
 rc=$?
 
 cat "$TMP/q1" "$TMP/q2"
 "$PYTHON" - "$TMP/q1" "$TMP/q2" "$DEMO_DIR/demo.flows.csv" "$TMP/e1" \
-	"$TMP/e2" "$TMP/e3" "$TMP/e4" "$TMP/q3" "$TMP/q4" <<'PY'
+	"$TMP/e2" "$TMP/e3" "$TMP/e4" "$TMP/q3" "$TMP/q4" "$TMP/q5" <<'PY'
 import json, sys
 def replies(path):
     out = {}
@@ -109,6 +110,10 @@ if q3 != top[:2]:
     errors.append(f'scope all {q3} is not the top 2 live {top[:2]}')
 if q4 not in ({}, None, []):
     errors.append(f'scope aged not empty: {q4}')
+# an empty scope is the default, live (as an empty N is --top)
+q5 = list(replies(sys.argv[10])['/flowcount/flows'].values())
+if q5 != top:
+    errors.append(f'empty scope {q5} is not the live top 3 {top}')
 for e in errors:
     print('FAIL:', e)
 sys.exit(1 if errors else 0)
