@@ -143,10 +143,16 @@ fc_monitor_read_begin(void)
 	return false;
 }
 
-static void
+/* End a read; false when the primary forbade reading meanwhile: its
+ * bounded wait may have ended before the read did, and the table changed
+ * under it (still allowed at the end: it waits for this read to end). */
+static bool
 fc_monitor_read_end(void)
 {
+	bool whole = __atomic_load_n(&fc_zone->readable, __ATOMIC_SEQ_CST);
+
 	__atomic_fetch_sub(&fc_zone->reading, 1, __ATOMIC_RELEASE);
+	return whole;
 }
 
 /* Sleep @p ms in 1 ms steps; false if told to stop meanwhile. */
@@ -211,7 +217,7 @@ fc_monitor_main(FILE *out)
 	}
 	/* raised before running is read: a primary that stops after this
 	 * sees it, and keeps the table until the dump is read */
-	dumper = fc_opt.dump_file != NULL && fc_zone->ft != NULL;
+	dumper = fc_opt.dump_file != NULL;
 	if (dumper)
 		__atomic_fetch_add(&fc_zone->dumpers, 1, __ATOMIC_SEQ_CST);
 	if (!__atomic_load_n(&fc_zone->running, __ATOMIC_SEQ_CST)) {
@@ -220,8 +226,15 @@ fc_monitor_main(FILE *out)
 			"running\n", fc_prgname);
 		return EXIT_FAILURE;
 	}
-	/* the primary's settings, for the reports */
+	/* the primary's settings, for the reports (published before
+	 * running was set) */
 	fc_ftable = fc_zone->ft;
+	if (dumper && fc_ftable == NULL) {
+		fc_monitor_dump_read(&dumper);
+		fprintf(stderr, "%s: --flow-dump: the primary counts no flows "
+			"(--no-count)\n", fc_prgname);
+		return EXIT_FAILURE;
+	}
 	fc_stats = fc_zone->stats;
 	fc_start_tsc = fc_zone->start_tsc;
 	fc_opt.portmask = fc_zone->portmask;
@@ -247,7 +260,8 @@ fc_monitor_main(FILE *out)
 			break;
 		fc_snapshot_take(&s, reports > 0 ? &prev : NULL, false,
 			fc_opt.top, FLOW_SCOPE_LIVE, 0);
-		fc_monitor_read_end();
+		if (!fc_monitor_read_end())
+			break;          /* a report of a table that changed */
 		fc_report_stats(&s, out);
 		prev = s;
 		reports++;
@@ -255,9 +269,17 @@ fc_monitor_main(FILE *out)
 		    reports >= fc_opt.monitor_count)
 			more = false;
 	} while (more);
-	if (dumper && reports > 0) {
-		if (!fc_monitor_read_begin()) {
-			fc_monitor_dump_read(&dumper);
+	if (dumper) {
+		/* the totals of the dump are the last report's */
+		bool whole = reports > 0 && fc_monitor_read_begin();
+
+		if (whole) {
+			n = flow_table_flows_reader(fc_ftable, &v);
+			whole = fc_monitor_read_end();
+		}
+		fc_monitor_dump_read(&dumper);
+		if (!whole) {
+			free(v);
 			fprintf(stderr, "%s: the primary stopped before the "
 				"dump (it waits %u ms for a monitor's; its own "
 				"--flow-dump has every flow)\n", fc_prgname,
@@ -265,9 +287,6 @@ fc_monitor_main(FILE *out)
 			rte_pcpu_cleanup();
 			return EXIT_FAILURE;
 		}
-		n = flow_table_flows_reader(fc_ftable, &v);
-		fc_monitor_read_end();
-		fc_monitor_dump_read(&dumper);
 		if (n < 0) {
 			fprintf(stderr, "%s: no memory for the dump\n",
 				fc_prgname);

@@ -599,7 +599,9 @@ owner_count_alloc_any(struct rte_pcpu_owner *o, struct pcpu_owner_lcore *lc,
 	}
 	__atomic_fetch_add(&o->other_alloc, nr, __ATOMIC_RELAXED);
 	shared = __atomic_add_fetch(&o->copy_bytes, bytes, __ATOMIC_RELAXED);
-	/* modulo 2^64, as the count: it may be below zero */
+	/* modulo 2^64, as the count: it may be below zero. A free by another
+	 * such thread between this sum and the store below is lost to the
+	 * mark (documented: rte_pcpu_owner_stats_get()) */
 	if ((int64_t)(shared - OWNER_READ(o->other_peak_at)) >= 0) {
 		pcpu_owner_sum(o->id, &s);
 		__atomic_store_n(&o->other_peak_at,
