@@ -222,13 +222,17 @@ fc_usage_hook(const char *prog)
 	fc_usage(prog);
 }
 
+/* EAL is initialised (a monitor's options are checked once before). */
+static bool fc_eal_up;
+
 /* After the line that named a bad option, file or setting: the hint to
  * --help, exit status 1. */
 static void __rte_noreturn
 fc_fail_hint(void)
 {
 	fprintf(stderr, "Try '%s [EAL options] -- --help'.\n", fc_prgname);
-	rte_eal_cleanup();
+	if (fc_eal_up)
+		rte_eal_cleanup();
 	exit(EXIT_FAILURE);
 }
 
@@ -612,7 +616,8 @@ fc_parse_args(int argc, char **argv)
 		case 'h':
 		case FC_OPT_HELP:
 			fc_usage(fc_prgname);
-			rte_eal_cleanup();
+			if (fc_eal_up)
+				rte_eal_cleanup();
 			exit(EXIT_SUCCESS);
 		case ':':
 			fc_fail("option '%s' needs an argument",
@@ -631,7 +636,7 @@ fc_parse_args(int argc, char **argv)
 	}
 	if (optind < argc)
 		fc_fail("unexpected argument '%s'", argv[optind]);
-	if (fc_opt.monitor !=
+	if (fc_eal_up && fc_opt.monitor !=
 			(rte_eal_process_type() == RTE_PROC_SECONDARY))
 		fc_fail(fc_opt.monitor ? "--monitor runs as a secondary "
 			"process: leave out --proc-type (or give "
@@ -1350,6 +1355,40 @@ fc_monitor_eal_args(int *argc, char **argv)
 	return v;
 }
 
+/*
+ * A monitor's options, checked before EAL attaches to a primary, as
+ * dpdk-pcpu-info checks its own: a mistake in them is told as such with
+ * or without a primary (EAL's initialisation would first fail for want
+ * of one). A monitor takes no option that needs EAL; they are parsed
+ * again, the same way, once EAL runs. Nothing when not a monitor.
+ */
+static void
+fc_monitor_precheck(int argc, char **argv)
+{
+	struct fc_options saved = fc_opt;
+	char **v;
+	int i, sep, n;
+
+	for (sep = 1; sep < argc; sep++)
+		if (strcmp(argv[sep], "--") == 0)
+			break;
+	for (i = sep + 1; i < argc; i++)
+		if (strcmp(argv[i], "--monitor") == 0)
+			break;
+	if (i >= argc)
+		return;
+	/* getopt_long() permutes what it is given: a copy */
+	v = calloc((size_t)(argc - sep) + 1, sizeof(*v));
+	if (v == NULL)
+		return;
+	v[0] = argv[0];
+	for (i = sep + 1, n = 1; i < argc; i++)
+		v[n++] = argv[i];
+	fc_parse_args(n, v);
+	free(v);
+	fc_opt = saved;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1365,10 +1404,12 @@ main(int argc, char **argv)
 	fc_signals();
 	rte_set_application_usage_hook(fc_usage_hook);
 
+	fc_monitor_precheck(argc, argv);
 	argv = fc_monitor_eal_args(&argc, argv);
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0)
 		fc_eal_init_failed();
+	fc_eal_up = true;
 	argc -= ret;
 	argv += ret;
 	argv[0] = (char *)(uintptr_t)fc_prgname;

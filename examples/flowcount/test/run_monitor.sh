@@ -341,6 +341,14 @@ FC_PREFIX=fcmon$$_none
 refused "--monitor without a primary" \
 	"^dpdk-flowcount: no primary process running with file prefix '$FC_PREFIX'" \
 	monitor --monitor-count 1
+# its options are checked before it attaches: the mistake, not the
+# missing primary
+refused "--monitor with a bad option and no primary" \
+	"^dpdk-flowcount: --monitor-count: '-1' is not a non-negative number" \
+	monitor --monitor-count -1
+refused "--monitor with a forwarding option and no primary" \
+	"^dpdk-flowcount: --max-flows is an option of the forwarding process" \
+	monitor --max-flows 5
 start_fc -l 0-1 --vdev "net_pcap0,rx_pcap=$DEMO" -- --stats-interval 0 \
 	> "$TMP/p.log" 2>&1
 if wait_for '^lcore 1: RX port' "$TMP/p.log"; then
