@@ -260,6 +260,7 @@ owner_reset_counters(struct rte_pcpu_owner *o)
 	o->other_alloc = 0;
 	o->other_free = 0;
 	o->other_peak_at = 0;
+	o->other_sampling = 0;
 }
 
 struct rte_pcpu_owner *
@@ -599,13 +600,22 @@ owner_count_alloc_any(struct rte_pcpu_owner *o, struct pcpu_owner_lcore *lc,
 	}
 	__atomic_fetch_add(&o->other_alloc, nr, __ATOMIC_RELAXED);
 	shared = __atomic_add_fetch(&o->copy_bytes, bytes, __ATOMIC_RELAXED);
-	/* modulo 2^64, as the count: it may be below zero. A free by another
-	 * such thread between this sum and the store below is lost to the
-	 * mark (documented: rte_pcpu_owner_stats_get()) */
-	if ((int64_t)(shared - OWNER_READ(o->other_peak_at)) >= 0) {
+	/* modulo 2^64, as the count: it may be below zero. One sampler at a
+	 * time (another's sum covers this allocation or counts it towards
+	 * the next step). The mark moves by an add, not a store, so that
+	 * the frees other such threads subtract meanwhile stay subtracted;
+	 * a free between the two loads below is subtracted twice, which
+	 * only brings the next sample closer. */
+	if ((int64_t)(shared - OWNER_READ(o->other_peak_at)) >= 0 &&
+	    !__atomic_exchange_n(&o->other_sampling, 1, __ATOMIC_ACQUIRE)) {
+		uint64_t mark = OWNER_READ(o->other_peak_at);
+		uint64_t now = OWNER_READ(o->copy_bytes);
+
 		pcpu_owner_sum(o->id, &s);
-		__atomic_store_n(&o->other_peak_at,
-			shared + (uint64_t)owner_peak_step(o), __ATOMIC_RELAXED);
+		__atomic_fetch_add(&o->other_peak_at,
+			now + (uint64_t)owner_peak_step(o) - mark,
+			__ATOMIC_RELAXED);
+		__atomic_store_n(&o->other_sampling, 0, __ATOMIC_RELEASE);
 	}
 }
 

@@ -168,6 +168,9 @@ struct rte_pcpu_owner {
 	 * the record is one load (pcpu_owner_alloc_id()). Written with
 	 * @c kind by pcpu_owner_kind_set() only. */
 	uint32_t alloc_id;
+	/** 1 while a thread without an lcore id samples the peak (one at a
+	 * time: see owner_count_alloc_any()); in what was padding. */
+	uint32_t other_sampling;
 	uint64_t limit;       /**< Bytes, all lcores; 0: none. */
 	/** Live bytes per copy of threads without an lcore id (modulo
 	 * 2^64: they may free more than they allocated). */

@@ -221,9 +221,7 @@ const char *rte_pcpu_owner_name(const struct rte_pcpu_owner *owner);
  * is 256 KiB per copy, or for an owner with a smaller limit a sixteenth
  * of its limit per copy shared among the lcores. So the peak may miss up
  * to one step per lcore, and one more for those threads, however objects
- * move between them (plus, for those threads, what one of them frees
- * while another samples: that free does not lower the mark the sample
- * then sets). A sum read while lcores count may also be higher
+ * move between them. A sum read while lcores count may also be higher
  * than what was live at any one time; for an owner with a limit the peak
  * is bounded by the bytes reserved against the limit (which every live
  * byte holds), so it never exceeds what the limit let through.
