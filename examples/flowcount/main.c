@@ -1316,6 +1316,22 @@ fc_finish(void)
 	return ret;
 }
 
+/* The index of the "--" that starts the application options when they
+ * hold --monitor; 0 when they do not (or there are none). */
+static int
+fc_monitor_sep(int argc, char **argv)
+{
+	int i, sep;
+
+	for (sep = 1; sep < argc; sep++)
+		if (strcmp(argv[sep], "--") == 0)
+			break;
+	for (i = sep + 1; i < argc; i++)
+		if (strcmp(argv[i], "--monitor") == 0)
+			return sep;
+	return 0;
+}
+
 /*
  * A monitor is always a secondary process: when the application options
  * (after "--") hold --monitor and the EAL options no --proc-type, give EAL
@@ -1329,21 +1345,14 @@ static char **
 fc_monitor_eal_args(int *argc, char **argv)
 {
 	static char proc_flag[] = "--proc-type=secondary";
-	bool monitor = false;
+	int i, sep = fc_monitor_sep(*argc, argv);
 	char **v;
-	int i, sep;
 
-	for (sep = 1; sep < *argc; sep++) {
-		if (strcmp(argv[sep], "--") == 0)
-			break;
-		if (strncmp(argv[sep], "--proc-type", 11) == 0)
-			return argv;
-	}
-	for (i = sep + 1; i < *argc; i++)
-		if (strcmp(argv[i], "--monitor") == 0)
-			monitor = true;
-	if (!monitor)
+	if (sep == 0)
 		return argv;
+	for (i = 1; i < sep; i++)
+		if (strncmp(argv[i], "--proc-type", 11) == 0)
+			return argv;
 	v = calloc((size_t)*argc + 2, sizeof(*v));
 	if (v == NULL)
 		return argv;
@@ -1366,16 +1375,10 @@ static void
 fc_monitor_precheck(int argc, char **argv)
 {
 	struct fc_options saved = fc_opt;
+	int i, n, sep = fc_monitor_sep(argc, argv);
 	char **v;
-	int i, sep, n;
 
-	for (sep = 1; sep < argc; sep++)
-		if (strcmp(argv[sep], "--") == 0)
-			break;
-	for (i = sep + 1; i < argc; i++)
-		if (strcmp(argv[i], "--monitor") == 0)
-			break;
-	if (i >= argc)
+	if (sep == 0)
 		return;
 	/* getopt_long() permutes what it is given: a copy */
 	v = calloc((size_t)(argc - sep) + 1, sizeof(*v));
