@@ -326,16 +326,15 @@ rte_pcpu_mempool_create(const char *name, unsigned int n, size_t elt_size,
 	 * have run before this pool was listed) */
 	pcpu_alloc_lcores(p->init_mask);
 	if (flags & RTE_PCPU_MEMPOOL_F_PREFILL) {
-		enum pcpu_pool_grow_limit why;
-
 		unsigned int mark = PCPU_LOG_MARK();
+		enum pcpu_pool_grow_limit why;
 
 		pthread_mutex_lock(&p->lock);
 		why = pcpu_pool_grow(p, n, n);
 		pthread_mutex_unlock(&p->lock);
 		if (why != PCPU_POOL_GROW_OK) {
-			PCPU_LOG_CONTEXT(mark, "mempool: create %s: cannot prefill "
-				"%u objects (%s)", name, n,
+			MP_LOG_CONTEXT(mark, "create %s: cannot prefill %u "
+				"objects (%s)", name, n,
 				why == PCPU_POOL_GROW_BUDGET ? "byte budget" :
 				"no memory");
 			err = ENOMEM;

@@ -60,7 +60,12 @@
 #include "pcpu_log.h"
 #include "pcpu_owner.h"
 
-#define MP_LOG(level, fmt, ...) PCPU_LOG(level, "mempool: " fmt, ##__VA_ARGS__)
+#define MP_LOG_PREFIX "mempool: "
+#define MP_LOG(level, fmt, ...) \
+	PCPU_LOG(level, MP_LOG_PREFIX fmt, ##__VA_ARGS__)
+/** MP_LOG() of a failure's context (PCPU_LOG_CONTEXT()). */
+#define MP_LOG_CONTEXT(mark, fmt, ...) \
+	PCPU_LOG_CONTEXT(mark, MP_LOG_PREFIX fmt, ##__VA_ARGS__)
 
 /** A pool. */
 struct pcpu_pool {

@@ -76,8 +76,12 @@
 #include "pcpu_proc.h"
 #include "pcpu_util.h"
 
+#define OPS_LOG_PREFIX "mempool ops: "
 #define OPS_LOG(level, fmt, ...) \
-	PCPU_LOG(level, "mempool ops: " fmt, ##__VA_ARGS__)
+	PCPU_LOG(level, OPS_LOG_PREFIX fmt, ##__VA_ARGS__)
+/* OPS_LOG() of a failure's context (PCPU_LOG_CONTEXT()) */
+#define OPS_LOG_CONTEXT(mark, fmt, ...) \
+	PCPU_LOG_CONTEXT(mark, OPS_LOG_PREFIX fmt, ##__VA_ARGS__)
 
 /* What calc_mem_size asks for: rte_mempool_populate_iova() needs some
  * memory to record as the chunk, and aligns it to a cache line. */
@@ -591,10 +595,9 @@ ops_take_blocks(struct ops_pool *p, uint32_t n)
 			p->owner->id);
 		if (b->h == NULL) {
 			err = rte_errno;
-			PCPU_LOG_CONTEXT(mark, "mempool ops: pool %s: no percpu "
-				"memory for %u objects (%zu bytes per lcore): %s",
-				p->name, k, ops_block_bytes(p, k),
-				rte_strerror(err));
+			OPS_LOG_CONTEXT(mark, "pool %s: no percpu memory for "
+				"%u objects (%zu bytes per lcore): %s", p->name,
+				k, ops_block_bytes(p, k), rte_strerror(err));
 			while (p->nb_blocks > first)
 				rte_pcpu_free(p->blocks[--p->nb_blocks].h);
 			return -err;
@@ -629,8 +632,8 @@ ops_populate(struct rte_mempool *mp, unsigned int max_objs,
 	mark = PCPU_LOG_MARK();
 	ret = pcpu_alloc_handle_unit_ensure();
 	if (ret != 0)
-		PCPU_LOG_CONTEXT(mark, "mempool ops: pool %s: unit 0 cannot get "
-			"memory for the object headers", p->name);
+		OPS_LOG_CONTEXT(mark, "pool %s: unit 0 cannot get memory for "
+			"the object headers", p->name);
 	else
 		ret = ops_take_blocks(p, max_objs);
 	last = p->nb_blocks;

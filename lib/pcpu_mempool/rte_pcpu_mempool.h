@@ -521,8 +521,7 @@ const char *rte_pcpu_mempool_name(const struct rte_pcpu_mempool *mp);
  *   cleaned up while the library was set up),
  *   EEXIST (already attached, or in DQ mode an rte_ring already has the
  *   defer queue's name, "pcpu_mp_<id>"), ENOMEM (defer queue). On
- *   failure the pool
- *   is as before: no RCU attached, usable.
+ *   failure the pool is as before: no RCU attached, usable.
  * Thread-safety: call before the pool is shared.
  */
 __rte_experimental

@@ -103,11 +103,10 @@
  * rte_mempool_get() fails with -ENOTSUP (the ops refuse it with a log
  * line each time DPDK asks them: twice for a pool with a cache, the
  * cache's refill then the get itself) when its lcore's mempool cache is
- * empty; DPDK serves a get from the
- * cache of the caller's lcore id first, and that cache, in the pool's
- * shared memory, is the primary's lcore of the same id: as with every
- * DPDK mempool with caches, processes that share the pool must run on
- * distinct lcore ids. A secondary process
+ * empty; DPDK serves a get from the cache of the caller's lcore id first,
+ * and that cache, in the pool's shared memory, is the primary's lcore of
+ * the same id: as with every DPDK mempool with caches, processes that
+ * share the pool must run on distinct lcore ids. A secondary process
  * (dpdk-proc-info) reads the pool's counts and dump only if it registers
  * the same ops at the same index, for example by loading this library
  * with the EAL option -d before the default driver directory.
@@ -227,11 +226,10 @@ int rte_pcpu_mempool_ops_check(void);
  *   (a pool that looks like an mbuf pool, a name with a character outside
  *   the rule of @p name, @p elt_size above RTE_PCPU_MAX_SIZE, or one
  *   object larger than RTE_PCPU_MAX_SIZE with its header and trailer),
- *   ENOMEM (the
- *   percpu memory could not be allocated: the populated-bytes limit, the
- *   address space, the system; nothing is kept), ENOTSUP (a secondary
- *   process: only the primary creates and populates "pcpu" pools). Each
- *   failure logs one line.
+ *   ENOMEM (the percpu memory could not be allocated: the populated-bytes
+ *   limit, the address space, the system; nothing is kept), ENOTSUP (a
+ *   secondary process: only the primary creates and populates "pcpu"
+ *   pools). Each failure logs one line.
  *
  * Thread-safety: MT-safe, as rte_mempool_create(). Free the pool with
  * rte_mempool_free() once every object is back (see the file
