@@ -690,24 +690,48 @@ test_owner_spans_threads(void)
 	return TEST_SUCCESS;
 }
 
-#define HANDOFF_ROUNDS 64u
-#define HANDOFF_OBJS 64u
-
-struct handoff_arg {
-	struct rte_pcpu_owner *o;
-	void *h[HANDOFF_OBJS];
+struct plain_objs_arg {
+	struct rte_pcpu_owner *o; /* NULL: free h[] */
+	size_t size;
+	unsigned int n;
+	void **h;
+	int err;
 };
 
 static void *
-handoff_thread(void *p)
+plain_objs_thread(void *p)
 {
-	struct handoff_arg *a = p;
+	struct plain_objs_arg *a = p;
 	unsigned int i;
 
-	for (i = 0; i < HANDOFF_OBJS; i++)
-		a->h[i] = rte_pcpu_alloc_owner(64, 0, a->o);
+	for (i = 0; i < a->n; i++) {
+		if (a->o == NULL)
+			a->err |= rte_pcpu_free(a->h[i]) != 0;
+		else if ((a->h[i] = rte_pcpu_alloc_owner(a->size, 0,
+				a->o)) == NULL)
+			a->err = 1;
+	}
 	return NULL;
 }
+
+/* A thread without an lcore id allocates @p n objects of @p size bytes of
+ * @p o into @p h, or frees them (@p o NULL): 0 when every one was. */
+static int
+plain_objs(struct rte_pcpu_owner *o, size_t size, void **h, unsigned int n)
+{
+	struct plain_objs_arg a = {
+		.o = o, .size = size, .n = n, .h = h, .err = 0,
+	};
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, plain_objs_thread, &a) != 0)
+		return -1;
+	pthread_join(t, NULL);
+	return a.err ? -1 : 0;
+}
+
+#define HANDOFF_ROUNDS 64u
+#define HANDOFF_OBJS 64u
 
 /*
  * A thread without an lcore id allocates, the main lcore frees, round
@@ -720,44 +744,40 @@ static int
 test_owner_handoff_peak(void)
 {
 	const uint64_t live_max = HANDOFF_OBJS * 64;
-	struct handoff_arg a;
 	struct rte_pcpu_owner_stats st;
+	void *h[HANDOFF_OBJS];
+	struct rte_pcpu_owner *o;
 	unsigned int r, i, k;
 	uint64_t limit = 0;
-	pthread_t t;
 
 	for (k = 0; k < 2; k++) {
-		a.o = rte_pcpu_owner_create(k ? "handoff-limit" : "handoff",
+		o = rte_pcpu_owner_create(k ? "handoff-limit" : "handoff",
 			limit);
-		TEST_ASSERT_NOT_NULL(a.o, "create");
+		TEST_ASSERT_NOT_NULL(o, "create");
 		/* the main lcore's first charge gives it counters, which its
 		 * frees then count on */
-		a.h[0] = rte_pcpu_alloc_owner(64, 0, a.o);
-		TEST_ASSERT_NOT_NULL(a.h[0], "alloc on the main lcore");
-		TEST_ASSERT_SUCCESS(rte_pcpu_free(a.h[0]), "free");
+		h[0] = rte_pcpu_alloc_owner(64, 0, o);
+		TEST_ASSERT_NOT_NULL(h[0], "alloc on the main lcore");
+		TEST_ASSERT_SUCCESS(rte_pcpu_free(h[0]), "free");
 		for (r = 0; r < HANDOFF_ROUNDS; r++) {
-			TEST_ASSERT_SUCCESS(pthread_create(&t, NULL,
-				handoff_thread, &a), "pthread_create");
-			pthread_join(t, NULL);
-			for (i = 0; i < HANDOFF_OBJS; i++) {
-				TEST_ASSERT_NOT_NULL(a.h[i], "round %u alloc",
-					r);
-				TEST_ASSERT_SUCCESS(rte_pcpu_free(a.h[i]),
+			TEST_ASSERT_SUCCESS(plain_objs(o, 64, h, HANDOFF_OBJS),
+				"round %u alloc", r);
+			for (i = 0; i < HANDOFF_OBJS; i++)
+				TEST_ASSERT_SUCCESS(rte_pcpu_free(h[i]),
 					"free");
-			}
 		}
-		st = ostats(a.o);
+		st = ostats(o);
 		TEST_ASSERT(st.live_bytes == 0 &&
 			st.nr_alloc == HANDOFF_ROUNDS * HANDOFF_OBJS + 1 &&
 			st.nr_free == st.nr_alloc, "%s: all freed",
-			rte_pcpu_owner_name(a.o));
+			rte_pcpu_owner_name(o));
 		TEST_ASSERT(st.peak_bytes >= 64 * st.nr_lcores &&
 			st.peak_bytes <= live_max * st.nr_lcores,
 			"%s: peak %" PRIu64 ", live never above %" PRIu64,
-			rte_pcpu_owner_name(a.o), st.peak_bytes,
+			rte_pcpu_owner_name(o), st.peak_bytes,
 			live_max * st.nr_lcores);
 		TEST_ASSERT_SUCCESS(rte_pcpu_audit(), "audit");
-		TEST_ASSERT_SUCCESS(rte_pcpu_owner_free(a.o), "owner free");
+		TEST_ASSERT_SUCCESS(rte_pcpu_owner_free(o), "owner free");
 		/* the second owner: a limit twice what is live at most */
 		limit = 2 * live_max * st.nr_lcores;
 	}
@@ -768,42 +788,6 @@ test_owner_handoff_peak(void)
 #define MOVED_ROUND_OBJS 128u      /* 128 KiB per copy a round */
 #define MOVED_ROUNDS 16u
 #define MOVED_HIGH_OBJS 2048u      /* 2 MiB per copy at the high */
-
-struct moved_arg {
-	struct rte_pcpu_owner *o; /* NULL: free h[] */
-	unsigned int n;
-	void **h;
-	int err;
-};
-
-static void *
-moved_thread(void *p)
-{
-	struct moved_arg *a = p;
-	unsigned int i;
-
-	for (i = 0; i < a->n; i++) {
-		if (a->o != NULL)
-			a->h[i] = rte_pcpu_alloc_owner(MOVED_SIZE, 0, a->o);
-		if (a->o != NULL ? a->h[i] == NULL : rte_pcpu_free(a->h[i]) != 0)
-			a->err = 1;
-	}
-	return NULL;
-}
-
-/* A thread without an lcore id allocates @p n objects of @p o into @p h,
- * or frees them (@p o NULL). */
-static int
-moved_plain(struct rte_pcpu_owner *o, void **h, unsigned int n)
-{
-	struct moved_arg a = { .o = o, .n = n, .h = h, .err = 0 };
-	pthread_t t;
-
-	if (pthread_create(&t, NULL, moved_thread, &a) != 0)
-		return -1;
-	pthread_join(t, NULL);
-	return a.err ? -1 : 0;
-}
 
 /*
  * After objects moved between counts (a thread without an lcore id
@@ -828,8 +812,8 @@ test_owner_moved_peak(void)
 	o = rte_pcpu_owner_create("moved", 0);
 	TEST_ASSERT_NOT_NULL(o, "create");
 	for (r = 0; r < MOVED_ROUNDS; r++) {
-		TEST_ASSERT_SUCCESS(moved_plain(o, h, MOVED_ROUND_OBJS),
-			"round %u: alloc", r);
+		TEST_ASSERT_SUCCESS(plain_objs(o, MOVED_SIZE, h,
+			MOVED_ROUND_OBJS), "round %u: alloc", r);
 		for (i = 0; i < MOVED_ROUND_OBJS; i++)
 			TEST_ASSERT_SUCCESS(rte_pcpu_free(h[i]), "free");
 	}
@@ -838,7 +822,7 @@ test_owner_moved_peak(void)
 			h[i] = rte_pcpu_alloc_owner(MOVED_SIZE, 0, o);
 			TEST_ASSERT_NOT_NULL(h[i], "alloc");
 		}
-		TEST_ASSERT_SUCCESS(moved_plain(NULL, h, MOVED_ROUND_OBJS),
+		TEST_ASSERT_SUCCESS(plain_objs(NULL, 0, h, MOVED_ROUND_OBJS),
 			"round %u: free", r);
 	}
 	/* the high: 128 KiB per copy on the main lcore, the rest shared */
@@ -846,7 +830,7 @@ test_owner_moved_peak(void)
 		h[i] = rte_pcpu_alloc_owner(MOVED_SIZE, 0, o);
 		TEST_ASSERT_NOT_NULL(h[i], "alloc on the main lcore");
 	}
-	TEST_ASSERT_SUCCESS(moved_plain(o, h + MOVED_ROUND_OBJS,
+	TEST_ASSERT_SUCCESS(plain_objs(o, MOVED_SIZE, h + MOVED_ROUND_OBJS,
 		MOVED_HIGH_OBJS - MOVED_ROUND_OBJS), "alloc the rest");
 	for (i = 0; i < MOVED_HIGH_OBJS; i++)
 		TEST_ASSERT_SUCCESS(rte_pcpu_free(h[i]), "free");
