@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The pcpu_mempool authors
 #
-# Install the Debian 12 packages the project needs to build, test, benchmark
+# Install the Debian packages (Debian 12, 13 or unstable) the project needs to build, test, benchmark
 # and document itself.
 #
 #   devtools/deps.sh           install what is missing (root), or print the
@@ -29,7 +29,7 @@ set -euo pipefail
 #   doxygen python3-sphinx     make docs
 #   python3-matplotlib         benchmark plots
 #   tshark tcpdump             capture tools and reference flow counts
-#   valgrind clang libclang-rt-14-dev   memcheck, sanitizers, libFuzzer
+#   valgrind clang libclang-rt-dev   memcheck, sanitizers, libFuzzer
 #   abigail-tools              abidw/abidiff: devtools/check-abi.sh
 #   dpkg-dev debhelper lintian  Debian packages: devtools/test-packages.sh
 #   libsystemd-dev             a static link of DPDK (devtools/test-consumer.sh):
@@ -40,7 +40,7 @@ PACKAGES=(
 	libnuma-dev libcunit1-dev libbenchmark-dev libpcap-dev dpdk-doc
 	doxygen python3-sphinx python3-matplotlib
 	tshark tcpdump
-	valgrind clang libclang-rt-14-dev
+	valgrind clang libclang-rt-dev
 	abigail-tools
 	dpkg-dev debhelper lintian
 	libsystemd-dev
@@ -71,7 +71,7 @@ case "$mode" in
 esac
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
-	echo "deps: dpkg-query not found; this script is for Debian 12." >&2
+	echo "deps: dpkg-query not found; this script is for Debian." >&2
 	echo "deps: install by other means: ${PACKAGES[*]}" >&2
 	exit 1
 fi
