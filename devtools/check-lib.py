@@ -10,7 +10,8 @@
 2. Every library source compiles alone (-fsyntax-only, warnings as errors).
 3. Every installed header compiles alone as C11 and as C++11 with
    -Wall -Wextra -Wpedantic, warnings as errors (DPDK's own headers are
-   included as system headers: their warnings are DPDK's business).
+   included as system headers: their warnings are DPDK's business; the C11
+   unit defines _POSIX_C_SOURCE, which DPDK's headers need).
 4. Every function an internal header declares is defined in a source file
    of the module the header names (pcpu_alloc.h, pcpu_alloc_private.h:
    pcpu_alloc*.c).
@@ -47,8 +48,10 @@ LAYERS = [
     "pcpu_arena",       # the reserved area
 ]
 # Helpers any module may include (pcpu_fault.h: the failure points, whose
-# fault-injection half is pcpu_fault.c).
-HELPERS = {"pcpu_log.h", "pcpu_util.h", "pcpu_asan.h", "pcpu_fault.h"}
+# fault-injection half is pcpu_fault.c; pcpu_compat.h: the DPDK releases'
+# differences).
+HELPERS = {"pcpu_log.h", "pcpu_util.h", "pcpu_asan.h", "pcpu_fault.h",
+           "pcpu_compat.h"}
 
 
 def module_of(name):
@@ -96,6 +99,11 @@ def check_headers_alone(lib, cc, cxx, errors):
     flags = dpdk_cflags(True) + [
         "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-I" + lib]
     exp = ["-DALLOW_EXPERIMENTAL_API"]
+    # Strict C11 declares no POSIX function, and DPDK's headers call some
+    # (rte_string_fns.h: strnlen() in 24.11 and later): a consumer that
+    # compiles as C11 defines _POSIX_C_SOURCE, as DPDK builds with
+    # _GNU_SOURCE. The headers must not define it for their user.
+    posix = ["-D_POSIX_C_SOURCE=200809L"]
     with tempfile.TemporaryDirectory() as tmp:
         for h in sorted(glob.glob(os.path.join(lib, "rte_*.h"))):
             src = os.path.join(tmp, "h.c")
@@ -103,10 +111,10 @@ def check_headers_alone(lib, cc, cxx, errors):
                 f.write("#include <%s>\n" % os.path.basename(h))
             # without ALLOW_EXPERIMENTAL_API only calls may warn, not
             # the inline functions a header defines
-            for comp, lang in ((cc + ["-std=c11"] + exp, "C11"),
+            for comp, lang in ((cc + ["-std=c11"] + posix + exp, "C11"),
                                (cxx + ["-x", "c++", "-std=c++11"] + exp,
                                 "C++11"),
-                               (cc + ["-std=c11"],
+                               (cc + ["-std=c11"] + posix,
                                 "C11 without ALLOW_EXPERIMENTAL_API")):
                 r = subprocess.run(comp + ["-c", "-o", os.devnull] +
                                    flags + [src], capture_output=True,

@@ -24,6 +24,8 @@
 #include <rte_lcore.h>
 #include <rte_telemetry.h>
 
+#include "pcpu_compat.h"
+
 #include "fc_report.h"
 #include "flow_parse.h"
 
@@ -518,15 +520,15 @@ fc_tel_flow(struct rte_tel_data *d, const struct flow_stat *s)
 
 	rte_tel_data_add_dict_string(d, "family",
 		s->key.family == 4 ? "ipv4" : "ipv6");
-	rte_tel_data_add_dict_u64(d, "proto", s->key.proto);
+	rte_tel_data_add_dict_uint(d, "proto", s->key.proto);
 	rte_tel_data_add_dict_string(d, "src",
 		flow_addr_format(s->key.family, s->key.src, a, sizeof(a)));
 	rte_tel_data_add_dict_string(d, "dst",
 		flow_addr_format(s->key.family, s->key.dst, a, sizeof(a)));
-	rte_tel_data_add_dict_u64(d, "sport", s->key.sport);
-	rte_tel_data_add_dict_u64(d, "dport", s->key.dport);
-	rte_tel_data_add_dict_u64(d, "packets", s->packets);
-	rte_tel_data_add_dict_u64(d, "bytes", s->bytes);
+	rte_tel_data_add_dict_uint(d, "sport", s->key.sport);
+	rte_tel_data_add_dict_uint(d, "dport", s->key.dport);
+	rte_tel_data_add_dict_uint(d, "packets", s->packets);
+	rte_tel_data_add_dict_uint(d, "bytes", s->bytes);
 }
 
 /* a reply {"error": "..."}: telemetry's own answer to a failed command is
@@ -548,13 +550,13 @@ fc_tel_port(struct rte_tel_data *d, const char *name,
 	if (c == NULL)
 		return;
 	rte_tel_data_start_dict(c);
-	rte_tel_data_add_dict_u64(c, "rx_pkts", ps->rx_pkts);
-	rte_tel_data_add_dict_u64(c, "rx_bytes", ps->rx_bytes);
-	rte_tel_data_add_dict_u64(c, "tx_pkts", ps->tx_pkts);
-	rte_tel_data_add_dict_u64(c, "tx_drop", ps->tx_drop);
-	rte_tel_data_add_dict_u64(c, "no_route", ps->no_route);
-	rte_tel_data_add_dict_u64(c, "ttl_exceeded", ps->ttl_exceeded);
-	rte_tel_data_add_dict_u64(c, "bad_ip", ps->bad_ip);
+	rte_tel_data_add_dict_uint(c, "rx_pkts", ps->rx_pkts);
+	rte_tel_data_add_dict_uint(c, "rx_bytes", ps->rx_bytes);
+	rte_tel_data_add_dict_uint(c, "tx_pkts", ps->tx_pkts);
+	rte_tel_data_add_dict_uint(c, "tx_drop", ps->tx_drop);
+	rte_tel_data_add_dict_uint(c, "no_route", ps->no_route);
+	rte_tel_data_add_dict_uint(c, "ttl_exceeded", ps->ttl_exceeded);
+	rte_tel_data_add_dict_uint(c, "bad_ip", ps->bad_ip);
 	if (rte_tel_data_add_dict_container(d, name, c, 0) != 0)
 		rte_tel_data_free(c);
 }
@@ -576,26 +578,26 @@ fc_tel_stats(const char *cmd __rte_unused, const char *params,
 	}
 	fc_snapshot_take(&s, NULL, false, 0, FLOW_SCOPE_LIVE, FC_RCU_TEL_ID);
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_u64(d, "uptime_ms", (uint64_t)(s.secs * 1e3));
-	rte_tel_data_add_dict_u64(d, "rx_pkts", s.total.rx_pkts);
-	rte_tel_data_add_dict_u64(d, "rx_bytes", s.total.rx_bytes);
-	rte_tel_data_add_dict_u64(d, "tx_pkts", s.total.tx_pkts);
-	rte_tel_data_add_dict_u64(d, "tx_drop", s.total.tx_drop);
-	rte_tel_data_add_dict_u64(d, "no_route", s.total.no_route);
-	rte_tel_data_add_dict_u64(d, "ttl_exceeded", s.total.ttl_exceeded);
-	rte_tel_data_add_dict_u64(d, "bad_ip", s.total.bad_ip);
-	rte_tel_data_add_dict_u64(d, "non_ip_pkts", s.non_ip_pkts);
-	rte_tel_data_add_dict_u64(d, "non_ip_bytes", s.non_ip_bytes);
-	rte_tel_data_add_dict_u64(d, "malformed_pkts", s.malformed_pkts);
-	rte_tel_data_add_dict_u64(d, "malformed_bytes", s.malformed_bytes);
-	rte_tel_data_add_dict_u64(d, "overflow_pkts", s.overflow_pkts);
-	rte_tel_data_add_dict_u64(d, "overflow_bytes", s.overflow_bytes);
-	rte_tel_data_add_dict_u64(d, "counting", fc_ftable != NULL);
-	rte_tel_data_add_dict_u64(d, "flows_live", s.fi.live);
-	rte_tel_data_add_dict_u64(d, "flows_created", s.flows_created);
-	rte_tel_data_add_dict_u64(d, "flows_aged", s.fi.aged);
-	rte_tel_data_add_dict_u64(d, "flows_rcu_pending", s.fi.pending);
-	rte_tel_data_add_dict_u64(d, "max_flows", s.fi.max_flows);
+	rte_tel_data_add_dict_uint(d, "uptime_ms", (uint64_t)(s.secs * 1e3));
+	rte_tel_data_add_dict_uint(d, "rx_pkts", s.total.rx_pkts);
+	rte_tel_data_add_dict_uint(d, "rx_bytes", s.total.rx_bytes);
+	rte_tel_data_add_dict_uint(d, "tx_pkts", s.total.tx_pkts);
+	rte_tel_data_add_dict_uint(d, "tx_drop", s.total.tx_drop);
+	rte_tel_data_add_dict_uint(d, "no_route", s.total.no_route);
+	rte_tel_data_add_dict_uint(d, "ttl_exceeded", s.total.ttl_exceeded);
+	rte_tel_data_add_dict_uint(d, "bad_ip", s.total.bad_ip);
+	rte_tel_data_add_dict_uint(d, "non_ip_pkts", s.non_ip_pkts);
+	rte_tel_data_add_dict_uint(d, "non_ip_bytes", s.non_ip_bytes);
+	rte_tel_data_add_dict_uint(d, "malformed_pkts", s.malformed_pkts);
+	rte_tel_data_add_dict_uint(d, "malformed_bytes", s.malformed_bytes);
+	rte_tel_data_add_dict_uint(d, "overflow_pkts", s.overflow_pkts);
+	rte_tel_data_add_dict_uint(d, "overflow_bytes", s.overflow_bytes);
+	rte_tel_data_add_dict_uint(d, "counting", fc_ftable != NULL);
+	rte_tel_data_add_dict_uint(d, "flows_live", s.fi.live);
+	rte_tel_data_add_dict_uint(d, "flows_created", s.flows_created);
+	rte_tel_data_add_dict_uint(d, "flows_aged", s.fi.aged);
+	rte_tel_data_add_dict_uint(d, "flows_rcu_pending", s.fi.pending);
+	rte_tel_data_add_dict_uint(d, "max_flows", s.fi.max_flows);
 	for (lcore = 0; lcore < RTE_MAX_LCORE; lcore++) {
 		struct rte_tel_data *c;
 
@@ -605,12 +607,12 @@ fc_tel_stats(const char *cmd __rte_unused, const char *params,
 		if (c == NULL)
 			break;
 		rte_tel_data_start_dict(c);
-		rte_tel_data_add_dict_u64(c, "rx_pkts", s.lcore[lcore].rx_pkts);
-		rte_tel_data_add_dict_u64(c, "rx_bytes",
+		rte_tel_data_add_dict_uint(c, "rx_pkts", s.lcore[lcore].rx_pkts);
+		rte_tel_data_add_dict_uint(c, "rx_bytes",
 			s.lcore[lcore].rx_bytes);
-		rte_tel_data_add_dict_u64(c, "flows_created",
+		rte_tel_data_add_dict_uint(c, "flows_created",
 			s.lcore[lcore].flows_created);
-		rte_tel_data_add_dict_u64(c, "hash_lookups",
+		rte_tel_data_add_dict_uint(c, "hash_lookups",
 			s.lcore[lcore].hash_lookups);
 		snprintf(name, sizeof(name), "lcore_%u", lcore);
 		if (rte_tel_data_add_dict_container(d, name, c, 0) != 0)

@@ -228,7 +228,8 @@ fc_routes_get(int socket_id)
 			ret = rte_lpm_add(r->lpm4, a & (UINT32_MAX <<
 				(32 - u->depth)), u->depth, u->port);
 		} else {
-			ret = rte_lpm6_add(r->lpm6, u->addr, u->depth, u->port);
+			ret = rte_lpm6_add(r->lpm6, PCPU_LPM6_ADDR(u->addr),
+				u->depth, u->port);
 		}
 		if (ret < 0) {
 			fprintf(stderr, "%s: %s:%u: cannot add the route "

@@ -23,6 +23,8 @@
 #include <rte_lpm.h>
 #include <rte_lpm6.h>
 
+#include "pcpu_compat.h"
+
 #include "flowcount.h"
 
 /* next hop meaning "no route" */
@@ -65,7 +67,7 @@ fc_route_ipv6(const struct fc_routes *r, const uint8_t *dst)
 {
 	uint32_t nh;
 
-	if (rte_lpm6_lookup(r->lpm6, dst, &nh) == 0)
+	if (rte_lpm6_lookup(r->lpm6, PCPU_LPM6_ADDR(dst), &nh) == 0)
 		return (uint16_t)nh;
 	return r->default6;
 }

@@ -103,8 +103,8 @@ flow_parse_ipv6(const struct rte_mbuf *m, uint32_t off, struct flow_key *key)
 	if (h == NULL || (rte_be_to_cpu_32(h->vtc_flow) >> 28) != 6)
 		return FLOW_CLASS_MALFORMED;
 	key->family = 6;
-	memcpy(key->src, h->src_addr, 16);
-	memcpy(key->dst, h->dst_addr, 16);
+	memcpy(key->src, &h->src_addr, 16);
+	memcpy(key->dst, &h->dst_addr, 16);
 	nh = h->proto;
 	off += sizeof(*h);
 	/* bounded walk of the extension header chain: hop-by-hop, routing,

@@ -57,6 +57,7 @@
 #include <rte_pcpu_mempool.h>
 
 #include "flow_table.h"
+#include "pcpu_compat.h"
 
 #define BURST_MAX 64
 #define AGE_BATCH 1024

@@ -26,6 +26,7 @@
 
 #include "pcpu_alloc_index.h"
 #include "pcpu_asan.h"
+#include "pcpu_compat.h"
 #include "pcpu_fault.h"
 #include "pcpu_log.h"
 

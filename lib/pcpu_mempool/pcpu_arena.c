@@ -43,6 +43,7 @@
 
 #include "pcpu_arena.h"
 #include "pcpu_arena_shm.h"
+#include "pcpu_compat.h"
 #include "pcpu_fault.h"
 #include "pcpu_log.h"
 #include "pcpu_util.h"

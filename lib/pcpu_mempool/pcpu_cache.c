@@ -118,6 +118,7 @@
 #include "rte_pcpu.h"
 #include "pcpu_alloc.h"
 #include "pcpu_asan.h"
+#include "pcpu_compat.h"
 #include "pcpu_cache.h"
 #include "pcpu_fault.h"
 #include "pcpu_log.h"

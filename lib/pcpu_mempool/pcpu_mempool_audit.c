@@ -19,6 +19,7 @@
 #include <rte_errno.h>
 #include <rte_string_fns.h>
 
+#include "pcpu_compat.h"
 #include "pcpu_fault.h"
 #include "pcpu_init.h"
 #include "pcpu_mempool.h"
@@ -469,36 +470,36 @@ tel_pool_fields(const struct pcpu_pool *p, struct rte_tel_data *d)
 	rte_pcpu_mempool_stats_get(mp, &s);
 	snprintf(owner, sizeof(owner), "pool:%s", p->name);
 	rte_tel_data_add_dict_string(d, "name", p->name);
-	rte_tel_data_add_dict_u64(d, "elt_size", p->elt_size);
-	rte_tel_data_add_dict_u64(d, "align", mp->align);
-	rte_tel_data_add_dict_u64(d, "n", p->n);
-	rte_tel_data_add_dict_u64(d, "cache_size", p->cache_size);
-	rte_tel_data_add_dict_u64(d, "flags", p->flags);
-	rte_tel_data_add_dict_u64(d, "in_use",
+	rte_tel_data_add_dict_uint(d, "elt_size", p->elt_size);
+	rte_tel_data_add_dict_uint(d, "align", mp->align);
+	rte_tel_data_add_dict_uint(d, "n", p->n);
+	rte_tel_data_add_dict_uint(d, "cache_size", p->cache_size);
+	rte_tel_data_add_dict_uint(d, "flags", p->flags);
+	rte_tel_data_add_dict_uint(d, "in_use",
 		rte_pcpu_mempool_in_use_count(mp));
-	rte_tel_data_add_dict_u64(d, "avail", rte_pcpu_mempool_avail_count(mp));
-	rte_tel_data_add_dict_u64(d, "objects",
+	rte_tel_data_add_dict_uint(d, "avail", rte_pcpu_mempool_avail_count(mp));
+	rte_tel_data_add_dict_uint(d, "objects",
 		__atomic_load_n(&p->nb_objs, __ATOMIC_RELAXED));
-	rte_tel_data_add_dict_u64(d, "free_shared",
+	rte_tel_data_add_dict_uint(d, "free_shared",
 		__atomic_load_n(&p->nb_free, __ATOMIC_RELAXED));
-	rte_tel_data_add_dict_u64(d, "budget_bytes", p->max_bytes);
+	rte_tel_data_add_dict_uint(d, "budget_bytes", p->max_bytes);
 	rte_tel_data_add_dict_string(d, "owner", owner);
-	rte_tel_data_add_dict_u64(d, "charged_bytes", s.charged_bytes);
+	rte_tel_data_add_dict_uint(d, "charged_bytes", s.charged_bytes);
 	rte_tel_data_add_dict_string(d, "init", p->obj_init != NULL ?
 		"obj_init" : mp->zero_bytes != 0 ? "zero_on_get" : "none");
 	rte_tel_data_add_dict_string(d, "rcu", pool_rcu_name(p));
-	rte_tel_data_add_dict_u64(d, "get_success", s.get_success);
-	rte_tel_data_add_dict_u64(d, "get_fail", s.get_fail);
-	rte_tel_data_add_dict_u64(d, "get_fail_budget", s.get_fail_budget);
-	rte_tel_data_add_dict_u64(d, "put", s.put);
-	rte_tel_data_add_dict_u64(d, "cache_hits", s.cache_hits);
-	rte_tel_data_add_dict_u64(d, "cache_misses", s.cache_misses);
-	rte_tel_data_add_dict_u64(d, "put_refused", s.put_refused);
-	rte_tel_data_add_dict_u64(d, "rcu_pending", s.rcu_pending);
-	rte_tel_data_add_dict_u64(d, "steals", pcpu_pool_stat_read(&p->steals));
+	rte_tel_data_add_dict_uint(d, "get_success", s.get_success);
+	rte_tel_data_add_dict_uint(d, "get_fail", s.get_fail);
+	rte_tel_data_add_dict_uint(d, "get_fail_budget", s.get_fail_budget);
+	rte_tel_data_add_dict_uint(d, "put", s.put);
+	rte_tel_data_add_dict_uint(d, "cache_hits", s.cache_hits);
+	rte_tel_data_add_dict_uint(d, "cache_misses", s.cache_misses);
+	rte_tel_data_add_dict_uint(d, "put_refused", s.put_refused);
+	rte_tel_data_add_dict_uint(d, "rcu_pending", s.rcu_pending);
+	rte_tel_data_add_dict_uint(d, "steals", pcpu_pool_stat_read(&p->steals));
 	/* watermarks: flush above cache_size, refill/flush to half */
-	rte_tel_data_add_dict_u64(d, "cache_high_watermark", p->cache_size);
-	rte_tel_data_add_dict_u64(d, "cache_low_watermark", p->cache_size / 2);
+	rte_tel_data_add_dict_uint(d, "cache_high_watermark", p->cache_size);
+	rte_tel_data_add_dict_uint(d, "cache_low_watermark", p->cache_size / 2);
 }
 
 int
@@ -516,7 +517,7 @@ pcpu_pool_tel_info(const char *name, struct rte_tel_data *d)
 			ret = -ENOMEM;
 			goto out_free;
 		}
-		rte_tel_data_start_array(arr[f], RTE_TEL_U64_VAL);
+		rte_tel_data_start_array(arr[f], RTE_TEL_UINT_VAL);
 	}
 	if (pcpu_proc_secondary() && pcpu_proc_attach() != 0) {
 		ret = -ENOENT;
@@ -534,23 +535,23 @@ pcpu_pool_tel_info(const char *name, struct rte_tel_data *d)
 		c = __atomic_load_n(&p->caches[l], __ATOMIC_ACQUIRE);
 		if (c == NULL)
 			continue;
-		rte_tel_data_add_array_u64(arr[TEL_LCORE], l);
-		rte_tel_data_add_array_u64(arr[TEL_LEN],
+		rte_tel_data_add_array_uint(arr[TEL_LCORE], l);
+		rte_tel_data_add_array_uint(arr[TEL_LEN],
 			__atomic_load_n(&c->oc.len, __ATOMIC_RELAXED));
-		rte_tel_data_add_array_u64(arr[TEL_LEN_MAX],
+		rte_tel_data_add_array_uint(arr[TEL_LEN_MAX],
 			__atomic_load_n(&c->len_max, __ATOMIC_RELAXED));
-		rte_tel_data_add_array_u64(arr[TEL_GETS],
+		rte_tel_data_add_array_uint(arr[TEL_GETS],
 			pcpu_pool_stat_read(&c->oc.nr_get));
-		rte_tel_data_add_array_u64(arr[TEL_PUTS],
+		rte_tel_data_add_array_uint(arr[TEL_PUTS],
 			pcpu_pool_stat_read(&c->oc.nr_put));
-		rte_tel_data_add_array_u64(arr[TEL_HITS], pool_cache_hits(c));
-		rte_tel_data_add_array_u64(arr[TEL_MISSES],
+		rte_tel_data_add_array_uint(arr[TEL_HITS], pool_cache_hits(c));
+		rte_tel_data_add_array_uint(arr[TEL_MISSES],
 			pcpu_pool_stat_read(&c->misses));
-		rte_tel_data_add_array_u64(arr[TEL_REFILLS],
+		rte_tel_data_add_array_uint(arr[TEL_REFILLS],
 			pcpu_pool_stat_read(&c->oc.nr_refill));
-		rte_tel_data_add_array_u64(arr[TEL_FLUSHES],
+		rte_tel_data_add_array_uint(arr[TEL_FLUSHES],
 			pcpu_pool_stat_read(&c->oc.nr_flush));
-		rte_tel_data_add_array_u64(arr[TEL_STOLEN],
+		rte_tel_data_add_array_uint(arr[TEL_STOLEN],
 			pcpu_pool_stat_read(&c->stolen));
 	}
 	pcpu_pool_list_unlock();

@@ -99,6 +99,7 @@
 
 #include "rte_pcpu.h"
 #include "rte_pcpu_owner.h"
+#include "pcpu_compat.h"
 #include "pcpu_fence.h"
 
 /** Id of no owner: free space, the size-class caches' own objects. */

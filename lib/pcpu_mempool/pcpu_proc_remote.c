@@ -37,6 +37,7 @@
 #include <rte_lcore.h>
 #include <rte_string_fns.h>
 
+#include "pcpu_compat.h"
 #include "pcpu_fault.h"
 #include "pcpu_log.h"
 #include "pcpu_proc.h"
@@ -80,7 +81,7 @@ static struct {
 	pthread_cond_t cond;
 	int running;        /* pcpu-mp runs */
 	int stop;
-	pthread_t thread;
+	pcpu_thread_t thread;
 	unsigned int head, len;
 	struct remote_item q[PCPU_REMOTE_QUEUE];
 } remote = {
@@ -172,7 +173,7 @@ remote_serve(const struct remote_item *it)
 		close(fd);
 }
 
-static void *
+static pcpu_thread_ret_t
 remote_thread(void *arg __rte_unused)
 {
 	struct remote_item it;
@@ -191,7 +192,7 @@ remote_thread(void *arg __rte_unused)
 		pthread_mutex_lock(&remote.lock);
 	}
 	pthread_mutex_unlock(&remote.lock);
-	return NULL;
+	return PCPU_THREAD_RET_NONE;
 }
 
 /* On EAL's multi-process thread: queue, never wait for the library. */
@@ -238,12 +239,12 @@ pcpu_proc_remote_start(void)
 	remote.head = 0;
 	remote.len = 0;
 	pthread_mutex_unlock(&remote.lock);
-	ret = rte_ctrl_thread_create(&remote.thread, "pcpu-mp", NULL,
+	ret = pcpu_ctrl_thread_create(&remote.thread, "pcpu-mp",
 		remote_thread, NULL);
 	if (ret != 0) {
 		PCPU_LOG(ERR, "cannot start the thread that answers secondary "
-			"processes: %s", strerror(ret));
-		rte_errno = ret;
+			"processes: %s", strerror(-ret));
+		rte_errno = -ret;
 		return -1;
 	}
 	pthread_mutex_lock(&remote.lock);
@@ -277,7 +278,7 @@ pcpu_proc_remote_stop(void)
 		return;
 	rte_mp_action_unregister(PCPU_REMOTE_MSG);
 	/* what is queued is answered first */
-	pthread_join(remote.thread, NULL);
+	pcpu_thread_join(remote.thread);
 	pthread_mutex_lock(&remote.lock);
 	remote.running = 0;
 	pthread_mutex_unlock(&remote.lock);

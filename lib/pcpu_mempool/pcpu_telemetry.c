@@ -37,6 +37,7 @@
 #include "rte_pcpu_owner.h"
 #include "pcpu_fault.h"
 #include "pcpu_init.h"
+#include "pcpu_compat.h"
 #include "pcpu_log.h"
 #include "pcpu_mempool_audit.h"
 
@@ -55,9 +56,9 @@ tel_add_per_socket(struct rte_tel_data *d, const char *key,
 	sock = rte_tel_data_alloc();
 	if (sock == NULL)
 		return;
-	rte_tel_data_start_array(sock, RTE_TEL_U64_VAL);
+	rte_tel_data_start_array(sock, RTE_TEL_UINT_VAL);
 	for (i = 0; i <= last; i++)
-		rte_tel_data_add_array_u64(sock, v[i]);
+		rte_tel_data_add_array_uint(sock, v[i]);
 	if (rte_tel_data_add_dict_container(d, key, sock, 0) != 0)
 		rte_tel_data_free(sock);
 }
@@ -76,20 +77,20 @@ tel_pcpu_info(const char *cmd __rte_unused, const char *params __rte_unused,
 	rte_tel_data_add_dict_int(d, "initialised",
 		__atomic_load_n(&rte_pcpu_shared.initialised,
 			__ATOMIC_ACQUIRE) != 0);
-	rte_tel_data_add_dict_u64(d, "page_size", s.page_size);
-	rte_tel_data_add_dict_u64(d, "unit_stride", s.unit_stride);
-	rte_tel_data_add_dict_u64(d, "chunk_size", s.chunk_size);
-	rte_tel_data_add_dict_u64(d, "max_populated", s.max_populated);
-	rte_tel_data_add_dict_u64(d, "max_size", RTE_PCPU_MAX_SIZE);
-	rte_tel_data_add_dict_u64(d, "max_align", RTE_PCPU_MAX_ALIGN);
-	rte_tel_data_add_dict_u64(d, "nr_lcores", s.nr_lcores);
+	rte_tel_data_add_dict_uint(d, "page_size", s.page_size);
+	rte_tel_data_add_dict_uint(d, "unit_stride", s.unit_stride);
+	rte_tel_data_add_dict_uint(d, "chunk_size", s.chunk_size);
+	rte_tel_data_add_dict_uint(d, "max_populated", s.max_populated);
+	rte_tel_data_add_dict_uint(d, "max_size", RTE_PCPU_MAX_SIZE);
+	rte_tel_data_add_dict_uint(d, "max_align", RTE_PCPU_MAX_ALIGN);
+	rte_tel_data_add_dict_uint(d, "nr_lcores", s.nr_lcores);
 	lcores = rte_tel_data_alloc();
 	if (lcores == NULL)
 		return 0;
-	rte_tel_data_start_array(lcores, RTE_TEL_U64_VAL);
+	rte_tel_data_start_array(lcores, RTE_TEL_UINT_VAL);
 	for (lcore_id = __rte_pcpu_lcore_next(0); lcore_id < RTE_MAX_LCORE;
 	     lcore_id = __rte_pcpu_lcore_next(lcore_id + 1))
-		rte_tel_data_add_array_u64(lcores, lcore_id);
+		rte_tel_data_add_array_uint(lcores, lcore_id);
 	if (rte_tel_data_add_dict_container(d, "lcores", lcores, 0) != 0)
 		rte_tel_data_free(lcores);
 	return 0;
@@ -116,7 +117,7 @@ tel_pcpu_stats(const char *cmd __rte_unused, const char *params __rte_unused,
 		return -1;
 	rte_tel_data_start_dict(d);
 #define TEL_STATS_ADD(field) \
-	rte_tel_data_add_dict_u64(d, #field, s.field);
+	rte_tel_data_add_dict_uint(d, #field, s.field);
 	TEL_STATS_FIELDS(TEL_STATS_ADD)
 #undef TEL_STATS_ADD
 	tel_add_per_socket(d, "populated_bytes_socket",
@@ -155,8 +156,8 @@ tel_pcpu_audit(const char *cmd __rte_unused, const char *params __rte_unused,
 	rte_pcpu_mempool_walk(tel_audit_pool, &a);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_int(d, "allocator", ret);
-	rte_tel_data_add_dict_u64(d, "pools", a.pools);
-	rte_tel_data_add_dict_u64(d, "pool_failures", a.failures);
+	rte_tel_data_add_dict_uint(d, "pools", a.pools);
+	rte_tel_data_add_dict_uint(d, "pool_failures", a.failures);
 	rte_tel_data_add_dict_string(d, "first_failed_pool", a.first);
 	return 0;
 }
@@ -190,16 +191,16 @@ tel_owner_info(const char *cmd __rte_unused, const char *params,
 		return -ENOENT;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "name", params);
-	rte_tel_data_add_dict_u64(d, "id", st.id);
-	rte_tel_data_add_dict_u64(d, "live_bytes", st.live_bytes);
-	rte_tel_data_add_dict_u64(d, "live_copy_bytes", st.live_copy_bytes);
-	rte_tel_data_add_dict_u64(d, "peak_bytes", st.peak_bytes);
-	rte_tel_data_add_dict_u64(d, "limit_bytes", st.limit_bytes);
-	rte_tel_data_add_dict_u64(d, "nr_alloc", st.nr_alloc);
-	rte_tel_data_add_dict_u64(d, "nr_free", st.nr_free);
-	rte_tel_data_add_dict_u64(d, "nr_live", st.nr_live);
-	rte_tel_data_add_dict_u64(d, "nr_fail", st.nr_fail);
-	rte_tel_data_add_dict_u64(d, "nr_lcores", st.nr_lcores);
+	rte_tel_data_add_dict_uint(d, "id", st.id);
+	rte_tel_data_add_dict_uint(d, "live_bytes", st.live_bytes);
+	rte_tel_data_add_dict_uint(d, "live_copy_bytes", st.live_copy_bytes);
+	rte_tel_data_add_dict_uint(d, "peak_bytes", st.peak_bytes);
+	rte_tel_data_add_dict_uint(d, "limit_bytes", st.limit_bytes);
+	rte_tel_data_add_dict_uint(d, "nr_alloc", st.nr_alloc);
+	rte_tel_data_add_dict_uint(d, "nr_free", st.nr_free);
+	rte_tel_data_add_dict_uint(d, "nr_live", st.nr_live);
+	rte_tel_data_add_dict_uint(d, "nr_fail", st.nr_fail);
+	rte_tel_data_add_dict_uint(d, "nr_lcores", st.nr_lcores);
 	tel_add_per_socket(d, "live_bytes_socket", st.live_bytes_socket);
 	return 0;
 }
