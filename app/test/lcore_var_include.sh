@@ -2,70 +2,74 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The pcpu_mempool authors
 #
-# The opt-in <rte_lcore_var.h> of lib/pcpu_mempool/lcore_var never shadows
-# DPDK's own (DPDK 24.11 and later), whatever the order of the include
-# path, and provides the API itself with an older DPDK:
+# What <rte_lcore_var.h> is to a consumer of libpcpu_mempool_lcore_var:
+# DPDK's own with DPDK 24.11 and later, in either order of the include
+# path, and pcpu_mempool's compat layer with an older DPDK:
 #
-#   lcore_var_include.sh "CC [ARGS]" "CXX [ARGS]" COMPAT_DIR LIB_DIR
+#   lcore_var_include.sh "CC [ARGS]" "CXX [ARGS]" "LCORE_VAR_IFLAGS" LIB_DIR
 #
-# A stand-in for DPDK 24.11 is two headers in a temporary directory: an
-# rte_version.h saying 24.11.0 and an rte_lcore_var.h that defines a marker.
-# Each case compiles (and the ENOTSUP case runs) a small program; the real
-# DPDK's other headers come from pkg-config libdpdk. Both headers must
-# also compile alone as C11 and C++11 with -Wall -Wextra -Wpedantic, as
-# the library's other installed headers do (DPDK's as system headers).
+# LCORE_VAR_IFLAGS is the dependency's include path (-I options), LIB_DIR
+# the library's header directory (pcpu_compat.h says which DPDK this is).
+# Each case compiles and runs a small program; DPDK's headers and
+# libraries come from pkg-config libdpdk. Every header of the dependency
+# must also compile alone as C11 and C++11 with -Wall -Wextra -Wpedantic,
+# as the library's other installed headers do (DPDK's as system headers).
 # Exit 0 on success.
 
 set -eu
 
 cc=$1
 cxx=$2
-compat=$3
+iflags=$3
 lib=$4
 dpdk_cflags=$(pkg-config --cflags libdpdk)
 dpdk_libs=$(pkg-config --libs libdpdk)
+dpdk_version=$(pkg-config --modversion libdpdk)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pcpu-lcore-var-inc.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-mkdir -p "$tmp/ver" "$tmp/dpdk2411"
-cat > "$tmp/ver/rte_version.h" <<'H'
-#define RTE_VERSION_NUM(a, b, c, d) ((a) << 24 | (b) << 16 | (c) << 8 | (d))
-#define RTE_VERSION RTE_VERSION_NUM(24, 11, 0, 0)
-H
-cat > "$tmp/dpdk2411/rte_lcore_var.h" <<'H'
-#define STAND_IN_DPDK_2411_LCORE_VAR 1
-H
-cat > "$tmp/dpdk.c" <<'C'
+cat > "$tmp/which.c" <<'C'
 #include <errno.h>
 #include <stdio.h>
 #include <rte_errno.h>
 #include <rte_lcore_var.h>
 #include <rte_pcpu_lcore_var.h>
-#ifndef STAND_IN_DPDK_2411_LCORE_VAR
-#error "DPDK's own rte_lcore_var.h was shadowed"
+#include "pcpu_compat.h"
+#ifndef RTE_LCORE_VAR_FOREACH
+#error "no lcore variable API from <rte_lcore_var.h>"
+#endif
+#ifdef PCPU_HAVE_RTE_LCORE_VAR
+/* DPDK's header (its include guard), and nothing of the compat layer */
+#ifndef RTE_LCORE_VAR_H
+#error "<rte_lcore_var.h> is not DPDK's own"
 #endif
 #ifdef RTE_PCPU_LCORE_VAR_STATIC_ASSERT
 #error "pcpu_mempool's lcore variables defined next to DPDK's"
+#endif
+#define WHICH "DPDK's own"
+#else
+#ifndef RTE_PCPU_LCORE_VAR_STATIC_ASSERT
+#error "<rte_lcore_var.h> is not pcpu_mempool's compat layer"
+#endif
+#define WHICH "pcpu_mempool's compat layer"
 #endif
 int main(void)
 {
 	int x;
 
-	if (rte_pcpu_lcore_var_free(&x) != -1 || rte_errno != ENOTSUP)
+#ifdef PCPU_HAVE_RTE_LCORE_VAR
+	/* DPDK's lcore variables cannot be freed */
+	rte_errno = 0;
+	if (rte_pcpu_lcore_var_free(NULL) != 0 ||
+	    rte_pcpu_lcore_var_free(&x) != -1 || rte_errno != ENOTSUP)
 		return 1;
-	printf("free with DPDK's lcore variables: ENOTSUP\n");
+	printf("%s, free: ENOTSUP\n", WHICH);
+#else
+	(void)x;
+	printf("%s\n", WHICH);
+#endif
 	return 0;
 }
-C
-cat > "$tmp/compat.c" <<'C'
-#include <rte_lcore_var.h>
-#ifndef RTE_LCORE_VAR_FOREACH
-#error "no lcore variable API with this DPDK"
-#endif
-#ifndef RTE_PCPU_LCORE_VAR_STATIC_ASSERT
-#error "not pcpu_mempool's lcore variables"
-#endif
-int main(void) { return 0; }
 C
 
 fail() {
@@ -74,23 +78,19 @@ fail() {
 }
 
 # shellcheck disable=SC2086
-for order in compat-first dpdk-first; do
-	if [ $order = compat-first ]; then
-		inc="-I$tmp/ver -I$compat -I$lib -I$tmp/dpdk2411"
+for order in package-first dpdk-first; do
+	if [ $order = package-first ]; then
+		inc="$iflags -I$lib $dpdk_cflags"
 	else
-		inc="-I$tmp/ver -I$tmp/dpdk2411 -I$compat -I$lib"
+		inc="$dpdk_cflags $iflags -I$lib"
 	fi
-	$cc -DALLOW_EXPERIMENTAL_API -Werror $inc $dpdk_cflags \
-		"$tmp/dpdk.c" -o "$tmp/dpdk-$order" $dpdk_libs ||
-		fail "stand-in DPDK 24.11, $order"
-	"$tmp/dpdk-$order" || fail "stand-in DPDK 24.11, $order: free is not ENOTSUP"
-	echo "lcore_var_include: stand-in DPDK 24.11, $order: DPDK's header used"
+	$cc -DALLOW_EXPERIMENTAL_API -Werror $inc "$tmp/which.c" \
+		-o "$tmp/which-$order" $dpdk_libs ||
+		fail "DPDK $dpdk_version, $order"
+	out=$("$tmp/which-$order") ||
+		fail "DPDK $dpdk_version, $order: the free is not ENOTSUP"
+	echo "lcore_var_include: DPDK $dpdk_version, $order: <rte_lcore_var.h> is $out"
 done
-# shellcheck disable=SC2086
-$cc -DALLOW_EXPERIMENTAL_API -Werror -I"$compat" -I"$lib" $dpdk_cflags \
-	-c "$tmp/compat.c" -o "$tmp/compat.o" ||
-	fail "DPDK $(pkg-config --modversion libdpdk): no API from <rte_lcore_var.h>"
-echo "lcore_var_include: DPDK $(pkg-config --modversion libdpdk): pcpu_mempool's API"
 
 dpdk_sys=$(pkg-config --cflags-only-I libdpdk | sed 's/-I/-isystem /g')
 dpdk_other=$(pkg-config --cflags-only-other libdpdk)
@@ -98,13 +98,13 @@ for h in rte_lcore_var.h rte_pcpu_lcore_var.h; do
 	echo "#include <$h>" > "$tmp/alone.c"
 	cp "$tmp/alone.c" "$tmp/alone.cpp"
 	# shellcheck disable=SC2086
-	$cc -std=c11 -Wall -Wextra -Wpedantic -Werror -DALLOW_EXPERIMENTAL_API \
-		$dpdk_other $dpdk_sys -I"$compat" -I"$lib" \
+	$cc -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic \
+		-Werror -DALLOW_EXPERIMENTAL_API $dpdk_other $iflags -I"$lib" $dpdk_sys \
 		-fsyntax-only "$tmp/alone.c" || fail "$h alone as C11"
 	# shellcheck disable=SC2086
 	$cxx -std=c++11 -Wall -Wextra -Wpedantic -Werror -DALLOW_EXPERIMENTAL_API \
-		$dpdk_other $dpdk_sys -I"$compat" -I"$lib" \
+		$dpdk_other $iflags -I"$lib" $dpdk_sys \
 		-fsyntax-only "$tmp/alone.cpp" || fail "$h alone as C++11"
 done
-echo "lcore_var_include: both headers compile alone as C11 and C++11, -Wpedantic"
+echo "lcore_var_include: <rte_lcore_var.h> and <rte_pcpu_lcore_var.h> compile alone as C11 and C++11, -Wpedantic"
 echo "lcore_var_include: OK"

@@ -18,6 +18,13 @@
  *   allocation, initialises it;
  * - rte_pcpu_lcore_var_free() frees, and rejects a second free.
  *
+ * With DPDK 24.11 and later the package is DPDK's own lcore variables,
+ * and the same program checks DPDK's behaviour in those places instead:
+ * allocation before rte_eal_init() works and size 0 is allowed, a bad size
+ * or alignment aborts (RTE_VERIFY), every one of the RTE_MAX_LCORE ids has
+ * a value (FOREACH visits them all, a thread registered later finds what
+ * was written there), and rte_pcpu_lcore_var_free() fails with ENOTSUP.
+ *
  * Own program: part of it runs before rte_eal_init(). The program written
  * to the 24.11 documentation is app/test/consumer/lcore_var_consumer.c.
  */
@@ -36,6 +43,20 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_lcore_var.h>
+#include <rte_pcpu_lcore_var.h>
+
+#include "pcpu_compat.h"
+
+#ifdef PCPU_HAVE_RTE_LCORE_VAR
+/* DPDK's lcore variables: RTE_VERIFY()'s messages in rte_lcore_var_alloc() */
+#define MSG_SIZE "size <= RTE_MAX_LCORE_VAR"
+#define MSG_ALIGN_BIG "align <= RTE_CACHE_LINE_SIZE"
+#define MSG_ALIGN_POW2 "rte_is_power_of_2(align)"
+#else
+#define MSG_SIZE "size must be 1.."
+#define MSG_ALIGN_BIG "align a power of two"
+#define MSG_ALIGN_POW2 "align a power of two"
+#endif
 
 static int failures;
 
@@ -96,6 +117,7 @@ check_panics(void (*fn)(void), const char *what, const char *message)
 static RTE_LCORE_VAR_HANDLE(uint64_t, early);
 static RTE_LCORE_VAR_HANDLE(char, bad);
 
+#ifndef PCPU_HAVE_RTE_LCORE_VAR
 static void
 alloc_before_eal(void)
 {
@@ -107,6 +129,7 @@ alloc_size_zero(void)
 {
 	RTE_LCORE_VAR_ALLOC_SIZE(bad, 0);
 }
+#endif
 
 static void
 alloc_size_too_big(void)
@@ -175,6 +198,9 @@ main(int argc, char **argv)
 	RTE_LCORE_VAR_HANDLE(char, biggest);
 	struct late_result late = { 0 };
 	struct state *s;
+#ifdef PCPU_HAVE_RTE_LCORE_VAR
+	uint64_t *v64;
+#endif
 	unsigned int lcore_id, prev, nr, nr_eal, nr_ok;
 	pthread_t t;
 	void *cb;
@@ -183,14 +209,26 @@ main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 
 	/* 24.11's failure behaviour: abort, never NULL */
+#ifdef PCPU_HAVE_RTE_LCORE_VAR
+	/* DPDK's: allocation works before rte_eal_init(), every lcore id's
+	 * value zeroed; size 0 is allowed */
+	RTE_LCORE_VAR_ALLOC(early);
+	nr = 0;
+	RTE_LCORE_VAR_FOREACH(lcore_id, v64, early)
+		nr += *v64 == 0;
+	CHECK(early != NULL && nr == RTE_MAX_LCORE,
+		"RTE_LCORE_VAR_ALLOC before rte_eal_init(): all %u ids zeroed", nr);
+	RTE_LCORE_VAR_ALLOC_SIZE(bad, 0);
+	CHECK(bad != NULL, "size 0: a handle");
+#else
 	check_panics(alloc_before_eal, "RTE_LCORE_VAR_ALLOC before rte_eal_init()",
 		"called before rte_eal_init()");
-	check_panics(alloc_size_zero, "size 0", "size must be 1..");
-	check_panics(alloc_size_too_big, "size RTE_MAX_LCORE_VAR + 1",
-		"size must be 1..");
+	check_panics(alloc_size_zero, "size 0", MSG_SIZE);
+#endif
+	check_panics(alloc_size_too_big, "size RTE_MAX_LCORE_VAR + 1", MSG_SIZE);
 	check_panics(alloc_align_too_big, "align 2 * RTE_CACHE_LINE_SIZE",
-		"align a power of two");
-	check_panics(alloc_align_not_pow2, "align 24", "align a power of two");
+		MSG_ALIGN_BIG);
+	check_panics(alloc_align_not_pow2, "align 24", MSG_ALIGN_POW2);
 
 	if (rte_eal_init(argc, argv) < 0) {
 		printf("FAIL rte_eal_init: %s\n", rte_strerror(rte_errno));
@@ -223,21 +261,31 @@ main(int argc, char **argv)
 		"RTE_MAX_LCORE_VAR (%u) bytes, zeroed, on all %u lcores",
 		(unsigned int)RTE_MAX_LCORE_VAR, nr_ok);
 
-	/* FOREACH: the lcores with memory (here the EAL lcores), in order */
+	/* FOREACH: the lcores with memory (the compat layer: here the EAL
+	 * lcores; DPDK's: every lcore id), in order */
 	RTE_LCORE_VAR_ALLOC(states);
 	nr = nr_ok = 0;
 	prev = 0;
 	RTE_LCORE_VAR_FOREACH(lcore_id, s, states) {
+#ifdef PCPU_HAVE_RTE_LCORE_VAR
+		nr_ok += (nr == 0 || lcore_id > prev) && s->magic == 0;
+#else
 		nr_ok += rte_lcore_is_enabled(lcore_id) &&
 			(nr == 0 || lcore_id > prev) && s->magic == 0;
+#endif
 		prev = lcore_id;
 		nr++;
 		s->magic = 0xc0ffee;
 	}
 	nr_eal = rte_lcore_count();
+#ifdef PCPU_HAVE_RTE_LCORE_VAR
+	CHECK(nr == RTE_MAX_LCORE && nr_ok == nr,
+		"RTE_LCORE_VAR_FOREACH: all %u ids, zeroed, in order", nr);
+#else
 	CHECK(nr == nr_eal && nr_ok == nr,
 		"RTE_LCORE_VAR_FOREACH: the %u EAL lcores of %u ids, zeroed, in order",
 		nr, RTE_MAX_LCORE);
+#endif
 
 	/* the remedy: an lcore callback registered after the allocation */
 	RTE_LCORE_VAR_ALLOC(inited);
@@ -250,14 +298,22 @@ main(int argc, char **argv)
 		"an lcore callback registered after the allocation sets the %u lcores",
 		nr);
 
-	/* a thread registered now: zeroed, not what FOREACH set above */
+	/* a thread registered now: the compat layer's value is zeroed, not
+	 * what FOREACH set above; DPDK's is what FOREACH set */
 	rc = pthread_create(&t, NULL, late_thread, &late);
 	if (rc == 0)
 		pthread_join(t, NULL);
+#ifdef PCPU_HAVE_RTE_LCORE_VAR
+	CHECK(rc == 0 && late.lcore_id != LCORE_ID_ANY &&
+		late.value.magic == 0xc0ffee && late.value.seen == 0,
+		"a thread registered later (lcore %u) finds what FOREACH set",
+		late.lcore_id);
+#else
 	CHECK(rc == 0 && late.lcore_id != LCORE_ID_ANY &&
 		late.value.magic == 0 && late.value.seen == 0,
 		"a thread registered later (lcore %u) finds its value zeroed",
 		late.lcore_id);
+#endif
 	nr = 0;
 	RTE_LCORE_VAR_FOREACH(lcore_id, s, states)
 		nr += lcore_id == late.lcore_id && s->seen == 1;
@@ -268,6 +324,14 @@ main(int argc, char **argv)
 
 	/* the free that DPDK's lcore variables lack */
 	CHECK(rte_pcpu_lcore_var_free(NULL) == 0, "free(NULL) is a no-op");
+#ifdef PCPU_HAVE_RTE_LCORE_VAR
+	rte_errno = 0;
+	CHECK(rte_pcpu_lcore_var_free(states) == -1 && rte_errno == ENOTSUP,
+		"free with DPDK's lcore variables: -1, ENOTSUP");
+	/* the value is still there: DPDK keeps it until rte_eal_cleanup() */
+	CHECK(RTE_LCORE_VAR_LCORE(0, states)->magic == 0xc0ffee,
+		"... and the value stays");
+#else
 	CHECK(rte_pcpu_lcore_var_free(states) == 0, "free");
 	rte_errno = 0;
 	CHECK(rte_pcpu_lcore_var_free(states) == -1 && rte_errno == EINVAL,
@@ -276,6 +340,7 @@ main(int argc, char **argv)
 		rte_pcpu_lcore_var_free(any) == 0 &&
 		rte_pcpu_lcore_var_free(line) == 0 &&
 		rte_pcpu_lcore_var_free(inited) == 0, "free the others");
+#endif
 
 	rte_eal_cleanup();
 	printf("pcpu_lcore_var_test: %s (%d failed)\n",

@@ -19,11 +19,10 @@
  * rte_pcpu_free() in this header, as well as in the application.
  *
  * Opt-in: the pkg-config package (and meson dependency)
- * @c libpcpu_mempool_lcore_var puts a directory on the include path that
- * holds this header and an <rte_lcore_var.h> of its own. That
- * <rte_lcore_var.h> includes DPDK's header of the same name when DPDK has
- * one (24.11 and later: it is found with @c \#include_next, so it is
- * never shadowed) and this header otherwise; a program written to DPDK
+ * @c libpcpu_mempool_lcore_var puts the directory of this header on the
+ * include path and, with a DPDK older than 24.11 only, its @c compat
+ * subdirectory, whose <rte_lcore_var.h> includes this header. With 24.11
+ * and later <rte_lcore_var.h> is DPDK's own; a program written to DPDK
  * 24.11's documentation therefore builds unchanged on both.
  *
  * With a DPDK older than 24.11, this header provides the macros of 24.11
@@ -50,9 +49,8 @@
 
 #if RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0) && !defined(__DOXYGEN__)
 
-/* DPDK has lcore variables: use them (the opt-in <rte_lcore_var.h> of this
- * library forwards to DPDK's, so this finds DPDK's in either order of the
- * include path). */
+/* DPDK has lcore variables: use them (the opt-in package puts no
+ * <rte_lcore_var.h> of its own on the include path then). */
 #include <errno.h>
 
 #include <rte_lcore_var.h>
