@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Copyright(c) 2026 The pcpu_mempool authors
 #
-# Install the Debian packages (Debian 12, 13 or unstable) the project needs to build, test, benchmark
-# and document itself.
+# Install the Debian packages (Debian 12, 13 or unstable: the same names)
+# the project needs to build, test, benchmark and document itself.
 #
 #   devtools/deps.sh           install what is missing (root), or print the
 #                              apt command and exit 1 (not root)
